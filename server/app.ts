@@ -1,0 +1,76 @@
+// createApp(ctx): the root Elysia app with every domain module, no listen (tests call handle()).
+import { openapi } from '@elysiajs/openapi'
+import { Elysia } from 'elysia'
+import { z } from 'zod'
+import type { AppContext } from './context'
+import { errorBody, errorHandling, json } from './http/errors'
+import { requestLanguage } from './http/request'
+import { security } from './http/security'
+import { type UiAssets, isApiPath, noUi, serveAsset } from './http/ui-assets'
+import { MODULES } from './modules'
+import { systemRoutes } from './modules/system'
+
+export interface AppState {
+  shuttingDown: boolean
+}
+
+export interface CreateAppOptions {
+  assets?: UiAssets
+}
+
+/** `/api/...` is accepted as an alias of `/proxy/api/...` (the spec uses both spellings). */
+export function rewriteAlias(request: Request): Request {
+  const url = request.url
+  const i = url.indexOf('/api/', url.indexOf('//') + 2)
+  if (i < 0) return request
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2)
+  if (i !== pathStart) return request
+  return new Request(url.slice(0, i) + '/proxy' + url.slice(i), request)
+}
+
+export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
+  const state: AppState = { shuttingDown: false }
+  const assets = opts.assets ?? noUi
+  const features = () => ctx.license.features
+  const https = Boolean(ctx.config.server.tls_cert)
+
+  let app = new Elysia({ normalize: true })
+    .use(errorHandling(ctx.log, features))
+    .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features }))
+    .use(
+      openapi({
+        path: '/proxy/api/openapi',
+        specPath: '/proxy/api/openapi.json',
+        provider: null,
+        mapJsonSchema: { zod: z.toJSONSchema },
+        documentation: {
+          info: { title: 'einlass API', version: process.env.EINLASS_VERSION ?? '0.1.0', description: 'Event registration, ticketing and check-in. Errors: {status, errorType, errorMessage, errorTranslation?, errorFields?}.' },
+        },
+      }),
+    )
+    .use(systemRoutes(ctx, state)) as unknown as Elysia
+
+  for (const mod of MODULES) app = app.use(mod(ctx) as any) as unknown as Elysia
+
+  app = app.get(
+    '/*',
+    ({ request, set, path }) => {
+      if (isApiPath(path)) return json(errorBody(404, 'ROUTE_NOT_FOUND', requestLanguage(request, features())), 404)
+      const asset = serveAsset(assets, path, request, set.headers)
+      if (asset) return asset
+      if (/\.[a-z0-9]+$/i.test(path)) return json(errorBody(404, 'NOT_FOUND', requestLanguage(request, features())), 404)
+      // SPA fallback: every UI route answers with index.html
+      const index = assets.indexHtml()
+      if (!index) return new Response('einlass: the UI is not built (run npm run build)', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+      set.headers['content-type'] = 'text/html; charset=utf-8'
+      set.headers['cache-control'] = 'no-cache'
+      return new Response(index, { headers: set.headers as Record<string, string> })
+    },
+    { detail: { hide: true } },
+  ) as unknown as Elysia
+
+  const handle = (request: Request) => app.handle(rewriteAlias(request))
+  return { app, handle, state }
+}
+
+export type App = ReturnType<typeof createApp>

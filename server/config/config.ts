@@ -1,0 +1,261 @@
+// Bootstrap settings. Precedence: command-line flags > environment > config file > defaults.
+// Every setting is declared once in SETTINGS; the example file in config/ documents the same list
+// and a test keeps both in step.
+import { existsSync, readFileSync } from 'node:fs'
+import { isAbsolute, join, resolve } from 'node:path'
+import { parse as parseToml } from 'smol-toml'
+import { z } from 'zod'
+
+export type SettingKind = 'string' | 'int' | 'bool'
+
+export interface SettingSpec {
+  /** dotted path in the TOML file and in the resolved config object */
+  key: string
+  env: string
+  flag: string
+  kind: SettingKind
+  default: string | number | boolean | null
+  doc: string
+}
+
+export const SETTINGS: SettingSpec[] = [
+  { key: 'server.port', env: 'PORT', flag: '--port', kind: 'int', default: 3000, doc: 'TCP port to listen on.' },
+  { key: 'server.host', env: 'EINLASS_HOST', flag: '--host', kind: 'string', default: '0.0.0.0', doc: 'Address to bind.' },
+  { key: 'server.base_url', env: 'EINLASS_BASE_URL', flag: '--base-url', kind: 'string', default: null, doc: 'Public address used in links and mails; defaults to http://localhost:PORT.' },
+  { key: 'server.tls_cert', env: 'EINLASS_TLS_CERT', flag: '--tls-cert', kind: 'string', default: null, doc: 'PEM certificate file; with tls_key einlass serves HTTPS itself.' },
+  { key: 'server.tls_key', env: 'EINLASS_TLS_KEY', flag: '--tls-key', kind: 'string', default: null, doc: 'PEM private key file for tls_cert.' },
+  { key: 'server.body_limit_mb', env: 'EINLASS_BODY_LIMIT_MB', flag: '--body-limit-mb', kind: 'int', default: 25, doc: 'Largest request body accepted, in MB (uploads included).' },
+  { key: 'data.dir', env: 'EINLASS_DATA_DIR', flag: '--data-dir', kind: 'string', default: './data', doc: 'Folder for the SQLite file, generated secrets, uploads and einlass.toml.' },
+  { key: 'database.url', env: 'DATABASE_URL', flag: '--database-url', kind: 'string', default: null, doc: 'sqlite:PATH (relative to the data dir) or postgres://user@host:port/db[?schema=name]. Default sqlite:einlass.sqlite.' },
+  { key: 'mail.smtp_url', env: 'SMTP_URL', flag: '--smtp-url', kind: 'string', default: null, doc: 'smtp://user:pass@host:port or smtps://…; without it mails stay in the outbox and are logged.' },
+  { key: 'mail.from', env: 'EINLASS_MAIL_FROM', flag: '--mail-from', kind: 'string', default: 'einlass@localhost', doc: 'Sender address of all mails.' },
+  { key: 'mail.from_name', env: 'EINLASS_MAIL_FROM_NAME', flag: '--mail-from-name', kind: 'string', default: 'einlass', doc: 'Sender name of all mails.' },
+  { key: 'license.file', env: 'EINLASS_LICENSE_FILE', flag: '--license-file', kind: 'string', default: null, doc: 'Signed license file; default license.json in the data dir when present. Without a valid one the community edition limits apply.' },
+  { key: 'session.lifetime_days', env: 'EINLASS_SESSION_LIFETIME_DAYS', flag: '--session-lifetime-days', kind: 'int', default: 30, doc: 'Days of inactivity after which a login session ends (sliding expiry).' },
+  { key: 'uploads.max_file_mb', env: 'EINLASS_UPLOAD_MAX_MB', flag: '--upload-max-mb', kind: 'int', default: 20, doc: 'Largest upload accepted, in MB.' },
+  { key: 'uploads.encrypt', env: 'EINLASS_UPLOAD_ENCRYPT', flag: '--upload-encrypt', kind: 'bool', default: true, doc: 'Encrypt uploaded files at rest (AES-256-GCM, key in the data dir).' },
+  { key: 'i18n.language', env: 'EINLASS_LANGUAGE', flag: '--language', kind: 'string', default: 'de', doc: 'Default language of UI, mails and PDFs.' },
+  { key: 'i18n.locale', env: 'EINLASS_LOCALE', flag: '--locale', kind: 'string', default: 'de', doc: 'Locale for dates and numbers.' },
+  { key: 'i18n.timezone', env: 'EINLASS_TIMEZONE', flag: '--timezone', kind: 'string', default: 'Europe/Berlin', doc: 'Default time zone for new events and displays.' },
+  { key: 'support.email', env: 'EINLASS_SUPPORT_EMAIL', flag: '--support-email', kind: 'string', default: 'support@localhost', doc: 'Support address shown in the server edition (feature ordering, help).' },
+  { key: 'log.level', env: 'EINLASS_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', doc: 'debug, info, warn or error.' },
+]
+
+const timezoneOk = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('de', { timeZone: tz })
+    return true
+  } catch {
+    return false
+  }
+}
+
+export const ConfigSchema = z.object({
+  server: z.object({
+    port: z.number().int().min(0, 'must be between 0 and 65535').max(65535, 'must be between 0 and 65535'),
+    host: z.string().min(1, 'must not be empty'),
+    base_url: z.string().nullable(),
+    tls_cert: z.string().nullable(),
+    tls_key: z.string().nullable(),
+    body_limit_mb: z.number().int().min(1, 'must be at least 1'),
+  }),
+  data: z.object({ dir: z.string().min(1, 'must not be empty') }),
+  database: z.object({ url: z.string().nullable() }),
+  mail: z.object({
+    smtp_url: z.string().nullable(),
+    from: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address'),
+    from_name: z.string(),
+  }),
+  license: z.object({ file: z.string().nullable() }),
+  session: z.object({ lifetime_days: z.number().int().min(1, 'must be at least 1') }),
+  uploads: z.object({ max_file_mb: z.number().int().min(1, 'must be at least 1'), encrypt: z.boolean() }),
+  i18n: z.object({
+    language: z.enum(['de', 'de-du', 'en'], { error: 'must be de, de-du or en' }),
+    locale: z.string().min(2, 'must be a locale such as de'),
+    timezone: z.string().refine(timezoneOk, 'unknown time zone'),
+  }),
+  support: z.object({ email: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address') }),
+  log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' }) }),
+})
+
+export type RawConfig = z.infer<typeof ConfigSchema>
+
+export type DatabaseTarget =
+  | { dialect: 'sqlite'; path: string }
+  | { dialect: 'postgres'; url: string; schema: string | null }
+
+export interface Config extends RawConfig {
+  baseUrl: string
+  dataDir: string
+  databaseTarget: DatabaseTarget
+  configFile: string | null
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    readonly problem: string,
+  ) {
+    super(`${setting}: ${problem}`)
+  }
+}
+
+function coerce(spec: SettingSpec, raw: unknown, origin: string): unknown {
+  if (raw === undefined || raw === null) return raw
+  if (spec.kind === 'int') {
+    if (typeof raw === 'number') return raw
+    const s = String(raw).trim()
+    if (!/^-?\d+$/.test(s)) throw new ConfigError(origin, `not a whole number: "${s}"`)
+    return Number(s)
+  }
+  if (spec.kind === 'bool') {
+    if (typeof raw === 'boolean') return raw
+    const s = String(raw).trim().toLowerCase()
+    if (['1', 'true', 'yes', 'on'].includes(s)) return true
+    if (['0', 'false', 'no', 'off'].includes(s)) return false
+    throw new ConfigError(origin, `not true or false: "${s}"`)
+  }
+  if (typeof raw !== 'string') throw new ConfigError(origin, 'must be a string')
+  return raw === '' ? null : raw
+}
+
+function getPath(obj: any, path: string): unknown {
+  return path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj)
+}
+
+function setPath(obj: any, path: string, value: unknown) {
+  const parts = path.split('.')
+  let o = obj
+  for (const p of parts.slice(0, -1)) o = o[p] ??= {}
+  o[parts[parts.length - 1]] = value
+}
+
+/** Splits `--name value` / `--name=value` flags off argv; returns the flags and what remains. */
+export function parseFlags(argv: string[]): { flags: Map<string, string>; rest: string[] } {
+  const flags = new Map<string, string>()
+  const rest: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a.startsWith('--') && a.length > 2) {
+      const eq = a.indexOf('=')
+      if (eq > 0) flags.set(a.slice(0, eq), a.slice(eq + 1))
+      else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) flags.set(a, argv[++i])
+      else flags.set(a, 'true')
+    } else rest.push(a)
+  }
+  return { flags, rest }
+}
+
+export function parseDatabaseUrl(url: string | null, dataDir: string): DatabaseTarget {
+  if (!url) return { dialect: 'sqlite', path: join(dataDir, 'einlass.sqlite') }
+  if (url.startsWith('sqlite:')) {
+    const p = url.slice('sqlite:'.length).replace(/^\/\//, '')
+    if (!p) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path')
+    if (p === ':memory:') return { dialect: 'sqlite', path: ':memory:' }
+    return { dialect: 'sqlite', path: isAbsolute(p) ? p : join(dataDir, p) }
+  }
+  const m = /^([a-z][a-z0-9+.-]*):/i.exec(url)
+  if (!m) throw new ConfigError('DATABASE_URL', `not a URL: "${url}"`)
+  const scheme = m[1].toLowerCase()
+  if (scheme !== 'postgres' && scheme !== 'postgresql') {
+    throw new ConfigError('DATABASE_URL', `unsupported scheme "${scheme}"`)
+  }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new ConfigError('DATABASE_URL', `not a URL: "${url}"`)
+  }
+  const schema = parsed.searchParams.get('schema')
+  if (schema && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new ConfigError('DATABASE_URL', `invalid schema name "${schema}"`)
+  parsed.searchParams.delete('schema')
+  return { dialect: 'postgres', url: parsed.toString(), schema }
+}
+
+export interface LoadOptions {
+  argv?: string[]
+  env?: Record<string, string | undefined>
+  cwd?: string
+}
+
+/** Resolves the configuration; throws ConfigError with one line naming the setting and the problem. */
+export function loadConfig(opts: LoadOptions = {}): Config {
+  const env = opts.env ?? process.env
+  const cwd = opts.cwd ?? process.cwd()
+  const { flags } = parseFlags(opts.argv ?? [])
+  for (const f of flags.keys()) {
+    if (f !== '--config' && !SETTINGS.some((s) => s.flag === f) && !EXTRA_FLAGS.has(f)) {
+      throw new ConfigError(f, 'unknown option (see einlass --help)')
+    }
+  }
+
+  // The data dir decides where einlass.toml is looked for, so resolve it first without the file.
+  const dataDirSpec = SETTINGS.find((s) => s.key === 'data.dir')!
+  const explicitConfig = flags.get('--config') ?? env.EINLASS_CONFIG ?? null
+  let fileValues: Record<string, unknown> = {}
+  let configFile: string | null = null
+  const preDataDir = String(flags.get(dataDirSpec.flag) ?? env[dataDirSpec.env] ?? dataDirSpec.default)
+  const candidate = explicitConfig ? resolve(cwd, explicitConfig) : join(resolve(cwd, preDataDir), 'einlass.toml')
+  if (existsSync(candidate)) {
+    try {
+      fileValues = parseToml(readFileSync(candidate, 'utf8')) as Record<string, unknown>
+    } catch (e) {
+      throw new ConfigError(candidate, `cannot be read as TOML: ${(e as Error).message.split('\n')[0]}`)
+    }
+    configFile = candidate
+  } else if (explicitConfig) {
+    throw new ConfigError('--config', `file not found: ${candidate}`)
+  }
+
+  const raw: Record<string, unknown> = {}
+  for (const spec of SETTINGS) {
+    let value: unknown = spec.default
+    let origin = spec.env
+    const fromFile = getPath(fileValues, spec.key)
+    if (fromFile !== undefined) {
+      value = coerce(spec, fromFile, `${spec.key} (${configFile})`)
+      origin = spec.key
+    }
+    if (env[spec.env] !== undefined && env[spec.env] !== '') value = coerce(spec, env[spec.env], spec.env)
+    if (flags.has(spec.flag)) value = coerce(spec, flags.get(spec.flag), spec.flag)
+    void origin
+    setPath(raw, spec.key, value)
+  }
+
+  const result = ConfigSchema.safeParse(raw)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    const key = issue.path.join('.')
+    const spec = SETTINGS.find((s) => s.key === key)
+    throw new ConfigError(spec?.env ?? key, issue.message)
+  }
+  const cfg = result.data
+  const dataDir = resolve(cwd, cfg.data.dir)
+  const databaseTarget = parseDatabaseUrl(cfg.database.url, dataDir)
+  if ((cfg.server.tls_cert === null) !== (cfg.server.tls_key === null)) {
+    throw new ConfigError(cfg.server.tls_cert ? 'EINLASS_TLS_KEY' : 'EINLASS_TLS_CERT', 'TLS needs both a certificate and a key')
+  }
+  for (const [k, envName] of [['tls_cert', 'EINLASS_TLS_CERT'], ['tls_key', 'EINLASS_TLS_KEY']] as const) {
+    const p = cfg.server[k]
+    if (p && !existsSync(resolve(cwd, p))) throw new ConfigError(envName, `file not found: ${p}`)
+  }
+  let baseUrl = cfg.server.base_url
+  if (baseUrl) {
+    try {
+      const u = new URL(baseUrl)
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error()
+    } catch {
+      throw new ConfigError('EINLASS_BASE_URL', `must be an http(s) URL: "${baseUrl}"`)
+    }
+    baseUrl = baseUrl.replace(/\/+$/, '')
+  } else {
+    baseUrl = `${cfg.server.tls_cert ? 'https' : 'http'}://localhost:${cfg.server.port}`
+  }
+  if (cfg.mail.smtp_url && !/^smtps?:\/\//i.test(cfg.mail.smtp_url)) {
+    throw new ConfigError('SMTP_URL', `unsupported scheme in "${cfg.mail.smtp_url.split(':')[0]}"; use smtp:// or smtps://`)
+  }
+  return { ...cfg, baseUrl, dataDir, databaseTarget, configFile }
+}
+
+/** Flags that are not settings but are accepted by the CLI's sub-commands. */
+export const EXTRA_FLAGS = new Set(['--email', '--password', '--agency', '--help', '--version', '--first-name', '--last-name'])

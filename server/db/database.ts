@@ -1,0 +1,81 @@
+import { Database as BunDatabase } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { DatabaseTarget } from '../config/config'
+import { BunSqliteDialect } from './bun-sqlite-dialect'
+import { setMigrationSchema } from './migrate'
+import type { DB } from './schema'
+
+export type Dialect = 'sqlite' | 'postgres'
+export type Db = Kysely<DB>
+
+export interface DatabaseHandle {
+  db: Db
+  dialect: Dialect
+  close(): Promise<void>
+}
+
+const PG_INT8 = 20
+const PG_NUMERIC = 1700
+const PG_BOOL = 16
+const PG_TIMESTAMP = 1114
+const PG_TIMESTAMPTZ = 1184
+
+function pgTypes() {
+  return {
+    getTypeParser(oid: number, format?: any) {
+      switch (oid) {
+        case PG_INT8:
+        case PG_NUMERIC:
+          return (v: string) => (v === null ? null : Number(v))
+        case PG_BOOL:
+          return (v: string) => (v === 't' ? 1 : 0)
+        case PG_TIMESTAMPTZ:
+          return (v: string) => new Date(v).toISOString()
+        case PG_TIMESTAMP:
+          return (v: string) => new Date(`${v.replace(' ', 'T')}Z`).toISOString()
+        default:
+          return pg.types.getTypeParser(oid, format)
+      }
+    },
+  }
+}
+
+export function openSqlite(path: string): BunDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const raw = new BunDatabase(path, { create: true, strict: true })
+  raw.exec('pragma journal_mode = WAL')
+  raw.exec('pragma synchronous = NORMAL')
+  raw.exec('pragma busy_timeout = 5000')
+  raw.exec('pragma foreign_keys = ON')
+  raw.exec('pragma temp_store = MEMORY')
+  return raw
+}
+
+export async function openDatabase(target: DatabaseTarget, opts: { poolSize?: number } = {}): Promise<DatabaseHandle> {
+  if (target.dialect === 'sqlite') {
+    const raw = openSqlite(target.path)
+    const db = new Kysely<DB>({ dialect: new BunSqliteDialect(raw) })
+    return { db, dialect: 'sqlite', close: () => db.destroy() }
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: opts.poolSize ?? 10,
+    types: pgTypes(),
+    options: target.schema ? `-c search_path=${target.schema}` : undefined,
+  })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  setMigrationSchema(db, target.schema ?? 'public')
+  return { db, dialect: 'postgres', close: () => db.destroy() }
+}
+
+export async function ping(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,9 @@
+// The whole database as Kysely sees it: one line per domain's table file.
+import type { AgencyTables } from '../modules/agency/agency.table'
+import type { EventTables } from '../modules/events/events.table'
+import type { IdentityTables } from '../modules/identity/identity.table'
+import type { MailTables } from '../modules/mail/mail.table'
+import type { TaskTables } from '../modules/tasks/tasks.table'
+import type { VisitorTables } from '../modules/visitors/visitors.table'
+
+export interface DB extends AgencyTables, IdentityTables, EventTables, VisitorTables, MailTables, TaskTables {}

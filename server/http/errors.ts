@@ -1,0 +1,83 @@
+// One error shape for every failure: {status, errorType, errorMessage, errorTranslation?, errorFields?}.
+// errorMessage is the German text (German first), errorTranslation the text in the caller's language.
+import { Elysia } from 'elysia'
+import { t } from '../i18n/catalogue'
+import type { Logger } from '../logger'
+import { AppError } from '../shared/errors'
+import { type FieldError } from '../shared/validation'
+import { requestLanguage } from './request'
+
+export interface ErrorBody {
+  status: number
+  errorType: string
+  errorMessage: string
+  errorTranslation?: string
+  errorFields?: FieldError[]
+  [extra: string]: unknown
+}
+
+export function errorBody(
+  status: number,
+  errorType: string,
+  lang: string,
+  opts: { fields?: FieldError[]; params?: Record<string, string | number>; extra?: Record<string, unknown> } = {},
+): ErrorBody {
+  const key = `errors.${errorType}`
+  const body: ErrorBody = {
+    status,
+    errorType,
+    errorMessage: t('de', key, opts.params),
+    errorTranslation: t(lang, key, opts.params),
+    ...opts.extra,
+  }
+  if (opts.fields?.length) body.errorFields = opts.fields
+  return body
+}
+
+export const json = (body: unknown, status: number, headers?: Record<string, string>) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
+
+/** Validation failures of Elysia (zod via Standard Schema) → FIELD_ERROR with the offending fields. */
+function validationFields(error: any): FieldError[] {
+  const all: any[] = Array.isArray(error?.all) ? error.all : []
+  const seen = new Set<string>()
+  const out: FieldError[] = []
+  for (const issue of all) {
+    const field = String(issue.path ?? '')
+      .replace(/^\//, '')
+      .replace(/\//g, '.')
+    if (seen.has(field)) continue
+    seen.add(field)
+    const msg = String(issue.message ?? '')
+    out.push({ field, errorType: /^[A-Z][A-Z0-9_]+$/.test(msg) ? msg : 'INVALID' })
+  }
+  return out
+}
+
+export function errorHandling(log: Logger, features: () => readonly string[]) {
+  return new Elysia({ name: 'errors' }).onError({ as: 'global' }, ({ code, error, request, path }) => {
+    const lang = requestLanguage(request, features())
+    if (error instanceof AppError) {
+      return json(
+        errorBody(error.status, error.errorType, lang, { fields: error.options.fields, params: error.options.params, extra: error.options.extra }),
+        error.status,
+      )
+    }
+    switch (code) {
+      case 'VALIDATION':
+        return json(errorBody(400, 'FIELD_ERROR', lang, { fields: validationFields(error) }), 400)
+      case 'NOT_FOUND':
+        return json(errorBody(404, 'ROUTE_NOT_FOUND', lang), 404)
+      case 'PARSE':
+        return json(errorBody(400, 'INVALID_JSON', lang), 400)
+      case 'INVALID_COOKIE_SIGNATURE':
+        return json(errorBody(401, 'NOT_AUTHENTICATED', lang), 401)
+      default: {
+        const status = (error as any)?.status
+        if (status === 413 || /too large/i.test(String((error as any)?.message))) return json(errorBody(413, 'PAYLOAD_TOO_LARGE', lang), 413)
+        log.error('unhandled error', { path, code: String(code), error: (error as Error)?.stack ?? String(error) })
+        return json(errorBody(500, 'INTERNAL_ERROR', lang), 500)
+      }
+    }
+  })
+}

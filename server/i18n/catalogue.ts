@@ -1,0 +1,43 @@
+import * as events from '../modules/events/messages'
+import * as guest from '../modules/guest/messages'
+import * as identity from '../modules/identity/messages'
+import * as mail from '../modules/mail/messages'
+import * as registration from '../modules/registration/messages'
+import { de } from './de'
+import { interpolate } from './interpolate'
+import { DEFAULT_LANGUAGE } from './languages'
+import * as common from './messages/common'
+
+type Cat = Record<string, string>
+/** Every module's messages; de-du and en fall back to de key by key. */
+const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [common, identity, events, registration, guest, mail]
+
+const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))
+
+export const catalogues: Record<string, Cat> = {
+  de,
+  'de-du': merge((p) => p.deDu),
+  en: merge((p) => p.en),
+}
+
+/** Languages without a catalogue of their own (MULTI_LANGUAGE ones) fall back to German. */
+export function catalogueFor(lang: string): Cat {
+  return catalogues[lang] ?? catalogues[DEFAULT_LANGUAGE]
+}
+
+export { interpolate }
+
+export function t(lang: string, key: string, params?: Record<string, string | number | null | undefined>): string {
+  const text = catalogueFor(lang)[key] ?? de[key] ?? key
+  return interpolate(text, params)
+}
+
+/** Keys of one part (prefix before the first dot, or several parts comma-separated). */
+export function translationsFor(lang: string, part?: string | null): Cat {
+  const cat = catalogueFor(lang)
+  if (!part) return cat
+  const prefixes = part.split(',').map((p) => `${p.trim()}.`)
+  const out: Cat = {}
+  for (const [k, v] of Object.entries(cat)) if (prefixes.some((p) => k.startsWith(p))) out[k] = v
+  return out
+}

@@ -1,0 +1,17 @@
+// The German catalogue: every module's `de` messages. The UI bundles this one (German first);
+// other languages are fetched from /proxy/api/public/translations. Add a module with one line.
+import { de as events } from '../modules/events/messages'
+import { de as guest } from '../modules/guest/messages'
+import { de as identity } from '../modules/identity/messages'
+import { de as mail } from '../modules/mail/messages'
+import { de as registration } from '../modules/registration/messages'
+import { de as common } from './messages/common'
+
+export const de: Record<string, string> = {
+  ...common,
+  ...identity,
+  ...events,
+  ...registration,
+  ...guest,
+  ...mail,
+}

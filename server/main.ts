@@ -1,0 +1,254 @@
+// The einlass command: serve (default), migrate, create-admin, license, backup, --help, --version.
+// The only file with side effects at start; everything else is built by functions it calls.
+import { Database as BunDatabase } from 'bun:sqlite'
+import { existsSync, readFileSync, mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import pkg from '../package.json'
+import { createApp } from './app'
+import { bootstrap, licenseFileOf } from './bootstrap'
+import { ConfigError, type Config, loadConfig, parseFlags, SETTINGS } from './config/config'
+import { migrateToLatest } from './db/migrate'
+import { openDatabase } from './db/database'
+import { type UiAssets, diskAssets } from './http/ui-assets'
+import { createLogger } from './logger'
+import { trustedPublicKeys } from './modules/license/keys'
+import { loadLicense, verifyLicenseText } from './modules/license/license'
+import { SetupBody } from './modules/identity/model'
+import { createAgencyWithAdmin } from './modules/identity/service'
+import { startMailWorker } from './modules/mail/worker'
+import { startTaskRunner } from './modules/tasks/runner'
+import { issuesToFields } from './shared/validation'
+import { AppError } from './shared/errors'
+
+export const VERSION: string = pkg.version
+
+const HELP = `einlass ${VERSION} — event registration, ticketing and check-in
+
+Usage: einlass [command] [options]
+
+Commands:
+  serve                     start the server (default)
+  migrate                   apply pending database migrations and exit
+  create-admin --email E --password P --agency NAME [--first-name F --last-name L]
+                            create an agency and its administrator (only while no user exists)
+  license show              show the license in use and the limits that apply
+  license verify FILE       check a license file's signature and validity
+  backup FILE               write a consistent copy of the SQLite database to FILE
+  --help                    this text
+  --version                 the version
+
+Options (also as environment variables or in einlass.toml; flags win):
+${SETTINGS.map((s) => `  ${`${s.flag} <${s.kind}>`.padEnd(34)}${s.env}; ${s.doc}`).join('\n')}
+  --config FILE                     EINLASS_CONFIG; TOML file (default: einlass.toml in the data dir)
+`
+
+class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly code = 1,
+  ) {
+    super(message)
+  }
+}
+
+function configOrExit(argv: string[]): Config {
+  try {
+    return loadConfig({ argv })
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ExitError(`einlass: configuration error: ${e.message}`, 2)
+    throw e
+  }
+}
+
+async function serve(argv: string[], assets: UiAssets) {
+  const t0 = performance.now()
+  const config = configOrExit(argv)
+  const log = createLogger(config.log.level)
+  const boot = await bootstrap(config, { log })
+  const { ctx } = boot
+  const { app, handle, state } = createApp(ctx, { assets })
+  const mail = startMailWorker(ctx)
+  const tasks = startTaskRunner(ctx)
+  boot.wire(mail.wake, tasks.wake)
+
+  const tls = config.server.tls_cert && config.server.tls_key ? { cert: Bun.file(resolve(config.server.tls_cert)), key: Bun.file(resolve(config.server.tls_key)) } : undefined
+  const server = Bun.serve({
+    port: config.server.port,
+    hostname: config.server.host,
+    maxRequestBodySize: config.server.body_limit_mb * 1024 * 1024,
+    idleTimeout: 30,
+    tls,
+    fetch: handle,
+    error(e) {
+      log.error('server error', { error: String(e?.stack ?? e) })
+      return new Response(JSON.stringify({ status: 500, errorType: 'INTERNAL_ERROR', errorMessage: 'Entschuldigung, hier ist etwas schief gelaufen.' }), {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      })
+    },
+  })
+  ;(app as any).server = server
+  log.info('einlass ready', {
+    version: VERSION,
+    url: config.baseUrl,
+    listen: `${tls ? 'https' : 'http'}://${server.hostname}:${server.port}`,
+    database: ctx.dialect,
+    dataDir: config.dataDir,
+    edition: ctx.license.edition,
+    startupMs: Math.round(performance.now() - t0),
+  })
+  mail.wake()
+  tasks.wake()
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    state.shuttingDown = true
+    log.info('shutting down', { signal })
+    // stop accepting, let running requests finish (Bun waits for them), then close the rest
+    await server.stop(false)
+    await Promise.all([mail.stop(), tasks.stop()])
+    await boot.handle.close()
+    log.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+async function migrate(argv: string[]) {
+  const config = configOrExit(argv)
+  const handle = await openDatabase(config.databaseTarget)
+  try {
+    const applied = await migrateToLatest(handle.db)
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date')
+  } finally {
+    await handle.close()
+  }
+}
+
+async function createAdmin(argv: string[]) {
+  const { flags } = parseFlags(argv)
+  const config = configOrExit(argv)
+  const input = SetupBody.safeParse({
+    agencyName: flags.get('--agency'),
+    email: flags.get('--email'),
+    password: flags.get('--password'),
+    firstName: flags.get('--first-name') ?? 'Admin',
+    lastName: flags.get('--last-name') ?? 'Administrator',
+  })
+  if (!input.success) {
+    const fields = issuesToFields(input.error.issues)
+    const names: Record<string, string> = { agencyName: '--agency', email: '--email', password: '--password', firstName: '--first-name', lastName: '--last-name' }
+    throw new ExitError(`einlass: ${fields.map((f) => `${names[f.field] ?? f.field}: ${f.errorType}`).join(', ')}`, 2)
+  }
+  const boot = await bootstrap(config, { log: createLogger('warn') })
+  try {
+    const { user, account } = await createAgencyWithAdmin(boot.ctx, input.data, { onlyIfNoUser: true })
+    console.log(`created agency "${input.data.agencyName}" (id ${account.agency_id}) with administrator ${user.email}`)
+  } catch (e) {
+    if (e instanceof AppError) throw new ExitError(`einlass: ${e.errorType === 'SETUP_DONE' ? 'a user exists already; create further users in the app' : e.errorType}`, 1)
+    throw e
+  } finally {
+    await boot.handle.close()
+  }
+}
+
+function license(argv: string[]) {
+  const { rest } = parseFlags(argv)
+  const [sub, file] = rest
+  if (sub === 'verify') {
+    if (!file) throw new ExitError('einlass: usage: einlass license verify FILE', 2)
+    if (!existsSync(file)) throw new ExitError(`einlass: file not found: ${file}`, 1)
+    const r = verifyLicenseText(readFileSync(file, 'utf8'), trustedPublicKeys())
+    if (!r.ok) throw new ExitError(`einlass: license invalid: ${r.reason}`, 1)
+    console.log(`license valid: ${r.license.licensee}, until ${r.license.validUntil}`)
+    console.log(`features: ${r.license.features.join(', ') || '(none)'}`)
+    console.log(`limits: ${Object.entries(r.license.limits).map(([k, v]) => `${k} ${v < 0 ? 'unlimited' : v}`).join(', ')}`)
+    return
+  }
+  if (sub === 'show' || sub === undefined) {
+    const config = configOrExit(argv)
+    const file = licenseFileOf(config)
+    const l = loadLicense(file, trustedPublicKeys())
+    if (l.edition === 'licensed') console.log(`licensed to ${l.licensee}, valid until ${l.validUntil} (${l.file})`)
+    else console.log(`community edition: ${l.reason}`)
+    console.log(`features: ${l.features.join(', ') || '(none)'}`)
+    console.log(`limits: ${Object.entries(l.limits).map(([k, v]) => `${k} ${v < 0 ? 'unlimited' : v}`).join(', ')}`)
+    return
+  }
+  throw new ExitError(`einlass: unknown license command "${sub}" (show, verify FILE)`, 2)
+}
+
+function backup(argv: string[]) {
+  const { rest } = parseFlags(argv)
+  const target = rest[0]
+  if (!target) throw new ExitError('einlass: usage: einlass backup FILE', 2)
+  const config = configOrExit(argv)
+  if (config.databaseTarget.dialect !== 'sqlite') {
+    throw new ExitError('einlass: the database is Postgres; back it up with pg_dump (for example: pg_dump --format=custom --file=einlass.dump "$DATABASE_URL")', 1)
+  }
+  const source = config.databaseTarget.path
+  if (!existsSync(source)) throw new ExitError(`einlass: no database at ${source}`, 1)
+  const out = resolve(target)
+  if (existsSync(out)) throw new ExitError(`einlass: ${out} exists; choose a new file name`, 1)
+  mkdirSync(dirname(out), { recursive: true })
+  // VACUUM INTO takes a read transaction: a consistent snapshot while the server keeps running.
+  const db = new BunDatabase(source, { readonly: true })
+  try {
+    db.exec('pragma busy_timeout = 10000')
+    db.prepare('vacuum into ?').run(out)
+  } finally {
+    db.close()
+  }
+  const check = new BunDatabase(out, { readonly: true })
+  const ok = (check.prepare('pragma integrity_check').get() as { integrity_check: string }).integrity_check
+  check.close()
+  if (ok !== 'ok') throw new ExitError(`einlass: backup written but integrity check says: ${ok}`, 1)
+  console.log(`backup written to ${out}`)
+}
+
+export async function run(argv: string[], assets: UiAssets): Promise<void> {
+  const { flags, rest } = parseFlags(argv)
+  if (flags.has('--version')) {
+    console.log(VERSION)
+    return
+  }
+  const command = rest[0] ?? 'serve'
+  if (flags.has('--help') || command === 'help') {
+    console.log(HELP)
+    return
+  }
+  // the arguments without the command word itself
+  const at = argv.indexOf(command)
+  const tail = at < 0 ? argv : argv.slice(0, at).concat(argv.slice(at + 1))
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(tail, assets)
+      case 'migrate':
+        return await migrate(tail)
+      case 'create-admin':
+        return await createAdmin(tail)
+      case 'license':
+        return license(tail)
+      case 'backup':
+        return backup(tail)
+      default:
+        throw new ExitError(`einlass: unknown command "${command}" (see einlass --help)`, 2)
+    }
+  } catch (e) {
+    if (e instanceof ExitError) {
+      console.error(e.message)
+      process.exit(e.code)
+    }
+    console.error(`einlass: ${(e as Error)?.message ?? e}`)
+    process.exit(1)
+  }
+}
+
+if (import.meta.main) {
+  const uiDir = join(import.meta.dir, '..', 'ui', 'build', 'public')
+  await run(process.argv.slice(2), diskAssets(uiDir))
+}

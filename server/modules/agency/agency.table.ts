@@ -1,0 +1,20 @@
+import type { Generated, Selectable } from 'kysely'
+import type { Id, Timestamp } from '../../db/types'
+
+export interface AgencyTable {
+  id: Id
+  display_name: string
+  internal_name: string | null
+  agency_type: Generated<string>
+  contact_guest: string | null
+  contact_guest_phone: string | null
+  contact_guest_mail: string | null
+  /** OK or PAUSED */
+  status: Generated<string>
+  created_at: Generated<Timestamp>
+}
+export type AgencyRow = Selectable<AgencyTable>
+
+export interface AgencyTables {
+  agency: AgencyTable
+}

@@ -1,0 +1,64 @@
+import type { Generated, Selectable } from 'kysely'
+import type { GenBool, GenJson, Id, Json, Timestamp } from '../../db/types'
+
+export interface EventTable {
+  id: Id
+  agency_id: number
+  /** OK, PRESET, GLOBAL_PRESET, DELETED */
+  status: Generated<string>
+  /** PUBLIC, PRIVATE, OFFLINE */
+  visibility: Generated<string>
+  archived: GenBool
+  display_name: string
+  sub_title: string | null
+  description: string | null
+  start_date: Timestamp
+  end_date: Timestamp
+  timezone: Generated<string>
+  use_date: GenBool
+  registration_from: Timestamp | null
+  registration_until: Timestamp | null
+  /** ON_SITE or ONLINE */
+  event_type: Generated<string>
+  location_name: string | null
+  street: string | null
+  street_number: string | null
+  post_code: string | null
+  city: string | null
+  country: string | null
+  meeting_url: string | null
+  primary_color: string | null
+  accent_color: string | null
+  image_asset_id: number | null
+  hide_decline_button: GenBool
+  use_reporting: GenBool
+  disabled_covid_states: GenJson<string[]>
+  max_visitor_per_subscription: Generated<number>
+  currency: Generated<string>
+  registration_button_type: Generated<string>
+  external_confirmation_link: string | null
+  external_confirmation_label: string | null
+  default_phone_locale: Generated<string>
+  lock_basic_data: GenBool
+  allow_self_checkin: GenBool
+  allow_self_checkout: GenBool
+  checkin_open_date: Timestamp | null
+  /** NONE, EVENT_PAGE, MEETING_URL, CUSTOM */
+  checkin_target: Generated<string>
+  checkin_url: string | null
+  /** e.g. ["CAN_EDIT_REGISTRATION_DATA"] */
+  options: GenJson<string[]>
+  /** persons (main guests and escorts) the event admits; null = unlimited */
+  max_visitors: number | null
+  /** persons currently holding a place; only changed by conditional updates (see visitors/capacity) */
+  seats_taken: Generated<number>
+  require_approval: GenBool
+  created_by_account_id: number | null
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+export type EventRow = Selectable<EventTable>
+
+export interface EventTables {
+  event: EventTable
+}

@@ -1,0 +1,83 @@
+// The guest dashboard: a guest's registrations, grouped as guest-side.md section 2 lists them.
+import type { AppContext } from '../../context'
+import type { VisitorStatus } from '../visitors/visitors.table'
+import { publicEventDto } from '../events/dto'
+import { escortDto } from '../visitors/dto'
+import { fromJson } from '../../db/types'
+
+export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
+
+/** Which dashboard section a registration status belongs to (DELETED is never shown). */
+export const LIST_OF_STATUS: Record<VisitorStatus, GuestList | null> = {
+  PENDING: 'pendingEvents',
+  CONFIRMED: 'confirmedEvents',
+  APPEARED: 'confirmedEvents',
+  INVITED: 'invitedEvents',
+  OPEN: 'openEvents',
+  ADDED: 'openEvents',
+  REQUIRE_APPROVAL: 'openEvents',
+  DECLINED: 'declinedEvents',
+  VISITOR_DECLINED: 'declinedEvents',
+  DELETED: null,
+}
+
+export async function guestEvents(ctx: AppContext, userId: number) {
+  const rows = await ctx.db
+    .selectFrom('event_visitor as v')
+    .innerJoin('event as e', 'e.id', 'v.event_id')
+    .innerJoin('agency as a', 'a.id', 'e.agency_id')
+    .selectAll('e')
+    .select([
+      'v.id as v_id',
+      'v.status as v_status',
+      'v.event_token as v_event_token',
+      'v.download_token as v_download_token',
+      'v.visitor_count as v_visitor_count',
+      'v.salutation as v_salutation',
+      'v.title as v_title',
+      'v.first_name as v_first_name',
+      'v.last_name as v_last_name',
+      'v.email as v_email',
+      'a.display_name as agency_display_name',
+    ])
+    .where('v.user_id', '=', userId)
+    .where('v.status', '!=', 'DELETED')
+    .where('e.status', '!=', 'DELETED')
+    .orderBy('e.start_date')
+    .execute()
+  const escorts = rows.length
+    ? await ctx.db
+        .selectFrom('escort_person')
+        .selectAll()
+        .where(
+          'visitor_id',
+          'in',
+          rows.map((r) => r.v_id),
+        )
+        .orderBy('number')
+        .execute()
+    : []
+  const lists: Record<GuestList, unknown[]> = { pendingEvents: [], confirmedEvents: [], invitedEvents: [], openEvents: [], declinedEvents: [] }
+  for (const r of rows) {
+    const list = LIST_OF_STATUS[r.v_status]
+    if (!list) continue
+    const event = publicEventDto(ctx, r, { id: r.agency_id, display_name: r.agency_display_name })
+    lists[list].push({
+      id: r.v_id,
+      event,
+      eventToken: r.v_event_token,
+      registrationStatus: { status: r.v_status, options: fromJson<string[]>(r.options, []) },
+      tokens: { downloadToken: r.v_download_token },
+      visitorCount: r.v_visitor_count,
+      escortPersons: escorts.filter((e) => e.visitor_id === r.v_id).map(escortDto),
+      defaultFields: [
+        { key: 'SALUTATION', data: r.v_salutation, appearance: 'REQUIRED' },
+        { key: 'TITLE', data: r.v_title, appearance: 'VISIBLE' },
+        { key: 'FIRST_NAME', data: r.v_first_name, appearance: 'REQUIRED' },
+        { key: 'LAST_NAME', data: r.v_last_name, appearance: 'REQUIRED' },
+        { key: 'EMAIL', data: r.v_email, appearance: 'REQUIRED' },
+      ],
+    })
+  }
+  return lists
+}

@@ -1,0 +1,64 @@
+// Tokens that log a guest in from a link (access links, confirmation mails) and other one-purpose
+// tokens (deletion confirmation, e-mail two-factor codes). Lifetimes are documented in docs/identity.md.
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { isoNow, toJson } from '../../db/types'
+import type { AccessTokenRow } from './identity.table'
+import { newToken, secretMatches, splitToken } from './tokens'
+
+export const GUEST_ACCESS = 'GUEST_ACCESS'
+
+const DAY = 24 * 60 * 60 * 1000
+/** How long a link in a mail logs a guest in. */
+export const ACCESS_LIFETIME_MS: Record<string, number> = {
+  /** link in a registration confirmation or invitation: the guest comes back to it for weeks */
+  GUEST_ACCESS: 90 * DAY,
+}
+
+export async function issueAccessToken(
+  ctx: AppContext,
+  db: Db,
+  userId: number,
+  purpose: string,
+  opts: { lifetimeMs?: number; maxUses?: number | null; data?: unknown } = {},
+): Promise<string> {
+  const t = newToken()
+  const now = ctx.clock.now()
+  const lifetime = opts.lifetimeMs ?? ACCESS_LIFETIME_MS[purpose] ?? DAY
+  await db
+    .insertInto('access_token')
+    .values({
+      id: t.id,
+      secret_hash: t.secretHash,
+      user_id: userId,
+      purpose,
+      data: opts.data === undefined ? null : toJson(opts.data),
+      max_uses: opts.maxUses ?? null,
+      created_at: isoNow(now),
+      expires_at: isoNow(new Date(now.getTime() + lifetime)),
+    })
+    .execute()
+  return t.token
+}
+
+/** Finds a live token of the purpose; does not count a use. */
+export async function findAccessToken(ctx: AppContext, token: string | null | undefined, purpose: string): Promise<AccessTokenRow | null> {
+  const parts = splitToken(token)
+  if (!parts) return null
+  const row = await ctx.db.selectFrom('access_token').selectAll().where('id', '=', parts.id).executeTakeFirst()
+  if (!row || row.purpose !== purpose || !secretMatches(parts.secret, row.secret_hash)) return null
+  if (new Date(row.expires_at).getTime() <= ctx.clock.now().getTime()) return null
+  if (row.max_uses != null && row.uses >= row.max_uses) return null
+  return row
+}
+
+/** Counts one use atomically; false when the token was used up meanwhile. */
+export async function consumeAccessToken(ctx: AppContext, db: Db, row: AccessTokenRow): Promise<boolean> {
+  const r = await db
+    .updateTable('access_token')
+    .set((eb) => ({ uses: eb('uses', '+', 1), last_used_at: isoNow(ctx.clock.now()) }))
+    .where('id', '=', row.id)
+    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}

@@ -1,0 +1,124 @@
+// Who is calling: a logged-in user (session cookie) acting through an account (account header or
+// the account chosen for the session), or a guest (guest-token header or `token` query).
+// Resolved lazily and once per request, so public hot paths pay nothing.
+import type { AppContext } from '../../context'
+import { AppError, forbidden, notAuthenticated } from '../../shared/errors'
+import type { AccountRow, AppUserRow, SessionRow } from './identity.table'
+import { GUEST_ACCESS, findAccessToken } from './access-tokens'
+import { type Permission, can, isGuestRole } from './roles'
+import { SESSION_COOKIE, readCookie, sessionCookie, validateSessionToken } from './session'
+
+export const ACCOUNT_HEADER = 'x-account-id'
+export const GUEST_TOKEN_HEADER = 'x-guest-token'
+
+export interface HttpContext {
+  request: Request
+  set: { headers: Record<string, any>; status?: any }
+}
+
+export interface UserActor {
+  user: AppUserRow
+  session: SessionRow
+  account: AccountRow | null
+}
+export interface AccountActor extends UserActor {
+  account: AccountRow
+}
+export interface GuestActor {
+  user: AppUserRow
+  /** how the guest proved who they are */
+  via: 'token' | 'session'
+  session: SessionRow | null
+}
+
+const userCache = new WeakMap<Request, Promise<UserActor | null>>()
+
+async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | null> {
+  const token = readCookie(c.request, SESSION_COOKIE)
+  if (!token) return null
+  const v = await validateSessionToken(ctx, token)
+  if (!v) return null
+  if (v.refreshed) c.set.headers['set-cookie'] = sessionCookie(ctx, token, v.session.expires_at)
+  const { session } = v
+  if (session.tfa_pending) return null
+  const user = await ctx.db.selectFrom('app_user').selectAll().where('id', '=', session.user_id).executeTakeFirst()
+  if (!user) return null
+  const headerAccount = c.request.headers.get(ACCOUNT_HEADER)
+  const accountId = headerAccount && /^\d+$/.test(headerAccount) ? Number(headerAccount) : session.account_id
+  let account: AccountRow | null = null
+  if (accountId != null) {
+    account = (await ctx.db.selectFrom('account').selectAll().where('id', '=', accountId).where('user_id', '=', user.id).executeTakeFirst()) ?? null
+    if (!account && headerAccount) throw forbidden()
+  }
+  return { user, session, account }
+}
+
+/** The logged-in user, or null. */
+export function currentUser(ctx: AppContext, c: HttpContext): Promise<UserActor | null> {
+  let p = userCache.get(c.request)
+  if (!p) {
+    p = loadUser(ctx, c)
+    userCache.set(c.request, p)
+  }
+  return p
+}
+
+export async function requireUser(ctx: AppContext, c: HttpContext): Promise<UserActor> {
+  const a = await currentUser(ctx, c)
+  if (!a) throw notAuthenticated()
+  return a
+}
+
+/** A user acting through an organiser account, optionally holding a permission. */
+export async function requireAccount(ctx: AppContext, c: HttpContext, permission?: Permission): Promise<AccountActor> {
+  const a = await requireUser(ctx, c)
+  if (!a.account) throw new AppError(403, 'NO_ACCOUT_SELECTED')
+  if (a.account.status !== 'OK') throw forbidden()
+  if (permission && !can(a.account.user_role, permission)) throw forbidden()
+  return a as AccountActor
+}
+
+export async function requireOrganiser(ctx: AppContext, c: HttpContext, permission?: Permission): Promise<AccountActor> {
+  const a = await requireAccount(ctx, c, permission)
+  if (isGuestRole(a.account.user_role)) throw forbidden()
+  return a
+}
+
+export function guestTokenOf(request: Request): string | null {
+  const h = request.headers.get(GUEST_TOKEN_HEADER)
+  if (h) return h
+  const q = new URL(request.url).searchParams.get('token')
+  return q || null
+}
+
+const guestCache = new WeakMap<Request, Promise<GuestActor | null>>()
+
+async function loadGuest(ctx: AppContext, c: HttpContext): Promise<GuestActor | null> {
+  const token = guestTokenOf(c.request)
+  if (token) {
+    const row = await findAccessToken(ctx, token, GUEST_ACCESS)
+    if (row) {
+      const user = await ctx.db.selectFrom('app_user').selectAll().where('id', '=', row.user_id).executeTakeFirst()
+      if (user) return { user, via: 'token', session: null }
+    }
+  }
+  const u = await currentUser(ctx, c)
+  if (u) return { user: u.user, via: 'session', session: u.session }
+  return null
+}
+
+/** A guest identified by a link token or a logged-in user looking at their own registrations. */
+export function currentGuest(ctx: AppContext, c: HttpContext): Promise<GuestActor | null> {
+  let p = guestCache.get(c.request)
+  if (!p) {
+    p = loadGuest(ctx, c)
+    guestCache.set(c.request, p)
+  }
+  return p
+}
+
+export async function requireGuest(ctx: AppContext, c: HttpContext): Promise<GuestActor> {
+  const g = await currentGuest(ctx, c)
+  if (!g) throw notAuthenticated()
+  return g
+}

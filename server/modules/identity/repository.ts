@@ -1,0 +1,36 @@
+import type { Db } from '../../db/database'
+import type { AccountRow, AppUserRow } from './identity.table'
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.selectFrom('app_user').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst()
+
+export const findUserById = (db: Db, id: number) => db.selectFrom('app_user').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const countUsers = async (db: Db) => {
+  const r = await db.selectFrom('app_user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  return Number(r.n)
+}
+
+export interface AccountWithAgency extends AccountRow {
+  agency_display_name: string
+  agency_internal_name: string | null
+}
+
+export const listAccountsOfUser = (db: Db, userId: number): Promise<AccountWithAgency[]> =>
+  db
+    .selectFrom('account')
+    .innerJoin('agency', 'agency.id', 'account.agency_id')
+    .selectAll('account')
+    .select(['agency.display_name as agency_display_name', 'agency.internal_name as agency_internal_name'])
+    .where('account.user_id', '=', userId)
+    .orderBy('agency.display_name')
+    .orderBy('account.id')
+    .execute()
+
+export async function insertUser(db: Db, values: { email: string; password_hash: string | null; status: AppUserRow['status']; language?: string }) {
+  return db
+    .insertInto('app_user')
+    .values({ ...values, email: values.email.toLowerCase() })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}

@@ -1,0 +1,18 @@
+// Every domain's routes, in the order they are mounted. Add a domain with one line here.
+import type { Elysia } from 'elysia'
+import type { AppContext } from '../context'
+import { eventRoutes } from './events'
+import { guestRoutes } from './guest'
+import { identityRoutes } from './identity'
+import { registrationRoutes } from './registration'
+import { taskRoutes } from './tasks'
+import { visitorRoutes } from './visitors'
+
+export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any, any, any>> = [
+  identityRoutes,
+  eventRoutes,
+  visitorRoutes,
+  registrationRoutes,
+  guestRoutes,
+  taskRoutes,
+]

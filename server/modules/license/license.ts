@@ -1,0 +1,147 @@
+// Signed license files of the server edition.
+// File format (JSON): { "license": { id, licensee, issuedAt, validUntil, features[], limits{} },
+//                       "signature": base64 Ed25519 signature over canonicalJson(license) }
+// A missing, tampered or expired license never stops the server: it runs on COMMUNITY defaults
+// and logs one line saying why.
+import { createPublicKey, createPrivateKey, sign, verify } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { z } from 'zod'
+
+export const KNOWN_FEATURES = [
+  'SYSTEM_COVIDOO',
+  'MAIL_CUSTOM',
+  'MAIL_CUSTOM_SENDER_NAME',
+  'MULTI_LANGUAGE',
+  'EVENT_PRESET',
+  'MEDIA_GALLERY',
+  'TICKETING',
+  'SEATING',
+  'WALLET',
+  'REPORTING',
+] as const
+
+export interface LicenseLimits {
+  events: number
+  guestAccounts: number
+  agencyUsers: number
+  storageMb: number
+}
+
+/** What a server without a valid license may do. Documented in README.md (Editions). */
+export const COMMUNITY_LIMITS: LicenseLimits = { events: 5, guestAccounts: 1000, agencyUsers: 3, storageMb: 1024 }
+
+const LicenseBody = z.object({
+  id: z.string().min(1),
+  licensee: z.string().min(1),
+  issuedAt: z.string().min(1),
+  validUntil: z.iso.date(),
+  features: z.array(z.string()),
+  limits: z.object({
+    events: z.number().int().min(-1),
+    guestAccounts: z.number().int().min(-1),
+    agencyUsers: z.number().int().min(-1),
+    storageMb: z.number().int().min(-1),
+  }),
+})
+export type LicenseBody = z.infer<typeof LicenseBody>
+
+const LicenseFile = z.object({ license: LicenseBody, signature: z.string().min(1) })
+
+export interface LicenseState {
+  edition: 'licensed' | 'community'
+  licensee: string | null
+  validUntil: string | null
+  features: string[]
+  /** -1 means unlimited */
+  limits: LicenseLimits
+  /** why the community defaults apply (null when licensed) */
+  reason: string | null
+  file: string | null
+}
+
+export const COMMUNITY: LicenseState = {
+  edition: 'community',
+  licensee: null,
+  validUntil: null,
+  features: [],
+  limits: COMMUNITY_LIMITS,
+  reason: 'no license file',
+  file: null,
+}
+
+/** JSON with object keys sorted at every level, so signer and verifier hash the same bytes. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`
+  if (v && typeof v === 'object') {
+    const keys = Object.keys(v as object).sort()
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as any)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(v)
+}
+
+export function signLicense(body: LicenseBody, privateKeyPem: string): { license: LicenseBody; signature: string } {
+  const key = createPrivateKey(privateKeyPem)
+  const signature = sign(null, Buffer.from(canonicalJson(body)), key).toString('base64')
+  return { license: body, signature }
+}
+
+export type VerifyResult = { ok: true; license: LicenseBody } | { ok: false; reason: string }
+
+export function verifyLicenseText(text: string, publicKeys: string[], now: Date = new Date()): VerifyResult {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return { ok: false, reason: 'license file is not valid JSON' }
+  }
+  const parsed = LicenseFile.safeParse(json)
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]
+    return { ok: false, reason: `license file is malformed (${i.path.join('.') || 'root'}: ${i.message})` }
+  }
+  const { license, signature } = parsed.data
+  const data = Buffer.from(canonicalJson(license))
+  let sig: Buffer
+  try {
+    sig = Buffer.from(signature, 'base64')
+  } catch {
+    return { ok: false, reason: 'license signature is not base64' }
+  }
+  const trusted = publicKeys.some((pem) => {
+    try {
+      return verify(null, data, createPublicKey(pem), sig)
+    } catch {
+      return false
+    }
+  })
+  if (!trusted) return { ok: false, reason: 'license signature does not match (file changed or not issued for einlass)' }
+  // valid through the whole last day (UTC)
+  if (new Date(`${license.validUntil}T23:59:59.999Z`).getTime() < now.getTime()) {
+    return { ok: false, reason: `license expired on ${license.validUntil}` }
+  }
+  return { ok: true, license }
+}
+
+export function loadLicense(file: string | null, publicKeys: string[], now: Date = new Date()): LicenseState {
+  if (!file) return COMMUNITY
+  if (!existsSync(file)) return { ...COMMUNITY, reason: `license file not found: ${file}`, file }
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    return { ...COMMUNITY, reason: `license file cannot be read: ${(e as Error).message}`, file }
+  }
+  const r = verifyLicenseText(text, publicKeys, now)
+  if (!r.ok) return { ...COMMUNITY, reason: r.reason, file }
+  return {
+    edition: 'licensed',
+    licensee: r.license.licensee,
+    validUntil: r.license.validUntil,
+    features: r.license.features,
+    limits: r.license.limits,
+    reason: null,
+    file,
+  }
+}
+
+export const hasFeature = (l: LicenseState, f: string) => l.features.includes(f)

@@ -1,0 +1,161 @@
+// Delivers the outbox over SMTP with retries and backoff. Several server processes may run a worker
+// against one Postgres: a mail is claimed by a conditional update, so only one sends it.
+import nodemailer, { type Transporter } from 'nodemailer'
+import type { AppContext } from '../../context'
+import { fromJson, isoNow } from '../../db/types'
+import type { MailAttachment, MailOutboxRow } from './mail.table'
+
+/** Delay before attempt n+1 after n failures; after the last one the mail is FAILED. */
+export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
+export const MAX_ATTEMPTS = BACKOFF_MS.length + 1
+const CLAIM_MS = 2 * 60_000
+const BATCH = 20
+
+export interface MailWorker {
+  wake(): void
+  /** one pass over due mails; returns how many were handled */
+  runOnce(): Promise<number>
+  stop(): Promise<void>
+}
+
+export function createTransport(smtpUrl: string): Transporter {
+  return nodemailer.createTransport(smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as any)
+}
+
+export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; transport?: Transporter | null; autoStart?: boolean } = {}): MailWorker {
+  const transport = opts.transport !== undefined ? opts.transport : ctx.config.mail.smtp_url ? createTransport(ctx.config.mail.smtp_url) : null
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let running: Promise<number> | null = null
+  let again = false
+  let stopped = false
+  let warnedNoSmtp = false
+  const interval = opts.intervalMs ?? 5000
+
+  async function claim(): Promise<MailOutboxRow[]> {
+    const now = isoNow(ctx.clock.now())
+    const until = isoNow(new Date(ctx.clock.now().getTime() + CLAIM_MS))
+    const due = await ctx.db
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('status', '=', 'PENDING')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+      .orderBy('id')
+      .limit(BATCH)
+      .execute()
+    if (!due.length) return []
+    return ctx.db
+      .updateTable('mail_outbox')
+      .set({ locked_until: until })
+      .where(
+        'id',
+        'in',
+        due.map((d) => d.id),
+      )
+      .where('status', '=', 'PENDING')
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+      .returningAll()
+      .execute()
+  }
+
+  async function deliver(m: MailOutboxRow) {
+    const attachments = fromJson<MailAttachment[]>(m.attachments, [])
+    try {
+      const info = await transport!.sendMail({
+        from: { name: ctx.config.mail.from_name, address: ctx.config.mail.from },
+        to: m.to_name ? { name: m.to_name, address: m.to_address } : m.to_address,
+        subject: m.subject,
+        html: m.html,
+        text: m.text,
+        attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
+      })
+      await ctx.db
+        .updateTable('mail_outbox')
+        .set({ status: 'SENT', sent_at: isoNow(ctx.clock.now()), message_id: info.messageId ?? null, locked_until: null, attempts: m.attempts + 1, last_error: null })
+        .where('id', '=', m.id)
+        .execute()
+    } catch (e) {
+      const attempts = m.attempts + 1
+      const error = String((e as Error)?.message ?? e).slice(0, 500)
+      const permanent = /^5\d\d/.test(String((e as any)?.responseCode ?? '')) && (e as any)?.responseCode !== 552
+      const failed = permanent || attempts >= MAX_ATTEMPTS
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('mail_outbox')
+          .set({
+            status: failed ? 'FAILED' : 'PENDING',
+            attempts,
+            last_error: error,
+            locked_until: null,
+            next_attempt_at: isoNow(new Date(ctx.clock.now().getTime() + (BACKOFF_MS[attempts - 1] ?? 0))),
+          })
+          .where('id', '=', m.id)
+          .execute()
+        if (failed && m.visitor_id) await trx.updateTable('event_visitor').set({ mail_error: true }).where('id', '=', m.visitor_id).execute()
+      })
+      ctx.log.warn('mail delivery failed', { mailId: m.id, attempts, final: failed, error })
+    }
+  }
+
+  async function pass(): Promise<number> {
+    if (!transport) {
+      if (!warnedNoSmtp) {
+        const pending = await ctx.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'PENDING').executeTakeFirst()
+        if (Number(pending?.n ?? 0) > 0) {
+          ctx.log.warn('SMTP_URL is not set: mails stay in the outbox until it is', { pending: Number(pending?.n) })
+          warnedNoSmtp = true
+        }
+      }
+      return 0
+    }
+    let handled = 0
+    for (;;) {
+      const batch = await claim()
+      if (!batch.length) break
+      for (const m of batch) await deliver(m)
+      handled += batch.length
+      if (stopped) break
+    }
+    return handled
+  }
+
+  function runOnce(): Promise<number> {
+    if (running) {
+      again = true
+      return running
+    }
+    running = pass()
+      .catch((e) => {
+        ctx.log.error('mail worker pass failed', { error: String(e?.stack ?? e) })
+        return 0
+      })
+      .finally(() => {
+        running = null
+        if (again && !stopped) {
+          again = false
+          void runOnce()
+        }
+      })
+    return running
+  }
+
+  const schedule = () => {
+    if (stopped) return
+    timer = setTimeout(async () => {
+      await runOnce()
+      schedule()
+    }, interval)
+  }
+  if (opts.autoStart !== false) schedule()
+
+  return {
+    wake: () => void runOnce(),
+    runOnce,
+    async stop() {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      await running
+      transport?.close()
+    },
+  }
+}

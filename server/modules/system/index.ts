@@ -1,0 +1,77 @@
+// Liveness, readiness, app start data and translations.
+import { Elysia } from 'elysia'
+import { z } from 'zod'
+import type { AppContext } from '../../context'
+import { ping } from '../../db/database'
+import { migrationsApplied } from '../../db/migrate'
+import { translationsFor } from '../../i18n/catalogue'
+import { availableLanguages, resolveLanguage } from '../../i18n/languages'
+import { json } from '../../http/errors'
+import { currentUser } from '../identity/auth'
+import { limitsDto } from '../limits/service'
+
+export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) {
+  return new Elysia({ name: 'system' })
+    .get('/health', () => ({ status: 'ok' }), { detail: { tags: ['system'], summary: 'Alive' } })
+    .get(
+      '/ready',
+      async () => {
+        const db = await ping(ctx.db)
+        const migrations = db && (await migrationsApplied(ctx.db))
+        const ready = db && migrations && !state.shuttingDown
+        return json({ status: ready ? 'ready' : 'not ready', database: db, migrations, shuttingDown: state.shuttingDown }, ready ? 200 : 503)
+      },
+      { detail: { tags: ['system'], summary: 'Database reachable and migrations applied' } },
+    )
+    .get(
+      '/proxy/api/app/init',
+      async (c) => {
+        const actor = await currentUser(ctx, c).catch(() => null)
+        const agencyId = actor?.account?.agency_id ?? null
+        const agency = agencyId ? await ctx.db.selectFrom('agency').selectAll().where('id', '=', agencyId).executeTakeFirst() : null
+        const limits = await limitsDto(ctx, agencyId)
+        const pausedStatus = agency?.status === 'PAUSED' ? 'PAUSED' : null
+        return {
+          appInfo: {
+            mailSender: ctx.config.mail.from_name,
+            mailSenderAddress: ctx.config.mail.from,
+            domain: ctx.config.mail.from.split('@')[1] ?? null,
+            baseUrl: ctx.config.baseUrl,
+            saas: false,
+            app: 'einlass',
+            edition: ctx.license.edition,
+            licensee: ctx.license.licensee,
+            licenseValidUntil: ctx.license.validUntil,
+            supportEmail: ctx.config.support.email,
+            limits,
+            pausedStatus,
+            invoiceSettingsFailed: false,
+            test: false,
+            design: actor?.user.design ?? null,
+          },
+          avvInfo: { avvState: 'NOT_REQUIRED' },
+          limits,
+          abos: [],
+          agencyMessages: [],
+          features: ctx.license.features,
+          pausedStatus,
+          invoiceSettingsFailed: false,
+        }
+      },
+      { detail: { tags: ['system'], summary: 'App start data: app info, limits, features' } },
+    )
+    .get(
+      '/proxy/api/public/translations',
+      ({ query, request }) => {
+        const language = resolveLanguage(query.language ?? request.headers.get('accept-language'), ctx.license.features)
+        return { language, part: query.part ?? null, translations: translationsFor(language, query.part) }
+      },
+      {
+        query: z.object({ part: z.string().max(200).optional(), language: z.string().max(20).optional(), agency: z.string().max(20).optional() }),
+        detail: { tags: ['system'], summary: 'Translation texts of a part in a language' },
+      },
+    )
+    .get('/proxy/api/public/translations/languages', () => availableLanguages(ctx.license.features), {
+      detail: { tags: ['system'], summary: 'Languages offered (MULTI_LANGUAGE adds the gated ones)' },
+    })
+}

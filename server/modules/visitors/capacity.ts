@@ -1,0 +1,29 @@
+// Places of an event are only ever taken by one conditional UPDATE and checked by its row count:
+// read-then-write would oversell under concurrency (see docs/architecture.md, "Capacity").
+// Always called inside the transaction that creates or changes the registration.
+import type { Db } from '../../db/database'
+
+/** Takes n places; false when that would pass max_visitors. */
+export async function takeSeats(trx: Db, eventId: number, n: number): Promise<boolean> {
+  if (n <= 0) return true
+  const r = await trx
+    .updateTable('event')
+    .set((eb) => ({ seats_taken: eb('seats_taken', '+', n) }))
+    .where('id', '=', eventId)
+    .where((eb) => eb.or([eb('max_visitors', 'is', null), eb(eb('seats_taken', '+', n), '<=', eb.ref('max_visitors'))]))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+export async function releaseSeats(trx: Db, eventId: number, n: number): Promise<void> {
+  if (n <= 0) return
+  await trx
+    .updateTable('event')
+    .set((eb) => ({ seats_taken: eb('seats_taken', '-', n) }))
+    .where('id', '=', eventId)
+    .execute()
+}
+
+/** Statuses whose registrations hold places. */
+export const SEAT_HOLDING = ['CONFIRMED', 'APPEARED', 'REQUIRE_APPROVAL', 'PENDING'] as const
+export const holdsSeats = (status: string) => (SEAT_HOLDING as readonly string[]).includes(status)

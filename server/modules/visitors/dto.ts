@@ -1,0 +1,49 @@
+import { bool } from '../../db/types'
+import type { EscortPersonRow, EventVisitorRow } from './visitors.table'
+
+export function escortDto(e: EscortPersonRow) {
+  return {
+    id: e.id,
+    number: e.number,
+    salutation: e.salutation,
+    title: e.title,
+    firstName: e.first_name,
+    lastName: e.last_name,
+    email: e.email,
+    company: e.company,
+    position: e.position,
+    phoneNumber: e.phone_number,
+    web: e.web,
+    info: e.info,
+    birthday: e.birthday,
+    covidState: e.covid_state,
+    address: { street: e.street, streetNumber: e.street_number, postCode: e.post_code, city: e.city, country: e.country },
+    checkedIn: bool(e.checked_in),
+    checkedOut: bool(e.checked_out),
+    checkinDate: e.checkin_date,
+    checkoutDate: e.checkout_date,
+  }
+}
+
+/** A row of the organiser's guest list. */
+export function visitorListDto(v: EventVisitorRow) {
+  return {
+    id: v.id,
+    eventId: v.event_id,
+    status: v.status,
+    vip: bool(v.vip),
+    salutation: v.salutation,
+    title: v.title,
+    firstName: v.first_name,
+    lastName: v.last_name,
+    email: v.email,
+    company: v.company,
+    visitorCount: v.visitor_count,
+    mainGuestCheckedIn: bool(v.main_guest_checked_in),
+    mainGuestCheckedOut: bool(v.main_guest_checked_out),
+    mailError: bool(v.mail_error),
+    source: v.source,
+    registeredAt: v.registered_at,
+    createdAt: v.created_at,
+  }
+}

@@ -1,0 +1,84 @@
+import type { Generated, Selectable } from 'kysely'
+import type { GenBool, Id, Timestamp } from '../../db/types'
+
+export const VISITOR_STATUSES = [
+  'CONFIRMED',
+  'INVITED',
+  'ADDED',
+  'APPEARED',
+  'REQUIRE_APPROVAL',
+  'DECLINED',
+  'OPEN',
+  'PENDING',
+  'DELETED',
+  'VISITOR_DECLINED',
+] as const
+export type VisitorStatus = (typeof VISITOR_STATUSES)[number]
+
+export interface EventVisitorTable {
+  id: Id
+  event_id: number
+  user_id: number | null
+  status: VisitorStatus
+  vip: GenBool
+  salutation: string | null
+  title: string | null
+  first_name: string | null
+  last_name: string | null
+  email: string | null
+  company: string | null
+  position: string | null
+  phone_number: string | null
+  /** main guest plus escort persons */
+  visitor_count: Generated<number>
+  /** places this registration holds in event.seats_taken, so a release gives back exactly these */
+  seats_held: Generated<number>
+  main_guest_checked_in: GenBool
+  main_guest_checked_out: GenBool
+  main_guest_checkin_date: Timestamp | null
+  main_guest_checkout_date: Timestamp | null
+  event_token: string
+  download_token: string
+  decline_reason: string | null
+  /** PUBLIC, ADMIN, IMPORT, INVITATION */
+  source: Generated<string>
+  language: Generated<string>
+  mail_error: GenBool
+  registered_at: Timestamp | null
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+export type EventVisitorRow = Selectable<EventVisitorTable>
+
+export interface EscortPersonTable {
+  id: Id
+  visitor_id: number
+  number: number
+  salutation: string | null
+  title: string | null
+  first_name: string | null
+  last_name: string | null
+  email: string | null
+  company: string | null
+  position: string | null
+  phone_number: string | null
+  web: string | null
+  info: string | null
+  birthday: string | null
+  covid_state: string | null
+  street: string | null
+  street_number: string | null
+  post_code: string | null
+  city: string | null
+  country: string | null
+  checked_in: GenBool
+  checked_out: GenBool
+  checkin_date: Timestamp | null
+  checkout_date: Timestamp | null
+}
+export type EscortPersonRow = Selectable<EscortPersonTable>
+
+export interface VisitorTables {
+  event_visitor: EventVisitorTable
+  escort_person: EscortPersonTable
+}

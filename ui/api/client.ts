@@ -1,0 +1,90 @@
+// The one way the UI talks to the server. Errors arrive in the spec's shape and become ApiError.
+import { currentLanguage } from '../i18n'
+
+export interface FieldError {
+  field: string
+  errorType: string
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorType: string,
+    readonly errorMessage: string,
+    readonly errorTranslation?: string,
+    readonly errorFields: FieldError[] = [],
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(errorTranslation ?? errorMessage ?? errorType)
+  }
+}
+
+const ACCOUNT_KEY = 'einlass.account'
+const GUEST_TOKEN_KEY = 'einlass.guestToken'
+
+export const session = {
+  get accountId(): string | null {
+    try {
+      return sessionStorage.getItem(ACCOUNT_KEY)
+    } catch {
+      return null
+    }
+  },
+  set accountId(v: string | null) {
+    try {
+      if (v) sessionStorage.setItem(ACCOUNT_KEY, v)
+      else sessionStorage.removeItem(ACCOUNT_KEY)
+    } catch {}
+  },
+  get guestToken(): string | null {
+    try {
+      return sessionStorage.getItem(GUEST_TOKEN_KEY)
+    } catch {
+      return null
+    }
+  },
+  set guestToken(v: string | null) {
+    try {
+      if (v) sessionStorage.setItem(GUEST_TOKEN_KEY, v)
+      else sessionStorage.removeItem(GUEST_TOKEN_KEY)
+    } catch {}
+  },
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown, init: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', 'x-language': currentLanguage(), ...init.headers }
+  if (session.accountId) headers['x-account-id'] = session.accountId
+  if (session.guestToken) headers['x-guest-token'] = session.guestToken
+  let payload: BodyInit | undefined
+  if (body instanceof FormData) payload = body
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json'
+    payload = JSON.stringify(body)
+  }
+  let res: Response
+  try {
+    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: init.signal })
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError') throw e
+    throw new ApiError(0, 'NETWORK', 'Keine Verbindung zum Server.')
+  }
+  const text = await res.text()
+  const data = text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text
+  if (!res.ok) {
+    const d = typeof data === 'object' && data ? data : {}
+    throw new ApiError(res.status, d.errorType ?? 'INTERNAL_ERROR', d.errorMessage ?? res.statusText, d.errorTranslation, d.errorFields ?? [], d)
+  }
+  return data as T
+}
+
+export const get = <T>(path: string, init?: { signal?: AbortSignal }) => api<T>('GET', path, undefined, init)
+export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body)
+export const put = <T>(path: string, body?: unknown) => api<T>('PUT', path, body)
+export const patch = <T>(path: string, body?: unknown) => api<T>('PATCH', path, body)
+export const del = <T>(path: string, body?: unknown) => api<T>('DELETE', path, body)
+
+/** The text to show for an error: server translation, else message, else the generic one. */
+export function errorText(e: unknown, fallback = 'Entschuldigung, hier ist etwas schief gelaufen.'): string {
+  if (e instanceof ApiError) return e.errorTranslation || e.errorMessage || fallback
+  return fallback
+}

@@ -1,0 +1,41 @@
+// Top-level routes; each audience's area is its own lazily loaded chunk.
+import { Suspense, lazy } from 'preact/compat'
+import { useEffect } from 'preact/hooks'
+import { Route, Switch, useLocation } from 'wouter'
+import { get } from './api/client'
+import { Toasts } from './components/overlay'
+import { Spinner } from './components/ui'
+
+const AuthApp = lazy(() => import('./apps/auth'))
+const OrganiserApp = lazy(() => import('./apps/organiser'))
+const PublicApp = lazy(() => import('./apps/public'))
+const GuestApp = lazy(() => import('./apps/guest'))
+
+function Home() {
+  const [, navigate] = useLocation()
+  useEffect(() => {
+    get<{ required: boolean }>('/proxy/api/setup')
+      .then((r) => navigate(r.required ? '/setup' : '/events', { replace: true }))
+      .catch(() => navigate('/login', { replace: true }))
+  }, [])
+  return <Spinner />
+}
+
+export function App() {
+  return (
+    <>
+      <Suspense fallback={<Spinner />}>
+        <Switch>
+          <Route path="/" component={Home} />
+          <Route path="/setup" component={AuthApp} />
+          <Route path="/login" component={AuthApp} />
+          <Route path="/public/*" component={PublicApp} />
+          <Route path="/guest" component={GuestApp} />
+          <Route path="/guest/*" component={GuestApp} />
+          <Route component={OrganiserApp} />
+        </Switch>
+      </Suspense>
+      <Toasts />
+    </>
+  )
+}

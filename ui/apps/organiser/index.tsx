@@ -1,0 +1,42 @@
+// The organiser (admin) view.
+import { useEffect } from 'preact/hooks'
+import { Route, Switch, useLocation } from 'wouter'
+import { session } from '../../api/client'
+import { useResource } from '../../components/hooks'
+import { AdminShell } from '../../components/layout'
+import { Spinner } from '../../components/ui'
+import { setLanguage, t, useLanguage } from '../../i18n'
+import { EventDetail } from './event-detail'
+import { EventCreate } from './event-form'
+import { EventsList } from './events-list'
+import { UserContext, type UserDetails } from './user'
+
+export default function OrganiserApp() {
+  useLanguage()
+  const [, navigate] = useLocation()
+  const { data, error } = useResource<UserDetails>('/proxy/userDetails')
+  useEffect(() => {
+    if (error?.status === 401) navigate('/login', { replace: true })
+  }, [error])
+  useEffect(() => {
+    if (data?.user.currentAccount) session.accountId = String(data.user.currentAccount.id)
+    if (data?.user.language.code) void setLanguage(data.user.language.code)
+  }, [data])
+  if (!data) return <Spinner />
+  const account = data.user.currentAccount
+  const nav = [{ href: '/events', label: t('events.title') }]
+  return (
+    <UserContext.Provider value={data}>
+      <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={data.user.email}>
+        <Switch>
+          <Route path="/events/new" component={EventCreate} />
+          <Route path="/events/:id">{(p) => <EventDetail id={Number(p.id)} />}</Route>
+          <Route path="/events" component={EventsList} />
+          <Route>
+            <EventsList />
+          </Route>
+        </Switch>
+      </AdminShell>
+    </UserContext.Provider>
+  )
+}

@@ -1,0 +1,91 @@
+// Form fields bound to react-hook-form; every input has a label and its error is announced.
+import type { ComponentChildren, HTMLAttributes } from 'preact'
+import type { FieldErrors, UseFormRegisterReturn, UseFormSetError } from 'react-hook-form'
+import { ApiError } from '../api/client'
+import { fieldMessage } from '../i18n'
+
+const errorOf = (errors: FieldErrors<any>, name: string): string | undefined => {
+  const e = name.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), errors)
+  return e?.message as string | undefined
+}
+
+interface FieldProps {
+  label: ComponentChildren
+  name: string
+  errors: FieldErrors<any>
+  hint?: ComponentChildren
+  required?: boolean
+  size?: 'full' | 'half'
+  children: (p: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ComponentChildren
+}
+
+export function Field({ label, name, errors, hint, required, size = 'full', children }: FieldProps) {
+  const id = `f-${name.replace(/\./g, '-')}`
+  const err = errorOf(errors, name)
+  const describedBy = [hint ? `${id}-hint` : '', err ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
+  return (
+    <div class={`field field-${size} ${err ? 'has-error' : ''}`}>
+      <label for={id}>
+        {label}
+        {required && <span class="req" aria-hidden="true"> *</span>}
+      </label>
+      {children({ id, 'aria-invalid': Boolean(err), 'aria-describedby': describedBy })}
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+      {err && (
+        <small id={`${id}-error`} class="field-error" role="alert">
+          {fieldMessage(err)}
+        </small>
+      )}
+    </div>
+  )
+}
+
+type InputProps = Omit<HTMLAttributes<HTMLInputElement>, 'size'> & { type?: string; autocomplete?: string; placeholder?: string; min?: string | number; max?: string | number; step?: string | number }
+
+export function TextField({ label, reg, errors, hint, required, size, ...input }: { label: ComponentChildren; reg: UseFormRegisterReturn; errors: FieldErrors<any>; hint?: ComponentChildren; required?: boolean; size?: 'full' | 'half' } & InputProps) {
+  return (
+    <Field label={label} name={reg.name} errors={errors} hint={hint} required={required} size={size}>
+      {(a) => <input {...(input as any)} {...a} {...reg} aria-required={required ? 'true' : undefined} />}
+    </Field>
+  )
+}
+
+export function SelectField({ label, reg, errors, options, required, size, placeholder }: { label: ComponentChildren; reg: UseFormRegisterReturn; errors: FieldErrors<any>; options: Array<{ value: string; label: string }>; required?: boolean; size?: 'full' | 'half'; placeholder?: string }) {
+  return (
+    <Field label={label} name={reg.name} errors={errors} required={required} size={size}>
+      {(a) => (
+        <select {...a} {...reg} aria-required={required ? 'true' : undefined}>
+          {placeholder !== undefined && <option value="">{placeholder}</option>}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  )
+}
+
+export function CheckboxField({ label, reg, errors }: { label: ComponentChildren; reg: UseFormRegisterReturn; errors: FieldErrors<any> }) {
+  const id = `f-${reg.name.replace(/\./g, '-')}`
+  const err = errorOf(errors, reg.name)
+  return (
+    <div class="field field-full field-check">
+      <input type="checkbox" id={id} {...reg} aria-invalid={Boolean(err)} />
+      <label for={id}>{label}</label>
+      {err && <small class="field-error">{fieldMessage(err)}</small>}
+    </div>
+  )
+}
+
+/** Marks the fields a server FIELD_ERROR names; returns true when it did. */
+export function applyServerErrors(e: unknown, setError: UseFormSetError<any>): boolean {
+  if (!(e instanceof ApiError) || !e.errorFields.length) return false
+  for (const f of e.errorFields) setError(f.field as any, { type: 'server', message: f.errorType })
+  return true
+}

@@ -1,0 +1,134 @@
+// Page frames: the organiser shell (side navigation, hidden under 845 px behind a menu button),
+// the guest shell and the plain public frame; the language switcher and the footer.
+import type { ComponentChildren } from 'preact'
+import { useState } from 'preact/hooks'
+import { Link, useLocation } from 'wouter'
+import { currentLanguage, setLanguage, t, useLanguage } from '../i18n'
+import { useResource } from './hooks'
+
+interface LanguageOption {
+  code: string
+  displayName: string
+  sortOrder: number
+}
+
+/** Buttons for up to 4 languages; above that a dropdown with German and the first ones on top. */
+export function LanguageSwitcher() {
+  useLanguage()
+  const { data } = useResource<LanguageOption[]>('/proxy/api/public/translations/languages')
+  if (!data || data.length < 2) return null
+  const lang = currentLanguage()
+  if (data.length <= 4) {
+    return (
+      <nav class="lang-switch" aria-label="Sprache / Language">
+        {data.map((l) => (
+          <button key={l.code} type="button" class={`lang-btn ${l.code === lang ? 'active' : ''}`} aria-pressed={l.code === lang} onClick={() => void setLanguage(l.code)}>
+            {l.code.toUpperCase()}
+          </button>
+        ))}
+      </nav>
+    )
+  }
+  return (
+    <label class="lang-select">
+      <span class="sr-only">Sprache / Language</span>
+      <select value={lang} onChange={(e) => void setLanguage((e.target as HTMLSelectElement).value)}>
+        {data.map((l) => (
+          <option key={l.code} value={l.code}>
+            {l.displayName}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+export function Footer() {
+  return (
+    <footer class="footer">
+      <span>einlass · Server-Edition</span>
+      <LanguageSwitcher />
+    </footer>
+  )
+}
+
+export interface NavItem {
+  href: string
+  label: string
+  match?: (path: string) => boolean
+}
+
+export function AdminShell({ nav, title, userLabel, children, menu }: { nav: NavItem[]; title: string; userLabel: string; children: ComponentChildren; menu?: ComponentChildren }) {
+  useLanguage()
+  const [open, setOpen] = useState(false)
+  const [path] = useLocation()
+  return (
+    <div class="shell">
+      <header class="topbar">
+        <button type="button" class="icon-btn nav-toggle" aria-label="Menü" aria-expanded={open} onClick={() => setOpen(!open)}>
+          ☰
+        </button>
+        <Link href="/events" class="brand">
+          <img src="/favicon.svg" alt="" width="28" height="28" />
+          <span>einlass</span>
+        </Link>
+        <span class="topbar-title">{title}</span>
+        <div class="topbar-user">
+          <span class="muted">{userLabel}</span>
+          {menu}
+          <a class="btn btn-ghost" href="/logout?redirect=/login">
+            {t('common.logout')}
+          </a>
+        </div>
+      </header>
+      <div class="shell-body">
+        <nav class={`sidenav ${open ? 'open' : ''}`} aria-label="Hauptmenü">
+          {nav.map((n) => {
+            const active = n.match ? n.match(path) : path === n.href || path.startsWith(`${n.href}/`)
+            return (
+              <Link key={n.href} href={n.href} class={`sidenav-item ${active ? 'active' : ''}`} aria-current={active ? 'page' : undefined} onClick={() => setOpen(false)}>
+                {n.label}
+              </Link>
+            )
+          })}
+        </nav>
+        <main class="content" id="main">
+          {children}
+        </main>
+      </div>
+      <Footer />
+    </div>
+  )
+}
+
+export function GuestShell({ children, menu }: { children: ComponentChildren; menu?: ComponentChildren }) {
+  useLanguage()
+  return (
+    <div class="guest-shell">
+      <header class="topbar">
+        <a href="/guest/dashboard" class="brand">
+          <img src="/favicon.svg" alt="" width="28" height="28" />
+          <span>einlass</span>
+        </a>
+        <span class="topbar-title">{t('guest.dashboard.title')}</span>
+        <div class="topbar-user">{menu}</div>
+      </header>
+      <main class="content narrow" id="main">
+        {children}
+      </main>
+      <Footer />
+    </div>
+  )
+}
+
+export function PublicFrame({ children, footer = true }: { children: ComponentChildren; footer?: boolean }) {
+  useLanguage()
+  return (
+    <div class="public">
+      <main class="content narrow" id="main">
+        {children}
+      </main>
+      {footer && <Footer />}
+    </div>
+  )
+}
