@@ -34,6 +34,8 @@ Commands:
   license show              show the license in use and the limits that apply
   license verify FILE       check a license file's signature and validity
   backup FILE               write a consistent copy of the SQLite database to FILE
+  health                    exit 0 when the server on this machine answers /health, else 1
+                            (for container health checks; uses PORT and the TLS settings)
   --help                    this text
   --version                 the version
 
@@ -143,7 +145,7 @@ async function createAdmin(argv: string[]) {
     const names: Record<string, string> = { agencyName: '--agency', email: '--email', password: '--password', firstName: '--first-name', lastName: '--last-name' }
     throw new ExitError(`einlass: ${fields.map((f) => `${names[f.field] ?? f.field}: ${f.errorType}`).join(', ')}`, 2)
   }
-  const boot = await bootstrap(config, { log: createLogger('warn') })
+  const boot = await bootstrap(config, { log: createLogger('error') })
   try {
     const { user, account } = await createAgencyWithAdmin(boot.ctx, input.data, { onlyIfNoUser: true })
     console.log(`created agency "${input.data.agencyName}" (id ${account.agency_id}) with administrator ${user.email}`)
@@ -209,6 +211,25 @@ function backup(argv: string[]) {
   console.log(`backup written to ${out}`)
 }
 
+/** GET /health on this machine's port; exit code 0 or 1 (the Docker HEALTHCHECK, no curl needed). */
+async function health(argv: string[]) {
+  const config = configOrExit(argv)
+  const scheme = config.server.tls_cert ? 'https' : 'http'
+  const url = `${scheme}://127.0.0.1:${config.server.port}/health`
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(3000), tls: { rejectUnauthorized: false } } as RequestInit)
+    const body = (await r.json().catch(() => null)) as { status?: string } | null
+    if (r.ok && body?.status === 'ok') {
+      console.log(`healthy: ${url}`)
+      return
+    }
+    throw new ExitError(`einlass: unhealthy: ${url} answered ${r.status}`, 1)
+  } catch (e) {
+    if (e instanceof ExitError) throw e
+    throw new ExitError(`einlass: unhealthy: ${url}: ${(e as Error).message}`, 1)
+  }
+}
+
 export async function run(argv: string[], assets: UiAssets): Promise<void> {
   const { flags, rest } = parseFlags(argv)
   if (flags.has('--version')) {
@@ -235,6 +256,8 @@ export async function run(argv: string[], assets: UiAssets): Promise<void> {
         return license(tail)
       case 'backup':
         return backup(tail)
+      case 'health':
+        return await health(tail)
       default:
         throw new ExitError(`einlass: unknown command "${command}" (see einlass --help)`, 2)
     }

@@ -119,6 +119,17 @@ function coerce(spec: SettingSpec, raw: unknown, origin: string): unknown {
   return raw === '' ? null : raw
 }
 
+/** Dotted keys of every non-table value in a parsed TOML document. */
+function leafKeys(obj: Record<string, unknown>, prefix = ''): string[] {
+  const out: string[] = []
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k
+    if (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)) out.push(...leafKeys(v as Record<string, unknown>, key))
+    else out.push(key)
+  }
+  return out
+}
+
 function getPath(obj: any, path: string): unknown {
   return path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj)
 }
@@ -146,28 +157,28 @@ export function parseFlags(argv: string[]): { flags: Map<string, string>; rest: 
   return { flags, rest }
 }
 
-export function parseDatabaseUrl(url: string | null, dataDir: string): DatabaseTarget {
+export function parseDatabaseUrl(url: string | null, dataDir: string, name = 'DATABASE_URL'): DatabaseTarget {
   if (!url) return { dialect: 'sqlite', path: join(dataDir, 'einlass.sqlite') }
   if (url.startsWith('sqlite:')) {
     const p = url.slice('sqlite:'.length).replace(/^\/\//, '')
-    if (!p) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path')
+    if (!p) throw new ConfigError(name, 'sqlite: needs a file path')
     if (p === ':memory:') return { dialect: 'sqlite', path: ':memory:' }
     return { dialect: 'sqlite', path: isAbsolute(p) ? p : join(dataDir, p) }
   }
   const m = /^([a-z][a-z0-9+.-]*):/i.exec(url)
-  if (!m) throw new ConfigError('DATABASE_URL', `not a URL: "${url}"`)
+  if (!m) throw new ConfigError(name, `not a URL: "${url}"`)
   const scheme = m[1].toLowerCase()
   if (scheme !== 'postgres' && scheme !== 'postgresql') {
-    throw new ConfigError('DATABASE_URL', `unsupported scheme "${scheme}"`)
+    throw new ConfigError(name, `unsupported scheme "${scheme}"`)
   }
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
-    throw new ConfigError('DATABASE_URL', `not a URL: "${url}"`)
+    throw new ConfigError(name, `not a URL: "${url}"`)
   }
   const schema = parsed.searchParams.get('schema')
-  if (schema && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new ConfigError('DATABASE_URL', `invalid schema name "${schema}"`)
+  if (schema && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new ConfigError(name, `invalid schema name "${schema}"`)
   parsed.searchParams.delete('schema')
   return { dialect: 'postgres', url: parsed.toString(), schema }
 }
@@ -204,40 +215,51 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     }
     configFile = candidate
   } else if (explicitConfig) {
-    throw new ConfigError('--config', `file not found: ${candidate}`)
+    throw new ConfigError(flags.has('--config') ? '--config' : 'EINLASS_CONFIG', `file not found: ${candidate}`)
   }
 
+  for (const key of leafKeys(fileValues)) {
+    if (!SETTINGS.some((s) => s.key === key)) throw new ConfigError(`${key} (${configFile})`, 'unknown setting (see config/einlass.example.toml)')
+  }
+
+  // Where each value came from, so an error names the place the user has to fix.
+  const origins = new Map<string, string>()
   const raw: Record<string, unknown> = {}
   for (const spec of SETTINGS) {
     let value: unknown = spec.default
     let origin = spec.env
     const fromFile = getPath(fileValues, spec.key)
     if (fromFile !== undefined) {
-      value = coerce(spec, fromFile, `${spec.key} (${configFile})`)
-      origin = spec.key
+      origin = `${spec.key} (${configFile})`
+      value = coerce(spec, fromFile, origin)
     }
-    if (env[spec.env] !== undefined && env[spec.env] !== '') value = coerce(spec, env[spec.env], spec.env)
-    if (flags.has(spec.flag)) value = coerce(spec, flags.get(spec.flag), spec.flag)
-    void origin
+    if (env[spec.env] !== undefined && env[spec.env] !== '') {
+      origin = spec.env
+      value = coerce(spec, env[spec.env], origin)
+    }
+    if (flags.has(spec.flag)) {
+      origin = spec.flag
+      value = coerce(spec, flags.get(spec.flag), origin)
+    }
+    origins.set(spec.key, origin)
     setPath(raw, spec.key, value)
   }
+  const nameOf = (key: string) => origins.get(key) ?? key
 
   const result = ConfigSchema.safeParse(raw)
   if (!result.success) {
     const issue = result.error.issues[0]
-    const key = issue.path.join('.')
-    const spec = SETTINGS.find((s) => s.key === key)
-    throw new ConfigError(spec?.env ?? key, issue.message)
+    throw new ConfigError(nameOf(issue.path.join('.')), issue.message)
   }
   const cfg = result.data
   const dataDir = resolve(cwd, cfg.data.dir)
-  const databaseTarget = parseDatabaseUrl(cfg.database.url, dataDir)
+  const databaseTarget = parseDatabaseUrl(cfg.database.url, dataDir, nameOf('database.url'))
   if ((cfg.server.tls_cert === null) !== (cfg.server.tls_key === null)) {
-    throw new ConfigError(cfg.server.tls_cert ? 'EINLASS_TLS_KEY' : 'EINLASS_TLS_CERT', 'TLS needs both a certificate and a key')
+    throw new ConfigError(cfg.server.tls_cert ? nameOf('server.tls_key') : nameOf('server.tls_cert'), 'TLS needs both a certificate and a key')
   }
-  for (const [k, envName] of [['tls_cert', 'EINLASS_TLS_CERT'], ['tls_key', 'EINLASS_TLS_KEY']] as const) {
+  for (const k of ['tls_cert', 'tls_key'] as const) {
     const p = cfg.server[k]
-    if (p && !existsSync(resolve(cwd, p))) throw new ConfigError(envName, `file not found: ${p}`)
+    if (p && !existsSync(resolve(cwd, p))) throw new ConfigError(nameOf(`server.${k}`), `file not found: ${p}`)
   }
   let baseUrl = cfg.server.base_url
   if (baseUrl) {
@@ -245,16 +267,17 @@ export function loadConfig(opts: LoadOptions = {}): Config {
       const u = new URL(baseUrl)
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error()
     } catch {
-      throw new ConfigError('EINLASS_BASE_URL', `must be an http(s) URL: "${baseUrl}"`)
+      throw new ConfigError(nameOf('server.base_url'), `must be an http(s) URL: "${baseUrl}"`)
     }
     baseUrl = baseUrl.replace(/\/+$/, '')
   } else {
     baseUrl = `${cfg.server.tls_cert ? 'https' : 'http'}://localhost:${cfg.server.port}`
   }
   if (cfg.mail.smtp_url && !/^smtps?:\/\//i.test(cfg.mail.smtp_url)) {
-    throw new ConfigError('SMTP_URL', `unsupported scheme in "${cfg.mail.smtp_url.split(':')[0]}"; use smtp:// or smtps://`)
+    throw new ConfigError(nameOf('mail.smtp_url'), `unsupported scheme "${cfg.mail.smtp_url.split(':')[0]}" (use smtp:// or smtps://)`)
   }
-  return { ...cfg, baseUrl, dataDir, databaseTarget, configFile }
+  const server = { ...cfg.server, tls_cert: cfg.server.tls_cert && resolve(cwd, cfg.server.tls_cert), tls_key: cfg.server.tls_key && resolve(cwd, cfg.server.tls_key) }
+  return { ...cfg, server, baseUrl, dataDir, databaseTarget, configFile }
 }
 
 /** Flags that are not settings but are accepted by the CLI's sub-commands. */

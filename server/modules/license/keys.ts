@@ -7,7 +7,7 @@ MCowBQYDK2VwAyEABI2goOXJEW2LLqxD5S0SeTk8j/g8EpffQjifMpfshus=
 
 /** Test key pair: public here, private in server/testing/license-test-key.ts. Not a secret. */
 export const TEST_PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----
-MCowBQYDK2VwAyEAHo5nbOFWwmBG6S0M52Y14el6EqjY08w9sxP4DML2rBs=
+MCowBQYDK2VwAyEA516bOkg3d7D2/NRwpCkt4bQG9AhfkwsN2Ibu4UMUo44=
 -----END PUBLIC KEY-----`
 
 declare const __EINLASS_TRUST_TEST_LICENSE_KEY__: boolean | undefined
