@@ -1,85 +1,38 @@
 // Journeys run against the compiled binary (built by `npm run test:e2e` with the test license key),
 // each test file with its own server: fresh data dir, free port, real SMTP sink.
 import { test as base, expect, type Page } from '@playwright/test'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SmtpSink } from '../server/testing/smtp-sink'
+import { E2E_BINARY, freePort, type ServerProcess, startServerProcess } from '../server/testing/process'
 
 const here = dirname(fileURLToPath(import.meta.url))
-export const BINARY = resolve(here, '.artifacts', 'einlass')
+export const BINARY = E2E_BINARY
 export const SHOTS = resolve(here, '.artifacts', 'screenshots')
 mkdirSync(SHOTS, { recursive: true })
+export { freePort }
 
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => res(port))
-    })
-    s.on('error', rej)
-  })
-}
-
-export interface Server {
-  url: string
-  port: number
-  dataDir: string
+export interface Server extends Omit<ServerProcess, 'stop'> {
   smtp: SmtpSink
-  proc: ChildProcess
-  logs: string[]
   stop(): Promise<void>
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+/** The compiled binary on a free port with a fresh data dir and a real SMTP sink. */
+export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<Server> {
   const smtp = await new SmtpSink().start()
-  const port = await freePort()
-  const dataDir = mkdtempSync(join(tmpdir(), 'einlass-e2e-'))
-  const logs: string[] = []
-  const proc = spawn(BINARY, ['serve'], {
-    cwd: dataDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      EINLASS_HOST: '127.0.0.1',
-      EINLASS_DATA_DIR: dataDir,
-      EINLASS_BASE_URL: `http://127.0.0.1:${port}`,
-      SMTP_URL: smtp.url,
-      EINLASS_MAIL_FROM: 'einlass@example.org',
-      EINLASS_LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const proc = await startServerProcess({
+    command: [BINARY],
+    dataDir: opts.dataDir,
+    cleanup: true,
+    env: { SMTP_URL: smtp.url, EINLASS_MAIL_FROM: 'einlass@example.org', ...env },
   })
-  proc.stdout!.on('data', (d) => logs.push(String(d)))
-  proc.stderr!.on('data', (d) => logs.push(String(d)))
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    try {
-      const r = await fetch(`${url}/ready`)
-      if (r.ok) break
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${logs.join('')}`)
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${logs.join('')}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
   return {
-    url,
-    port,
-    dataDir,
+    ...proc,
     smtp,
-    proc,
-    logs,
     async stop() {
-      proc.kill('SIGTERM')
-      await new Promise((r) => (proc.exitCode !== null ? r(null) : proc.once('exit', r)))
+      await proc.stop()
       await smtp.stop()
-      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

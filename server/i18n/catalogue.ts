@@ -1,6 +1,7 @@
 import * as events from '../modules/events/messages'
 import * as guest from '../modules/guest/messages'
 import * as identity from '../modules/identity/messages'
+import * as license from '../modules/license/messages'
 import * as mail from '../modules/mail/messages'
 import * as registration from '../modules/registration/messages'
 import { de } from './de'
@@ -10,7 +11,7 @@ import * as common from './messages/common'
 
 type Cat = Record<string, string>
 /** Every module's messages; de-du and en fall back to de key by key. */
-const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [common, identity, events, registration, guest, mail]
+const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [common, identity, events, registration, guest, mail, license]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))
 

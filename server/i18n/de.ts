@@ -3,6 +3,7 @@
 import { de as events } from '../modules/events/messages'
 import { de as guest } from '../modules/guest/messages'
 import { de as identity } from '../modules/identity/messages'
+import { de as license } from '../modules/license/messages'
 import { de as mail } from '../modules/mail/messages'
 import { de as registration } from '../modules/registration/messages'
 import { de as common } from './messages/common'
@@ -14,4 +15,5 @@ export const de: Record<string, string> = {
   ...registration,
   ...guest,
   ...mail,
+  ...license,
 }

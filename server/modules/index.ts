@@ -4,6 +4,7 @@ import type { AppContext } from '../context'
 import { eventRoutes } from './events'
 import { guestRoutes } from './guest'
 import { identityRoutes } from './identity'
+import { licenseRoutes } from './license'
 import { registrationRoutes } from './registration'
 import { taskRoutes } from './tasks'
 import { visitorRoutes } from './visitors'
@@ -15,4 +16,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   registrationRoutes,
   guestRoutes,
   taskRoutes,
+  licenseRoutes,
 ]

@@ -47,6 +47,9 @@ export type LicenseBody = z.infer<typeof LicenseBody>
 
 const LicenseFile = z.object({ license: LicenseBody, signature: z.string().min(1) })
 
+/** Why the community defaults apply; the UI shows a German text per code. */
+export type LicenseProblem = 'NO_FILE' | 'FILE_NOT_FOUND' | 'UNREADABLE' | 'NOT_JSON' | 'MALFORMED' | 'BAD_SIGNATURE' | 'EXPIRED'
+
 export interface LicenseState {
   edition: 'licensed' | 'community'
   licensee: string | null
@@ -54,8 +57,9 @@ export interface LicenseState {
   features: string[]
   /** -1 means unlimited */
   limits: LicenseLimits
-  /** why the community defaults apply (null when licensed) */
+  /** why the community defaults apply (null when licensed), one line for the log */
   reason: string | null
+  problem: LicenseProblem | null
   file: string | null
 }
 
@@ -66,6 +70,7 @@ export const COMMUNITY: LicenseState = {
   features: [],
   limits: COMMUNITY_LIMITS,
   reason: 'no license file',
+  problem: 'NO_FILE',
   file: null,
 }
 
@@ -85,28 +90,23 @@ export function signLicense(body: LicenseBody, privateKeyPem: string): { license
   return { license: body, signature }
 }
 
-export type VerifyResult = { ok: true; license: LicenseBody } | { ok: false; reason: string }
+export type VerifyResult = { ok: true; license: LicenseBody } | { ok: false; reason: string; problem: LicenseProblem; license?: LicenseBody }
 
 export function verifyLicenseText(text: string, publicKeys: string[], now: Date = new Date()): VerifyResult {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
-    return { ok: false, reason: 'license file is not valid JSON' }
+    return { ok: false, reason: 'license file is not valid JSON', problem: 'NOT_JSON' }
   }
   const parsed = LicenseFile.safeParse(json)
   if (!parsed.success) {
     const i = parsed.error.issues[0]
-    return { ok: false, reason: `license file is malformed (${i.path.join('.') || 'root'}: ${i.message})` }
+    return { ok: false, reason: `license file is malformed (${i.path.join('.') || 'root'}: ${i.message})`, problem: 'MALFORMED' }
   }
   const { license, signature } = parsed.data
   const data = Buffer.from(canonicalJson(license))
-  let sig: Buffer
-  try {
-    sig = Buffer.from(signature, 'base64')
-  } catch {
-    return { ok: false, reason: 'license signature is not base64' }
-  }
+  const sig = Buffer.from(signature, 'base64')
   const trusted = publicKeys.some((pem) => {
     try {
       return verify(null, data, createPublicKey(pem), sig)
@@ -114,25 +114,26 @@ export function verifyLicenseText(text: string, publicKeys: string[], now: Date 
       return false
     }
   })
-  if (!trusted) return { ok: false, reason: 'license signature does not match (file changed or not issued for einlass)' }
+  if (!trusted) return { ok: false, reason: 'license signature does not match (file changed or not issued for einlass)', problem: 'BAD_SIGNATURE' }
   // valid through the whole last day (UTC)
   if (new Date(`${license.validUntil}T23:59:59.999Z`).getTime() < now.getTime()) {
-    return { ok: false, reason: `license expired on ${license.validUntil}` }
+    return { ok: false, reason: `license expired on ${license.validUntil}`, problem: 'EXPIRED', license }
   }
   return { ok: true, license }
 }
 
 export function loadLicense(file: string | null, publicKeys: string[], now: Date = new Date()): LicenseState {
   if (!file) return COMMUNITY
-  if (!existsSync(file)) return { ...COMMUNITY, reason: `license file not found: ${file}`, file }
+  if (!existsSync(file)) return { ...COMMUNITY, reason: `license file not found: ${file}`, problem: 'FILE_NOT_FOUND', file }
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (e) {
-    return { ...COMMUNITY, reason: `license file cannot be read: ${(e as Error).message}`, file }
+    return { ...COMMUNITY, reason: `license file cannot be read: ${(e as Error).message}`, problem: 'UNREADABLE', file }
   }
   const r = verifyLicenseText(text, publicKeys, now)
-  if (!r.ok) return { ...COMMUNITY, reason: r.reason, file }
+  // an expired license still names its holder and end date (shown on the license page)
+  if (!r.ok) return { ...COMMUNITY, licensee: r.license?.licensee ?? null, validUntil: r.license?.validUntil ?? null, reason: r.reason, problem: r.problem, file }
   return {
     edition: 'licensed',
     licensee: r.license.licensee,
@@ -140,6 +141,7 @@ export function loadLicense(file: string | null, publicKeys: string[], now: Date
     features: r.license.features,
     limits: r.license.limits,
     reason: null,
+    problem: null,
     file,
   }
 }

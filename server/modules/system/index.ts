@@ -31,6 +31,8 @@ export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) 
         const agency = agencyId ? await ctx.db.selectFrom('agency').selectAll().where('id', '=', agencyId).executeTakeFirst() : null
         const limits = await limitsDto(ctx, agencyId)
         const pausedStatus = agency?.status === 'PAUSED' ? 'PAUSED' : null
+        // Exactly the fields of the spec (agency-side 3 "App info", 7 "GET /proxy/api/app/init").
+        // The server edition has no subscriptions (abos) and no invoice settings to fail.
         return {
           appInfo: {
             mailSender: ctx.config.mail.from_name,
@@ -39,10 +41,6 @@ export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) 
             baseUrl: ctx.config.baseUrl,
             saas: false,
             app: 'einlass',
-            edition: ctx.license.edition,
-            licensee: ctx.license.licensee,
-            licenseValidUntil: ctx.license.validUntil,
-            supportEmail: ctx.config.support.email,
             limits,
             pausedStatus,
             invoiceSettingsFailed: false,
@@ -53,12 +51,11 @@ export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) 
           limits,
           abos: [],
           agencyMessages: [],
-          features: ctx.license.features,
           pausedStatus,
           invoiceSettingsFailed: false,
         }
       },
-      { detail: { tags: ['system'], summary: 'App start data: app info, limits, features' } },
+      { detail: { tags: ['system'], summary: 'App start data: app info, limits, subscriptions, agency messages' } },
     )
     .get(
       '/proxy/api/public/translations',

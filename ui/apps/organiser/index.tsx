@@ -6,9 +6,11 @@ import { useResource } from '../../components/hooks'
 import { AdminShell } from '../../components/layout'
 import { Spinner } from '../../components/ui'
 import { setLanguage, t, useLanguage } from '../../i18n'
+import { can } from '../../../server/modules/identity/roles'
 import { EventDetail } from './event-detail'
 import { EventCreate } from './event-form'
 import { EventsList } from './events-list'
+import { LicensePage } from './license'
 import { UserContext, type UserDetails } from './user'
 
 export default function OrganiserApp() {
@@ -25,6 +27,7 @@ export default function OrganiserApp() {
   if (!data) return <Spinner />
   const account = data.user.currentAccount
   const nav = [{ href: '/events', label: t('events.title') }]
+  if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
   return (
     <UserContext.Provider value={data}>
       <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={data.user.email}>
@@ -32,6 +35,7 @@ export default function OrganiserApp() {
           <Route path="/events/new" component={EventCreate} />
           <Route path="/events/:id">{(p) => <EventDetail id={Number(p.id)} />}</Route>
           <Route path="/events" component={EventsList} />
+          <Route path="/agency/abo" component={LicensePage} />
           <Route>
             <EventsList />
           </Route>

@@ -1,0 +1,34 @@
+// The server edition's license and feature page: who holds the license, until when, which
+// features it includes and how much of each limit the agency uses. Features are ordered through
+// support (spec: agency-side 2.6), so there is nothing to book here.
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../context'
+import { requireOrganiser } from '../identity/auth'
+import { limitsDto } from '../limits/service'
+import { KNOWN_FEATURES } from './license'
+
+export function licenseOverview(ctx: AppContext, usage: Awaited<ReturnType<typeof limitsDto>>) {
+  const l = ctx.license
+  const features = [...new Set([...KNOWN_FEATURES, ...l.features])]
+  return {
+    edition: l.edition,
+    licensee: l.licensee,
+    validUntil: l.validUntil,
+    /** why the community defaults apply; null when licensed */
+    problem: l.problem,
+    features: features.map((code) => ({ featureCode: code, included: l.features.includes(code) })),
+    limits: usage,
+    supportEmail: ctx.config.support.email,
+  }
+}
+
+export function licenseRoutes(ctx: AppContext) {
+  return new Elysia({ name: 'license' }).get(
+    '/proxy/api/license',
+    async (c) => {
+      const actor = await requireOrganiser(ctx, c, 'AGENCY.ABO')
+      return licenseOverview(ctx, await limitsDto(ctx, actor.account.agency_id))
+    },
+    { detail: { tags: ['license'], summary: 'License holder, validity, features and limits with the agency’s usage' } },
+  )
+}
