@@ -54,6 +54,15 @@ export async function setupAdmin(page: Page, server: Server, opts: { email?: str
   return { email, password: PASSWORD }
 }
 
+/** Collects Content-Security-Policy violations a page reports (the UI must work under the CSP). */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = []
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
+  })
+  return violations
+}
+
 type Fixtures = { server: Server }
 
 /** One server per test (fresh database): journeys never see each other's data. */
@@ -62,6 +71,12 @@ export const test = base.extend<Fixtures>({
     const s = await startServer()
     await use(s)
     await s.stop()
+  },
+  // every journey's main page fails on a CSP violation
+  page: async ({ page }, use) => {
+    const violations = watchCsp(page)
+    await use(page)
+    expect(violations, 'CSP violations').toEqual([])
   },
 })
 export { expect }

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { AppContext } from './context'
 import { errorBody, errorHandling, json } from './http/errors'
 import { requestLanguage } from './http/request'
-import { security } from './http/security'
+import { limitBodyStream, security } from './http/security'
 import { type UiAssets, isApiPath, noUi, serveAsset } from './http/ui-assets'
 import { MODULES } from './modules'
 import { systemRoutes } from './modules/system'
@@ -33,16 +33,18 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   const assets = opts.assets ?? noUi
   const features = () => ctx.license.features
   const https = Boolean(ctx.config.server.tls_cert)
+  const bodyLimitBytes = ctx.config.server.body_limit_mb * 1024 * 1024
 
   let app = new Elysia({ normalize: true })
     .use(errorHandling(ctx.log, features))
-    .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features }))
+    .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features, bodyLimitBytes }))
     .use(
       openapi({
         path: '/proxy/api/openapi',
         specPath: '/proxy/api/openapi.json',
         provider: null,
-        mapJsonSchema: { zod: z.toJSONSchema },
+        // request schemas describe what a client sends (the input side of transforms)
+        mapJsonSchema: { zod: (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) },
         documentation: {
           info: { title: 'einlass API', version: process.env.EINLASS_VERSION ?? '0.1.0', description: 'Event registration, ticketing and check-in. Errors: {status, errorType, errorMessage, errorTranslation?, errorFields?}.' },
         },
@@ -69,7 +71,7 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
     { detail: { hide: true } },
   ) as unknown as Elysia
 
-  const handle = (request: Request) => app.handle(rewriteAlias(request))
+  const handle = (request: Request) => app.handle(limitBodyStream(rewriteAlias(request), bodyLimitBytes))
   return { app, handle, state }
 }
 

@@ -77,7 +77,8 @@ async function serve(argv: string[], assets: UiAssets) {
   const server = Bun.serve({
     port: config.server.port,
     hostname: config.server.host,
-    maxRequestBodySize: config.server.body_limit_mb * 1024 * 1024,
+    // the app answers over-limit bodies with 413 in the error shape; Bun's own cap is only a backstop
+    maxRequestBodySize: Math.max(config.server.body_limit_mb * 1024 * 1024 * 2, 1024 * 1024 * 1024),
     idleTimeout: 30,
     tls,
     fetch: handle,

@@ -34,6 +34,9 @@ export function errorBody(
   return body
 }
 
+/** Marker in the error a counted body stream raises past the limit (security.ts limitBodyStream). */
+export const BODY_TOO_LARGE = 'einlass: request body too large'
+
 export const json = (body: unknown, status: number, headers?: Record<string, string>) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
 
@@ -55,7 +58,7 @@ function validationFields(error: any): FieldError[] {
 }
 
 export function errorHandling(log: Logger, features: () => readonly string[]) {
-  return new Elysia({ name: 'errors' }).onError({ as: 'global' }, ({ code, error, request, path }) => {
+  return new Elysia({ name: 'errors' }).onError({ as: 'global' }, ({ code, error, request, path, set }) => {
     const lang = requestLanguage(request, features())
     if (error instanceof AppError) {
       return json(
@@ -69,13 +72,14 @@ export function errorHandling(log: Logger, features: () => readonly string[]) {
       case 'NOT_FOUND':
         return json(errorBody(404, 'ROUTE_NOT_FOUND', lang), 404)
       case 'PARSE':
+        if (String((error as any)?.cause?.message ?? (error as any)?.cause).includes(BODY_TOO_LARGE)) return json(errorBody(413, 'PAYLOAD_TOO_LARGE', lang), 413)
         return json(errorBody(400, 'INVALID_JSON', lang), 400)
       case 'INVALID_COOKIE_SIGNATURE':
         return json(errorBody(401, 'NOT_AUTHENTICATED', lang), 401)
       default: {
         const status = (error as any)?.status
-        if (status === 413 || /too large/i.test(String((error as any)?.message))) return json(errorBody(413, 'PAYLOAD_TOO_LARGE', lang), 413)
-        log.error('unhandled error', { path, code: String(code), error: (error as Error)?.stack ?? String(error) })
+        if (status === 413 || String((error as any)?.message).includes(BODY_TOO_LARGE)) return json(errorBody(413, 'PAYLOAD_TOO_LARGE', lang), 413)
+        log.error('unhandled error', { reqId: set.headers['x-request-id'], method: request.method, path, code: String(code), error: (error as Error)?.stack ?? String(error) })
         return json(errorBody(500, 'INTERNAL_ERROR', lang), 500)
       }
     }

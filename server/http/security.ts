@@ -2,7 +2,7 @@
 // state-changing requests, request ids and one JSON log line per request.
 import { Elysia } from 'elysia'
 import type { Logger } from '../logger'
-import { errorBody, json } from './errors'
+import { BODY_TOO_LARGE, errorBody, json } from './errors'
 import { requestLanguage } from './request'
 
 const CSP_BASE = [
@@ -59,33 +59,60 @@ export function originAllowed(request: Request, baseUrl: string): boolean {
   }
 }
 
+/**
+ * Bodies without a Content-Length (chunked) are counted while they are read; passing the limit
+ * fails the read, which the error layer answers with 413. Requests with a Content-Length are
+ * checked up front in security() and never reach this.
+ */
+export function limitBodyStream(request: Request, limitBytes: number): Request {
+  if (!request.body || request.headers.has('content-length')) return request
+  let seen = 0
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, c) {
+      seen += chunk.byteLength
+      if (seen > limitBytes) c.error(new Error(BODY_TOO_LARGE))
+      else c.enqueue(chunk)
+    },
+  })
+  return new Request(request, { body: request.body.pipeThrough(counter), duplex: 'half' } as RequestInit)
+}
+
 let counter = 0
 const newRequestId = () => `${Date.now().toString(36)}-${(counter++ % 1_000_000).toString(36)}`
 
-export function security(opts: { baseUrl: string; https: boolean; log: Logger; features: () => readonly string[] }) {
+export function security(opts: { baseUrl: string; https: boolean; log: Logger; features: () => readonly string[]; bodyLimitBytes: number }) {
   const started = new WeakMap<Request, { t: number; id: string }>()
   const logRequests = opts.log.enabled('info')
   return new Elysia({ name: 'security' })
     .onRequest(({ request, set }) => {
       const url = new URL(request.url)
-      const id = request.headers.get('x-request-id') ?? newRequestId()
+      const given = request.headers.get('x-request-id')
+      const id = given && /^[\w.:-]{1,100}$/.test(given) ? given : newRequestId()
       if (logRequests) started.set(request, { t: performance.now(), id })
       Object.assign(set.headers, securityHeaders(url.pathname, opts.https), { 'x-request-id': id })
       if (!originAllowed(request, opts.baseUrl)) {
         const lang = requestLanguage(request, opts.features())
         return json(errorBody(403, 'CROSS_ORIGIN', lang), 403, { ...securityHeaders(url.pathname, opts.https), 'x-request-id': id })
       }
+      const length = Number(request.headers.get('content-length') ?? 0)
+      if (length > opts.bodyLimitBytes) {
+        const lang = requestLanguage(request, opts.features())
+        // connection: close, so the client stops sending the body nobody reads
+        return json(errorBody(413, 'PAYLOAD_TOO_LARGE', lang), 413, { ...securityHeaders(url.pathname, opts.https), 'x-request-id': id, connection: 'close' })
+      }
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
       if (!logRequests) return
       const s = started.get(request)
       if (!s) return
       const url = new URL(request.url)
+      // handlers that build a Response themselves (errors, assets) carry the status in it
+      const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200
       opts.log.info('request', {
         reqId: s.id,
         method: request.method,
         path: url.pathname,
-        status: typeof set.status === 'number' ? set.status : 200,
+        status,
         ms: Math.round((performance.now() - s.t) * 10) / 10,
       })
     })

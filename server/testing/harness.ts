@@ -14,7 +14,7 @@ import { TestClock } from '../clock'
 import { loadConfig } from '../config/config'
 import type { AppContext } from '../context'
 import type { Dialect } from '../db/database'
-import { silentLogger } from '../logger'
+import { type Logger, silentLogger } from '../logger'
 import { COMMUNITY, type LicenseState } from '../modules/license/license'
 import { type MailWorker, startMailWorker } from '../modules/mail/worker'
 import { type TaskRunner, startTaskRunner } from '../modules/tasks/runner'
@@ -32,6 +32,8 @@ export interface HarnessOptions {
   env?: Record<string, string>
   /** start an SMTP sink and point the mail worker at it (default true) */
   smtp?: boolean
+  /** where the app logs (default: nowhere) */
+  log?: Logger
 }
 
 export interface Harness {
@@ -131,7 +133,7 @@ export async function createHarness(dialect: Dialect, opts: HarnessOptions = {})
     cwd: dataDir,
   })
   const clock = new TestClock()
-  const boot = await bootstrap(config, { log: silentLogger, clock, license: opts.license ?? COMMUNITY })
+  const boot = await bootstrap(config, { log: opts.log ?? silentLogger, clock, license: opts.license ?? COMMUNITY })
   const app = createApp(boot.ctx)
   const mail = startMailWorker(boot.ctx, { autoStart: false })
   const tasks = startTaskRunner(boot.ctx, { autoStart: false })
