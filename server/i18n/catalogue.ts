@@ -11,7 +11,7 @@ import * as common from './messages/common'
 
 type Cat = Record<string, string>
 /** Every module's messages; de-du and en fall back to de key by key. */
-const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [common, identity, events, registration, guest, mail, license]
+export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [common, identity, events, registration, guest, mail, license]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))
 

@@ -42,7 +42,7 @@ export function formatDateTime(date: Date | string, tz = DEFAULT_TIMEZONE): stri
 
 export const CURRENCY_SYMBOL: Record<string, string> = { EURO: '€', CHF: 'CHF' }
 
-/** Two decimals with a decimal comma and thousands dots; optional currency suffix. */
+/** Two decimals with a decimal comma and thousands dots; optional currency prefix (spec 9). */
 export function formatMoney(cents: number, currency?: string | null): string {
   const neg = cents < 0
   const abs = Math.abs(Math.round(cents))
@@ -50,24 +50,30 @@ export function formatMoney(cents: number, currency?: string | null): string {
   const rest = String(abs % 100).padStart(2, '0')
   const grouped = String(euros).replace(/\B(?=(\d{3})+(?!\d))/g, '.')
   const value = `${neg ? '-' : ''}${grouped},${rest}`
-  return currency ? `${value} ${CURRENCY_SYMBOL[currency] ?? currency}` : value
+  return currency ? `${CURRENCY_SYMBOL[currency] ?? currency} ${value}` : value
 }
 
-/** Offset-aware conversion: a wall-clock time in a zone to the UTC instant. */
+/** The zone's offset from UTC at an instant, in ms (local = utc + offset). */
+function offsetAt(ts: number, tz: string): number {
+  const p = parts(new Date(ts), tz)
+  const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute))
+  return local - Math.floor(ts / 60_000) * 60_000
+}
+
+/**
+ * A wall-clock time in a zone (YYYY-MM-DDTHH:mm[:ss]) to its UTC instant. DST edges resolve as
+ * calendars do: a time in the spring gap moves forward by the gap (02:30 → 03:30), a time that
+ * occurs twice in autumn means the first occurrence (summer time).
+ */
 export function zonedToUtc(local: string, tz: string): Date {
-  // local: YYYY-MM-DDTHH:mm[:ss]
   const [datePart, timePart = '00:00'] = local.split('T')
   const [y, mo, d] = datePart.split('-').map(Number)
-  const [h, mi, s = 0] = timePart.split(':').map(Number)
-  const guess = Date.UTC(y, mo - 1, d, h, mi, s)
-  // Two iterations settle DST edges (the offset at the guess may differ from the offset at the result).
-  let ts = guess
-  for (let i = 0; i < 2; i++) {
-    const p = parts(new Date(ts), tz)
-    const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), s)
-    ts += guess - asUtc
-  }
-  return new Date(ts)
+  const [h, mi, sec = 0] = timePart.split(':').map(Number)
+  const wall = Date.UTC(y, mo - 1, d, h, mi, sec)
+  const before = offsetAt(wall - 86_400_000, tz)
+  const after = offsetAt(wall + 86_400_000, tz)
+  const valid = [...new Set([before, after])].map((o) => wall - o).filter((t) => t + offsetAt(t, tz) === wall)
+  return new Date(valid.length ? Math.min(...valid) : wall - before)
 }
 
 /** The wall-clock time of an instant in a zone, as YYYY-MM-DDTHH:mm (for datetime-local inputs). */
