@@ -1,9 +1,25 @@
 // The whole database as Kysely sees it: one line per domain's table file.
 import type { AgencyTables } from '../modules/agency/agency.table'
+import type { AgreementTables } from '../modules/agreements/agreements.table'
+import type { CheckinTables } from '../modules/checkin/checkin.table'
 import type { EventTables } from '../modules/events/events.table'
 import type { IdentityTables } from '../modules/identity/identity.table'
+import type { ImportTables } from '../modules/imports/imports.table'
 import type { MailTables } from '../modules/mail/mail.table'
+import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
+import type { TagTables } from '../modules/tags/tags.table'
 import type { TaskTables } from '../modules/tasks/tasks.table'
 import type { VisitorTables } from '../modules/visitors/visitors.table'
 
-export interface DB extends AgencyTables, IdentityTables, EventTables, VisitorTables, MailTables, TaskTables {}
+export interface DB
+  extends AgencyTables,
+    IdentityTables,
+    EventTables,
+    VisitorTables,
+    MailTables,
+    TaskTables,
+    TagTables,
+    ShortLinkTables,
+    AgreementTables,
+    CheckinTables,
+    ImportTables {}

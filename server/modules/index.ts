@@ -6,6 +6,7 @@ import { guestRoutes } from './guest'
 import { identityRoutes } from './identity'
 import { licenseRoutes } from './license'
 import { registrationRoutes } from './registration'
+import { tagRoutes } from './tags'
 import { taskRoutes } from './tasks'
 import { visitorRoutes } from './visitors'
 
@@ -17,4 +18,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   guestRoutes,
   taskRoutes,
   licenseRoutes,
+  tagRoutes,
 ]

@@ -2,7 +2,10 @@
 import type { AppContext } from '../../context'
 import { bool, fromJson } from '../../db/types'
 import type { EventRow } from './events.table'
+import { incompleteReasons } from './repository'
 import { freePlaces, registrationState } from './rules'
+
+type Label = { id: number; displayName: string; group: string | null; name: string; type: string }
 
 export function publicEventDto(ctx: AppContext, e: EventRow, agency: { id: number; display_name: string } | null) {
   return {
@@ -40,7 +43,7 @@ export function publicEventDto(ctx: AppContext, e: EventRow, agency: { id: numbe
   }
 }
 
-export function eventDto(ctx: AppContext, e: EventRow) {
+export function eventDto(ctx: AppContext, e: EventRow, labels: { tags: Label[]; campaigns: Label[] } = { tags: [], campaigns: [] }) {
   return {
     ...publicEventDto(ctx, e, null),
     agencyId: e.agency_id,
@@ -57,6 +60,9 @@ export function eventDto(ctx: AppContext, e: EventRow) {
     checkinTarget: e.checkin_target,
     checkinUrl: e.checkin_url,
     options: fromJson<string[]>(e.options, []),
+    tags: labels.tags,
+    campaigns: labels.campaigns,
+    incomplete: incompleteReasons(e),
     createdAt: e.created_at,
     updatedAt: e.updated_at,
   }

@@ -1,17 +1,23 @@
 import { Elysia } from 'elysia'
+import { z } from 'zod'
 import type { AppContext } from '../../context'
+import { requestLanguage } from '../../http/request'
+import { t } from '../../i18n/catalogue'
 import { notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
-import { z } from 'zod'
 import { requireOrganiser } from '../identity/auth'
+import { labelsOfEvents } from '../tags/service'
 import { eventDto, publicEventDto } from './dto'
-import { EventInput } from './model'
-import { findEvent, listAgencyEvents } from './repository'
-import { createEvent, eventOfAgency, updateEvent } from './service'
+import type { EventRow } from './events.table'
+import { EmbedQuery, EventCopyInput, EventInput, EventSearch } from './model'
+import { findEvent, listAgencyEvents, searchEvents, statusesOf } from './repository'
+import { assertPresetFeature, copyEvent, createEvent, deleteEvent, eventOfAgency, eventReadable, restoreEvent, setArchived, updateEvent } from './service'
+import { STATUS_CATALOGUE } from './status-catalogue'
 
 const IdParams = z.object({ id: idParam() })
 
 export function eventRoutes(ctx: AppContext) {
+  const full = async (e: EventRow) => eventDto(ctx, e, (await labelsOfEvents(ctx.db, [e.id])).get(e.id))
   return new Elysia({ name: 'events' })
     .get(
       '/proxy/api/events',
@@ -20,14 +26,44 @@ export function eventRoutes(ctx: AppContext) {
         const rows = await listAgencyEvents(ctx.db, actor.account.agency_id)
         return rows.map((e) => eventDto(ctx, e))
       },
-      { detail: { tags: ['events'], summary: 'Events of the current agency' } },
+      { detail: { tags: ['events'], summary: 'Active events of the current agency (newest first, at most 500)' } },
+    )
+    .post(
+      '/proxy/api/events/search',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
+        for (const s of statusesOf(c.body.filter)) assertPresetFeature(ctx, s)
+        const { rows, total } = await searchEvents(ctx.db, actor.account.agency_id, c.body, ctx.clock.now())
+        const labels = await labelsOfEvents(
+          ctx.db,
+          rows.map((r) => r.id),
+        )
+        return { items: rows.map((e) => eventDto(ctx, e, labels.get(e.id))), total, page: c.body.page, perPage: c.body.perPage }
+      },
+      { body: EventSearch, detail: { tags: ['events'], summary: 'Search events with the event filter (agency-side.md 3)' } },
+    )
+    .get(
+      '/proxy/api/events/autoCompleteList',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
+        const rows = await ctx.db
+          .selectFrom('event')
+          .select(['id', 'display_name', 'start_date'])
+          .where('agency_id', '=', actor.account.agency_id)
+          .where('status', '=', 'OK')
+          .orderBy('start_date', 'desc')
+          .limit(1000)
+          .execute()
+        return rows.map((r) => ({ id: r.id, displayName: r.display_name, startDate: r.start_date }))
+      },
+      { detail: { tags: ['events'], summary: 'Events for the event picker (displayName)' } },
     )
     .post(
       '/proxy/api/events',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.CREATE')
         c.set.status = 201
-        return eventDto(ctx, await createEvent(ctx, actor, c.body))
+        return full(await createEvent(ctx, actor, c.body))
       },
       { body: EventInput, detail: { tags: ['events'], summary: 'Create an event' } },
     )
@@ -35,7 +71,7 @@ export function eventRoutes(ctx: AppContext) {
       '/proxy/api/events/:id',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
-        return eventDto(ctx, await eventOfAgency(ctx, actor, c.params.id))
+        return full(await eventReadable(ctx, actor, c.params.id))
       },
       { params: IdParams, detail: { tags: ['events'], summary: 'One event' } },
     )
@@ -43,9 +79,83 @@ export function eventRoutes(ctx: AppContext) {
       '/proxy/api/events/:id',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        return eventDto(ctx, await updateEvent(ctx, actor, c.params.id, c.body))
+        return full(await updateEvent(ctx, actor, c.params.id, c.body))
       },
-      { params: IdParams, body: EventInput, detail: { tags: ['events'], summary: 'Replace an event\'s settings' } },
+      { params: IdParams, body: EventInput, detail: { tags: ['events'], summary: "Replace an event's settings" } },
+    )
+    .post(
+      '/proxy/api/events/:id/copy',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.CREATE')
+        c.set.status = 201
+        return full(await copyEvent(ctx, actor, c.params.id, c.body))
+      },
+      { params: IdParams, body: EventCopyInput, detail: { tags: ['events'], summary: 'Copy an event (or save it as a preset, EVENT_PRESET); guests are not copied' } },
+    )
+    .post(
+      '/proxy/api/events/:id/archive',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        return full(await setArchived(ctx, actor, c.params.id, true))
+      },
+      { params: IdParams, detail: { tags: ['events'], summary: 'Archive an event' } },
+    )
+    .post(
+      '/proxy/api/events/:id/unarchive',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        return full(await setArchived(ctx, actor, c.params.id, false))
+      },
+      { params: IdParams, detail: { tags: ['events'], summary: 'Take an event out of the archive' } },
+    )
+    .delete(
+      '/proxy/api/events/:id',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.DELETE')
+        return full(await deleteEvent(ctx, actor, c.params.id))
+      },
+      { params: IdParams, detail: { tags: ['events'], summary: 'Delete an event (status DELETED; guests are kept)' } },
+    )
+    .post(
+      '/proxy/api/events/:id/restore',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.DELETE')
+        return full(await restoreEvent(ctx, actor, c.params.id))
+      },
+      { params: IdParams, detail: { tags: ['events'], summary: 'Restore a deleted event' } },
+    )
+    .get(
+      '/proxy/api/events/:id/embed',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const base = ctx.config.baseUrl
+        const params = new URLSearchParams()
+        if (c.query.hideCookieinfo) params.set('hideCookieinfo', 'true')
+        if (c.query.scrollId) params.set('scrollId', c.query.scrollId)
+        const qs = params.toString()
+        const frameUrl = `${base}/public/event/${e.id}/frame${qs ? `?${qs}` : ''}`
+        const title = e.display_name.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!)
+        return {
+          publicUrl: `${base}/public/event/${e.id}`,
+          frameUrl,
+          height: c.query.height,
+          iframeCode: `<iframe src="${frameUrl.replace(/&/g, '&amp;')}" title="${title}" width="100%" height="${c.query.height}" style="border:0;width:100%" loading="lazy"></iframe>`,
+        }
+      },
+      { params: IdParams, query: EmbedQuery, detail: { tags: ['events'], summary: 'Links and iframe code to embed the registration form (EVENT.GUEST.MANAGE)' } },
+    )
+    .get(
+      '/proxy/api/static/status',
+      ({ request }) => {
+        const lang = requestLanguage(request, ctx.license.features)
+        const out: Record<string, Array<{ status: string; displayName: string; cssClass: string }>> = {}
+        for (const [entity, list] of Object.entries(STATUS_CATALOGUE)) {
+          out[entity] = list.map(([status, cssClass]) => ({ status, displayName: t(lang, `status.${entity}.${status}`), cssClass }))
+        }
+        return out
+      },
+      { detail: { tags: ['events'], summary: 'Valid statuses per entity with displayName and cssClass' } },
     )
     .get(
       '/proxy/api/public/events/:id',

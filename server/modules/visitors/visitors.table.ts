@@ -47,6 +47,14 @@ export interface EventVisitorTable {
   registered_at: Timestamp | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
+  /** short random code in the ticket QR; created on first use (checkin/ticket.ts ensureTicketCode) */
+  ticket_code: string | null
+  invited_at: Timestamp | null
+  invitation_count: Generated<number>
+  /** organiser's note */
+  note: string | null
+  /** when the organiser last approved or declined */
+  decided_at: Timestamp | null
 }
 export type EventVisitorRow = Selectable<EventVisitorTable>
 

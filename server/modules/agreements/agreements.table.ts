@@ -1,0 +1,40 @@
+import type { Generated, Selectable } from 'kysely'
+import type { GenBool, Id, Timestamp } from '../../db/types'
+
+export interface AgreementTable {
+  id: Id
+  agency_id: number
+  event_id: number | null
+  /** GLOBAL (agency default) or EVENT */
+  validity: 'GLOBAL' | 'EVENT'
+  display_name: string
+  /** sanitised HTML */
+  description: Generated<string>
+  /** VISIBLE = optional, REQUIRED */
+  appearance: Generated<'VISIBLE' | 'REQUIRED'>
+  active: GenBool
+  sort_order: Generated<number>
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+export type AgreementRow = Selectable<AgreementTable>
+
+export interface VisitorAgreementTable {
+  id: Id
+  visitor_id: number
+  agreement_id: number
+  event_id: number
+  status: 'CONFIRMED' | 'DECLINED'
+  signature: string | null
+  decided_at: Timestamp
+  confirm_date: Timestamp | null
+  decline_date: Timestamp | null
+  origin: string
+  account_id: number | null
+}
+export type VisitorAgreementRow = Selectable<VisitorAgreementTable>
+
+export interface AgreementTables {
+  agreement: AgreementTable
+  visitor_agreement: VisitorAgreementTable
+}

@@ -1,0 +1,30 @@
+import type { Generated, Selectable } from 'kysely'
+import type { Id, Json, Timestamp } from '../../db/types'
+
+export interface PresenceTable {
+  id: Id
+  visitor_id: number
+  event_id: number
+  /** 0 = main guest, n = escort person number n */
+  person: number
+  checkin_at: Timestamp
+  checkout_at: Timestamp | null
+  checkin_account_id: number | null
+  checkout_account_id: number | null
+  note: string | null
+  origin: string
+}
+export type PresenceRow = Selectable<PresenceTable>
+
+export interface CheckinRequestTable {
+  nonce: string
+  event_id: number
+  status: number
+  response: Json<unknown>
+  created_at: Generated<Timestamp>
+}
+
+export interface CheckinTables {
+  presence: PresenceTable
+  checkin_request: CheckinRequestTable
+}
