@@ -4,6 +4,7 @@ import * as identity from '../modules/identity/messages'
 import * as license from '../modules/license/messages'
 import * as mail from '../modules/mail/messages'
 import * as registration from '../modules/registration/messages'
+import * as visitors from '../modules/visitors/messages'
 import { de } from './de'
 import { interpolate } from './interpolate'
 import { DEFAULT_LANGUAGE } from './languages'
@@ -11,7 +12,16 @@ import * as common from './messages/common'
 
 type Cat = Record<string, string>
 /** Every module's messages; de-du and en fall back to de key by key. */
-export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [common, identity, events, registration, guest, mail, license]
+export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
+  common,
+  identity,
+  events,
+  registration,
+  guest,
+  mail,
+  license,
+  visitors,
+]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))
 

@@ -6,6 +6,7 @@ import { de as identity } from '../modules/identity/messages'
 import { de as license } from '../modules/license/messages'
 import { de as mail } from '../modules/mail/messages'
 import { de as registration } from '../modules/registration/messages'
+import { de as visitors } from '../modules/visitors/messages'
 import { de as common } from './messages/common'
 
 export const de: Record<string, string> = {
@@ -16,4 +17,5 @@ export const de: Record<string, string> = {
   ...guest,
   ...mail,
   ...license,
+  ...visitors,
 }

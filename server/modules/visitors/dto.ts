@@ -20,13 +20,19 @@ export function escortDto(e: EscortPersonRow) {
     address: { street: e.street, streetNumber: e.street_number, postCode: e.post_code, city: e.city, country: e.country },
     checkedIn: bool(e.checked_in),
     checkedOut: bool(e.checked_out),
+    checkState: checkState(e.checked_in, e.checked_out),
     checkinDate: e.checkin_date,
     checkoutDate: e.checkout_date,
   }
 }
 
+type Label = { id: number; displayName: string; group: string | null; name: string; type: string }
+
+/** open, in (checked in now) or out (checked out) */
+export const checkState = (checkedIn: number | boolean, checkedOut: number | boolean) => (bool(checkedOut) ? 'CHECKED_OUT' : bool(checkedIn) ? 'CHECKED_IN' : 'OPEN')
+
 /** A row of the organiser's guest list. */
-export function visitorListDto(v: EventVisitorRow) {
+export function visitorListDto(v: EventVisitorRow, labels: { tags: Label[]; campaigns: Label[] } = { tags: [], campaigns: [] }) {
   return {
     id: v.id,
     eventId: v.event_id,
@@ -38,12 +44,25 @@ export function visitorListDto(v: EventVisitorRow) {
     lastName: v.last_name,
     email: v.email,
     company: v.company,
+    position: v.position,
+    phoneNumber: v.phone_number,
+    note: v.note,
     visitorCount: v.visitor_count,
+    seatsHeld: v.seats_held,
     mainGuestCheckedIn: bool(v.main_guest_checked_in),
     mainGuestCheckedOut: bool(v.main_guest_checked_out),
+    mainGuestCheckinDate: v.main_guest_checkin_date,
+    mainGuestCheckoutDate: v.main_guest_checkout_date,
+    checkState: checkState(v.main_guest_checked_in, v.main_guest_checked_out),
     mailError: bool(v.mail_error),
     source: v.source,
+    ticketCode: v.ticket_code,
+    invitedAt: v.invited_at,
+    invitationCount: v.invitation_count,
+    declineReason: v.decline_reason,
     registeredAt: v.registered_at,
     createdAt: v.created_at,
+    tags: labels.tags,
+    campaigns: labels.campaigns,
   }
 }

@@ -1,36 +1,113 @@
-// The organiser's guest list of an event.
+// The organiser's guest list of an event, and the guest's own confirm/decline.
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
-import { idParam } from '../../shared/validation'
+import { fieldError } from '../../shared/errors'
+import { idParam, issuesToFields } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
-import { requireOrganiser } from '../identity/auth'
+import { requireGuest, requireOrganiser } from '../identity/auth'
+import { labelsOfVisitors } from '../tags/service'
+import { visitorDetail } from './detail'
 import { visitorListDto } from './dto'
+import { ActionInput, GuestDecision, GuestListQuery, GuestSearch, VISITOR_ACTIONS, VisitorInput, VisitorPatch, queryToGuestSearch } from './model'
+import { searchVisitors } from './repository'
+import { activateByGuest, addVisitor, changeStatus, patchVisitor, rejectByGuest, updateVisitor, visitorOfEvent } from './service'
 
-const ListQuery = z.object({
-  search: z.string().max(200).optional(),
-  page: z.coerce.number().int().min(0).default(0),
-  perPage: z.coerce.number().int().min(1).max(500).default(50),
-})
+const EventParams = z.object({ id: idParam() })
+const VisitorParams = z.object({ id: idParam(), vid: idParam() })
+const ActionParams = z.object({ id: idParam(), vid: idParam(), action: z.enum(VISITOR_ACTIONS) })
+
+export function parseGuestQuery(q: z.infer<typeof GuestListQuery>): GuestSearch {
+  const r = GuestSearch.safeParse(queryToGuestSearch(q))
+  if (!r.success) throw fieldError(issuesToFields(r.error.issues))
+  return r.data
+}
 
 export function visitorRoutes(ctx: AppContext) {
-  return new Elysia({ name: 'visitors' }).get(
-    '/proxy/api/events/:id/visitors',
-    async (c) => {
-      const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
-      const event = await eventOfAgency(ctx, actor, c.params.id)
-      const { search, page, perPage } = c.query
-      let q = ctx.db.selectFrom('event_visitor').where('event_id', '=', event.id).where('status', '!=', 'DELETED')
-      if (search?.trim()) {
-        const s = `%${search.trim().toLowerCase()}%`
-        q = q.where((eb) => eb.or([eb(eb.fn('lower', ['first_name']), 'like', s), eb(eb.fn('lower', ['last_name']), 'like', s), eb('email', 'like', s)]))
-      }
-      const [rows, total] = await Promise.all([
-        q.selectAll().orderBy('last_name').orderBy('first_name').orderBy('id').limit(perPage).offset(page * perPage).execute(),
-        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-      ])
-      return { items: rows.map(visitorListDto), total: Number(total?.n ?? 0), page, perPage }
-    },
-    { params: z.object({ id: idParam() }), query: ListQuery, detail: { tags: ['visitors'], summary: 'Guest list of an event' } },
-  )
+  const list = async (c: any, s: GuestSearch) => {
+    const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
+    const event = await eventOfAgency(ctx, actor, c.params.id)
+    const { rows, total } = await searchVisitors(ctx.db, event.id, s)
+    const labels = await labelsOfVisitors(
+      ctx.db,
+      rows.map((r) => r.id),
+    )
+    return { items: rows.map((v) => visitorListDto(v, labels.get(v.id))), total, page: s.page, perPage: s.perPage }
+  }
+  return new Elysia({ name: 'visitors' })
+    .get('/proxy/api/events/:id/visitors', (c) => list(c, parseGuestQuery(c.query)), {
+      params: EventParams,
+      query: GuestListQuery,
+      detail: { tags: ['visitors'], summary: 'Guest list of an event (filter, search, sort and paging as query parameters)' },
+    })
+    .post('/proxy/api/events/:id/visitors/search', (c) => list(c, c.body), {
+      params: EventParams,
+      body: GuestSearch,
+      detail: { tags: ['visitors'], summary: 'Guest list with the guest filter (agency-side.md 3), search, sort and paging' },
+    })
+    .post(
+      '/proxy/api/events/:id/visitors',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
+        const v = await addVisitor(ctx, actor, c.params.id, c.body)
+        c.set.status = 201
+        return visitorDetail(ctx, v)
+      },
+      { params: EventParams, body: VisitorInput, detail: { tags: ['visitors'], summary: 'Add a guest (status ADDED or CONFIRMED) with escort persons' } },
+    )
+    .get(
+      '/proxy/api/events/:id/visitors/:vid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        return visitorDetail(ctx, await visitorOfEvent(ctx.db, event, c.params.vid))
+      },
+      { params: VisitorParams, detail: { tags: ['visitors'], summary: 'One guest with escorts, tags, presence periods and agreements' } },
+    )
+    .put(
+      '/proxy/api/events/:id/visitors/:vid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
+        return visitorDetail(ctx, await updateVisitor(ctx, actor, c.params.id, c.params.vid, c.body))
+      },
+      { params: VisitorParams, body: VisitorInput, detail: { tags: ['visitors'], summary: "Edit a guest's data and escort persons (places follow the person count)" } },
+    )
+    .patch(
+      '/proxy/api/events/:id/visitors/:vid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
+        return visitorDetail(ctx, await patchVisitor(ctx, actor, c.params.id, c.params.vid, c.body))
+      },
+      { params: VisitorParams, body: VisitorPatch, detail: { tags: ['visitors'], summary: 'Set VIP or the note' } },
+    )
+    .post(
+      '/proxy/api/events/:id/visitors/:vid/:action',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, c.params.action === 'invite' ? 'EVENT.INVITE' : 'EVENT.GUEST.MANAGE')
+        return visitorDetail(ctx, await changeStatus(ctx, actor, c.params.id, c.params.vid, c.params.action, c.body ?? {}))
+      },
+      {
+        params: ActionParams,
+        body: ActionInput.optional(),
+        detail: { tags: ['visitors'], summary: 'Status action: approve, decline, invite (re-invite), delete, restore' },
+      },
+    )
+    .post(
+      '/proxy/api/guest/events/:id/activate',
+      async (c) => {
+        const guest = await requireGuest(ctx, c)
+        const v = await activateByGuest(ctx, guest, c.params.id, c.body.visitor)
+        return { id: v.id, status: v.status }
+      },
+      { params: EventParams, body: GuestDecision, detail: { tags: ['guest'], summary: 'The guest confirms participation (INVITED/PENDING)' } },
+    )
+    .post(
+      '/proxy/api/guest/events/:id/reject',
+      async (c) => {
+        const guest = await requireGuest(ctx, c)
+        const v = await rejectByGuest(ctx, guest, c.params.id, c.body.visitor, c.body.reason)
+        return { id: v.id, status: v.status }
+      },
+      { params: EventParams, body: GuestDecision, detail: { tags: ['guest'], summary: 'The guest declines participation with an optional reason' } },
+    )
 }

@@ -1,0 +1,77 @@
+import { sql } from 'kysely'
+import type { Db } from '../../db/database'
+import type { GuestFilter, GuestSearch } from './model'
+
+export function normaliseCode(input: string): string {
+  return input
+    .toUpperCase()
+    .replace(/[\s-]/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1')
+}
+
+/** The guests of an event matching a filter and search; callers add select, sort and paging. */
+export function visitorQuery(db: Db, eventId: number, filter: GuestFilter, search?: string) {
+  let q = db.selectFrom('event_visitor as v').where('v.event_id', '=', eventId)
+  const statuses = filter.statuses.length ? filter.statuses : null
+  if (statuses) q = q.where('v.status', 'in', statuses)
+  else q = q.where('v.status', '!=', 'DELETED')
+  if (filter.showPending) q = q.where('v.status', 'in', ['PENDING', 'REQUIRE_APPROVAL'])
+  const vip = filter.showVip ? 'ONLY_VIP' : filter.vipFilter
+  if (vip === 'ONLY_VIP') q = q.where('v.vip', '=', true as never)
+  if (vip === 'NO_VIP') q = q.where('v.vip', '=', false as never)
+  if (filter.showMailError) q = q.where('v.mail_error', '=', true as never)
+  if (filter.tags.length) q = q.where((eb) => eb.exists(eb.selectFrom('visitor_tag as vt').select('vt.tag_id').whereRef('vt.visitor_id', '=', 'v.id').where('vt.tag_id', 'in', filter.tags)))
+  if (filter.campaigns.length) {
+    q = q.where((eb) => eb.exists(eb.selectFrom('visitor_campaign as vc').select('vc.campaign_id').whereRef('vc.visitor_id', '=', 'v.id').where('vc.campaign_id', 'in', filter.campaigns)))
+  }
+  for (const agreementId of filter.agreements) {
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('visitor_agreement as va').select('va.id').whereRef('va.visitor_id', '=', 'v.id').where('va.agreement_id', '=', agreementId).where('va.status', '=', 'CONFIRMED')),
+    )
+  }
+  const words = (search ?? '')
+    .toLowerCase()
+    .replace(/[%_]/g, '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 5)
+  for (const w of words) {
+    const like = `%${w}%`
+    const code = normaliseCode(w)
+    q = q.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['v.first_name']), 'like', like),
+        eb(eb.fn('lower', ['v.last_name']), 'like', like),
+        eb('v.email', 'like', like),
+        eb(eb.fn('lower', ['v.company']), 'like', like),
+        ...(code.length >= 4 ? [eb('v.ticket_code', 'like', `${code}%`)] : []),
+      ]),
+    )
+  }
+  return q
+}
+
+const SORT_COLUMNS = {
+  lastName: ['v.last_name', 'v.first_name'],
+  firstName: ['v.first_name', 'v.last_name'],
+  email: ['v.email'],
+  company: ['v.company', 'v.last_name'],
+  status: ['v.status', 'v.last_name'],
+  registeredAt: ['v.registered_at'],
+  createdAt: ['v.created_at'],
+  visitorCount: ['v.visitor_count', 'v.last_name'],
+  vip: ['v.vip', 'v.last_name'],
+} as const
+
+export async function searchVisitors(db: Db, eventId: number, s: GuestSearch) {
+  const q = visitorQuery(db, eventId, s.filter, s.search)
+  let page = q.selectAll('v')
+  for (const col of SORT_COLUMNS[s.sort.field]) page = page.orderBy(sql.ref(col), s.sort.direction)
+  page = page.orderBy('v.id', s.sort.direction)
+  const [rows, total] = await Promise.all([page.limit(s.perPage).offset(s.page * s.perPage).execute(), q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()])
+  return { rows, total: Number(total?.n ?? 0) }
+}
+
+export const findVisitor = (db: Db, id: number) => db.selectFrom('event_visitor').selectAll().where('id', '=', id).executeTakeFirst()
+export const escortsOf = (db: Db, visitorId: number) => db.selectFrom('escort_person').selectAll().where('visitor_id', '=', visitorId).orderBy('number').execute()

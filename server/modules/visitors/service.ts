@@ -1,0 +1,244 @@
+// Guest list use cases. Every change of places goes through takeSeats/releaseSeats and seats_held in
+// the transaction that changes the status, so event.seats_taken always equals the sum of seats_held.
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { bool, isoNow } from '../../db/types'
+import { AppError, notFound } from '../../shared/errors'
+import type { EventRow } from '../events/events.table'
+import { eventOfAgency } from '../events/service'
+import type { AccountActor, GuestActor } from '../identity/auth'
+import { randomString } from '../identity/tokens'
+import { assertLabelsOfAgency, setVisitorLabels } from '../tags/service'
+import { holdsSeats, releaseSeats, takeSeats } from './capacity'
+import { queueGuestMail } from './mails'
+import type { ActionInput, VisitorAction, VisitorInput } from './model'
+import { findVisitor } from './repository'
+import { ACTION_FROM, GUEST_ACTIVATABLE, GUEST_REJECTABLE } from './transitions'
+import type { EventVisitorRow, VisitorStatus } from './visitors.table'
+
+/** The registration, if it belongs to the event (which the actor's agency owns). */
+export async function visitorOfEvent(db: Db, event: EventRow, visitorId: number): Promise<EventVisitorRow> {
+  const v = await findVisitor(db, visitorId)
+  if (!v || v.event_id !== event.id) throw notFound()
+  return v
+}
+
+function emailTaken(): AppError {
+  return new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+}
+
+async function assertEmailFree(trx: Db, eventId: number, email: string | null, exceptId?: number) {
+  if (!email) return
+  let q = trx.selectFrom('event_visitor').select('id').where('event_id', '=', eventId).where('email', '=', email)
+  if (exceptId) q = q.where('id', '!=', exceptId)
+  if (await q.executeTakeFirst()) throw emailTaken()
+}
+
+function basicColumns(input: VisitorInput) {
+  return {
+    salutation: input.salutation,
+    title: input.title,
+    first_name: input.firstName,
+    last_name: input.lastName,
+    email: input.email,
+    company: input.company,
+    position: input.position,
+    phone_number: input.phoneNumber,
+    vip: input.vip,
+    note: input.note,
+  }
+}
+
+function escortColumns(e: VisitorInput['escortPersons'][number]) {
+  return { salutation: e.salutation, title: e.title, first_name: e.firstName, last_name: e.lastName, email: e.email, company: e.company, position: e.position, phone_number: e.phoneNumber }
+}
+
+/** Moves the places a registration holds to what its status and person count need. */
+async function settleSeats(trx: Db, v: { id: number; event_id: number; seats_held: number }, status: VisitorStatus, persons: number) {
+  const need = holdsSeats(status) ? persons : 0
+  const diff = need - v.seats_held
+  if (diff > 0 && !(await takeSeats(trx, v.event_id, diff))) throw new AppError(409, 'EVENT_FULL')
+  if (diff < 0) await releaseSeats(trx, v.event_id, -diff)
+  return need
+}
+
+export async function addVisitor(ctx: AppContext, actor: AccountActor, eventId: number, input: VisitorInput): Promise<EventVisitorRow> {
+  const agencyId = actor.account.agency_id
+  return ctx.db.transaction().execute(async (trx) => {
+    const event = await eventOfAgency(ctx, actor, eventId, trx)
+    if (event.status === 'DELETED') throw notFound()
+    const tags = await assertLabelsOfAgency(trx, 'tag', agencyId, input.tags, 'tags')
+    const campaigns = await assertLabelsOfAgency(trx, 'campaign', agencyId, input.campaigns, 'campaigns')
+    await assertEmailFree(trx, eventId, input.email)
+    const persons = 1 + input.escortPersons.length
+    if (holdsSeats(input.status) && !(await takeSeats(trx, eventId, persons))) throw new AppError(409, 'EVENT_FULL')
+    const now = isoNow(ctx.clock.now())
+    const v = await trx
+      .insertInto('event_visitor')
+      .values({
+        ...basicColumns(input),
+        event_id: eventId,
+        status: input.status,
+        visitor_count: persons,
+        seats_held: holdsSeats(input.status) ? persons : 0,
+        event_token: randomString(20),
+        download_token: randomString(20),
+        source: 'ADMIN',
+        registered_at: input.status === 'CONFIRMED' ? now : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    if (input.escortPersons.length) {
+      await trx
+        .insertInto('escort_person')
+        .values(input.escortPersons.map((e, i) => ({ ...escortColumns(e), visitor_id: v.id, number: i + 1 })))
+        .execute()
+    }
+    await setVisitorLabels(trx, v.id, tags, campaigns)
+    return v
+  })
+}
+
+export async function updateVisitor(ctx: AppContext, actor: AccountActor, eventId: number, visitorId: number, input: VisitorInput): Promise<EventVisitorRow> {
+  const agencyId = actor.account.agency_id
+  return ctx.db.transaction().execute(async (trx) => {
+    const event = await eventOfAgency(ctx, actor, eventId, trx)
+    const v = await visitorOfEvent(trx, event, visitorId)
+    const tags = await assertLabelsOfAgency(trx, 'tag', agencyId, input.tags, 'tags')
+    const campaigns = await assertLabelsOfAgency(trx, 'campaign', agencyId, input.campaigns, 'campaigns')
+    await assertEmailFree(trx, eventId, input.email, v.id)
+    // Escorts: listed ids are kept (with their check-in state), others removed, new ones numbered on.
+    const existing = await trx.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).execute()
+    const keep = new Set(input.escortPersons.map((e) => e.id).filter((id): id is number => id != null))
+    for (const id of keep) if (!existing.some((e) => e.id === id)) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'escortPersons', errorType: 'INVALID' }] })
+    const removed = existing.filter((e) => !keep.has(e.id)).map((e) => e.id)
+    if (removed.length) await trx.deleteFrom('escort_person').where('id', 'in', removed).execute()
+    let next = existing.reduce((m, e) => Math.max(m, e.number), 0)
+    for (const e of input.escortPersons) {
+      if (e.id) await trx.updateTable('escort_person').set(escortColumns(e)).where('id', '=', e.id).execute()
+      else await trx.insertInto('escort_person').values({ ...escortColumns(e), visitor_id: v.id, number: ++next }).execute()
+    }
+    const persons = 1 + input.escortPersons.length
+    const held = await settleSeats(trx, v, v.status, persons)
+    const row = await trx
+      .updateTable('event_visitor')
+      .set({ ...basicColumns(input), visitor_count: persons, seats_held: held, updated_at: isoNow(ctx.clock.now()) })
+      .where('id', '=', v.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await setVisitorLabels(trx, v.id, tags, campaigns)
+    return row
+  })
+}
+
+export async function patchVisitor(ctx: AppContext, actor: AccountActor, eventId: number, visitorId: number, patch: { vip?: boolean; note?: string | null }) {
+  const event = await eventOfAgency(ctx, actor, eventId)
+  await visitorOfEvent(ctx.db, event, visitorId)
+  const set: Record<string, unknown> = { updated_at: isoNow(ctx.clock.now()) }
+  if (patch.vip !== undefined) set.vip = patch.vip
+  if (patch.note !== undefined) set.note = patch.note
+  return ctx.db.updateTable('event_visitor').set(set).where('id', '=', visitorId).returningAll().executeTakeFirstOrThrow()
+}
+
+const TARGET: Record<Exclude<VisitorAction, 'invite'>, VisitorStatus> = { approve: 'CONFIRMED', decline: 'DECLINED', delete: 'DELETED', restore: 'ADDED' }
+
+/**
+ * One status action on one registration, inside a transaction the caller may provide (the
+ * invitation task runs many). The status only changes when it is still the one read (conditional
+ * update), so two organisers acting at once cannot both take or release places.
+ */
+export async function applyAction(
+  ctx: AppContext,
+  trx: Db,
+  event: EventRow,
+  v: EventVisitorRow,
+  action: VisitorAction,
+  opts: { reservePlace?: boolean; notify?: boolean; reason?: string | null },
+): Promise<EventVisitorRow> {
+  if (!ACTION_FROM[action].includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
+  if (action === 'invite' && !v.email) throw new AppError(409, 'NO_EMAIL')
+  const to: VisitorStatus = action === 'invite' ? (opts.reservePlace || v.status === 'PENDING' ? 'PENDING' : 'INVITED') : TARGET[action]
+  const held = await settleSeats(trx, v, to, v.visitor_count)
+  const now = isoNow(ctx.clock.now())
+  const set: Record<string, unknown> = { status: to, seats_held: held, updated_at: now }
+  if (action === 'approve' || action === 'decline') set.decided_at = now
+  if (action === 'approve' && !v.registered_at) set.registered_at = now
+  if (action === 'invite') {
+    set.invited_at = now
+    set.invitation_count = v.invitation_count + 1
+  }
+  if (action === 'decline') set.decline_reason = opts.reason ?? null
+  const row = await trx.updateTable('event_visitor').set(set).where('id', '=', v.id).where('status', '=', v.status).returningAll().executeTakeFirst()
+  if (!row) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
+  const notify = opts.notify !== false
+  if (action === 'invite') await queueGuestMail(ctx, trx, 'INVITATION', event, row)
+  if (action === 'approve' && notify) await queueGuestMail(ctx, trx, 'APPROVED', event, row)
+  if (action === 'decline' && notify) await queueGuestMail(ctx, trx, 'DECLINED', event, row, { reason: opts.reason })
+  return row
+}
+
+export async function changeStatus(ctx: AppContext, actor: AccountActor, eventId: number, visitorId: number, action: VisitorAction, opts: ActionInputT) {
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const event = await eventOfAgency(ctx, actor, eventId, trx)
+    if (event.status === 'DELETED') throw notFound()
+    const v = await visitorOfEvent(trx, event, visitorId)
+    return applyAction(ctx, trx, event, v, action, opts)
+  })
+  ctx.notifyMail()
+  return row
+}
+type ActionInputT = { reservePlace?: boolean; notify?: boolean; reason?: string | null }
+export type { ActionInput }
+
+/** The guest's own registration (by their access token or session). */
+async function ownRegistration(trx: Db, guest: GuestActor, eventId: number, visitorId: number) {
+  const v = await findVisitor(trx, visitorId)
+  if (!v || v.event_id !== eventId || v.user_id !== guest.user.id) throw notFound()
+  const event = await trx.selectFrom('event').selectAll().where('id', '=', eventId).executeTakeFirstOrThrow()
+  if (event.status === 'DELETED') throw notFound()
+  return { v, event }
+}
+
+/** The guest confirms an invitation (INVITED takes places; PENDING already holds them). */
+export async function activateByGuest(ctx: AppContext, guest: GuestActor, eventId: number, visitorId: number) {
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const { v, event } = await ownRegistration(trx, guest, eventId, visitorId)
+    if (!GUEST_ACTIVATABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
+    const to: VisitorStatus = bool(event.require_approval) && v.status === 'INVITED' ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
+    const held = await settleSeats(trx, v, to, v.visitor_count)
+    const now = isoNow(ctx.clock.now())
+    const r = await trx
+      .updateTable('event_visitor')
+      .set({ status: to, seats_held: held, registered_at: v.registered_at ?? now, updated_at: now })
+      .where('id', '=', v.id)
+      .where('status', '=', v.status)
+      .returningAll()
+      .executeTakeFirst()
+    if (!r) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
+    if (to === 'CONFIRMED') await queueGuestMail(ctx, trx, 'ACTIVATED', event, r)
+    return r
+  })
+  ctx.notifyMail()
+  return row
+}
+
+/** The guest declines (with an optional reason), unless the event hides the decline button. */
+export async function rejectByGuest(ctx: AppContext, guest: GuestActor, eventId: number, visitorId: number, reason: string | null) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { v, event } = await ownRegistration(trx, guest, eventId, visitorId)
+    if (bool(event.hide_decline_button)) throw new AppError(409, 'DECLINE_NOT_ALLOWED')
+    if (!GUEST_REJECTABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
+    await settleSeats(trx, v, 'VISITOR_DECLINED', v.visitor_count)
+    const r = await trx
+      .updateTable('event_visitor')
+      .set({ status: 'VISITOR_DECLINED', seats_held: 0, decline_reason: reason, updated_at: isoNow(ctx.clock.now()) })
+      .where('id', '=', v.id)
+      .where('status', '=', v.status)
+      .returningAll()
+      .executeTakeFirst()
+    if (!r) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
+    return r
+  })
+}

@@ -1,0 +1,17 @@
+// Which organiser action may move a registration from which status (docs/organiser.md, "Guests").
+import type { VisitorStatus } from './visitors.table'
+import type { VisitorAction } from './model'
+
+export const ACTION_FROM: Record<VisitorAction, readonly VisitorStatus[]> = {
+  approve: ['REQUIRE_APPROVAL', 'PENDING', 'INVITED', 'ADDED', 'OPEN', 'DECLINED', 'VISITOR_DECLINED'],
+  decline: ['REQUIRE_APPROVAL', 'PENDING', 'INVITED', 'ADDED', 'OPEN', 'CONFIRMED'],
+  invite: ['ADDED', 'OPEN', 'DECLINED', 'VISITOR_DECLINED', 'INVITED', 'PENDING'],
+  delete: ['CONFIRMED', 'INVITED', 'ADDED', 'APPEARED', 'REQUIRE_APPROVAL', 'DECLINED', 'OPEN', 'PENDING', 'VISITOR_DECLINED'],
+  restore: ['DELETED'],
+}
+
+export const canDo = (action: VisitorAction, status: VisitorStatus) => ACTION_FROM[action].includes(status)
+
+/** Statuses a guest may confirm from the dashboard, and decline from. */
+export const GUEST_ACTIVATABLE: readonly VisitorStatus[] = ['INVITED', 'PENDING']
+export const GUEST_REJECTABLE: readonly VisitorStatus[] = ['INVITED', 'PENDING', 'CONFIRMED', 'REQUIRE_APPROVAL', 'OPEN']
