@@ -1,3 +1,4 @@
+import * as checkin from '../modules/checkin/messages'
 import * as events from '../modules/events/messages'
 import * as guest from '../modules/guest/messages'
 import * as identity from '../modules/identity/messages'
@@ -21,6 +22,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   mail,
   license,
   visitors,
+  checkin,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

@@ -1,5 +1,6 @@
 // The German catalogue: every module's `de` messages. The UI bundles this one (German first);
 // other languages are fetched from /proxy/api/public/translations. Add a module with one line.
+import { de as checkin } from '../modules/checkin/messages'
 import { de as events } from '../modules/events/messages'
 import { de as guest } from '../modules/guest/messages'
 import { de as identity } from '../modules/identity/messages'
@@ -18,4 +19,5 @@ export const de: Record<string, string> = {
   ...mail,
   ...license,
   ...visitors,
+  ...checkin,
 }

@@ -1,6 +1,7 @@
 // Every domain's routes, in the order they are mounted. Add a domain with one line here.
 import type { Elysia } from 'elysia'
 import type { AppContext } from '../context'
+import { checkinRoutes } from './checkin'
 import { eventRoutes } from './events'
 import { guestRoutes } from './guest'
 import { identityRoutes } from './identity'
@@ -19,4 +20,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   taskRoutes,
   licenseRoutes,
   tagRoutes,
+  checkinRoutes,
 ]

@@ -29,7 +29,7 @@ export function escortDto(e: EscortPersonRow) {
 type Label = { id: number; displayName: string; group: string | null; name: string; type: string }
 
 /** open, in (checked in now) or out (checked out) */
-export const checkState = (checkedIn: number | boolean, checkedOut: number | boolean) => (bool(checkedOut) ? 'CHECKED_OUT' : bool(checkedIn) ? 'CHECKED_IN' : 'OPEN')
+export const checkState = (checkedIn: number | boolean, checkedOut: number | boolean): 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT' => (bool(checkedOut) ? 'CHECKED_OUT' : bool(checkedIn) ? 'CHECKED_IN' : 'OPEN')
 
 /** A row of the organiser's guest list. */
 export function visitorListDto(v: EventVisitorRow, labels: { tags: Label[]; campaigns: Label[] } = { tags: [], campaigns: [] }) {

@@ -1,0 +1,66 @@
+// Check-in desk calls and the guest's ticket QR code.
+import { Elysia } from 'elysia'
+import QRCode from 'qrcode'
+import { z } from 'zod'
+import type { AppContext } from '../../context'
+import { AppError, notFound } from '../../shared/errors'
+import { idParam } from '../../shared/validation'
+import { eventOfAgency } from '../events/service'
+import { requireGuest, requireOrganiser } from '../identity/auth'
+import { detailParts } from '../visitors/detail'
+import { CheckinInput, LookupQuery } from './model'
+import { CHECKIN_STATUSES, checkinCounts, lookup, performCheckin, presenceOf } from './service'
+import { ensureTicketCode, formatTicketCode } from './ticket'
+
+const EventParams = z.object({ id: idParam() })
+
+detailParts.push(async (ctx, v) => {
+  const canCheckin = (CHECKIN_STATUSES as readonly string[]).includes(v.status)
+  const code = v.ticket_code ?? (canCheckin ? await ensureTicketCode(ctx.db, v.id) : null)
+  return { presentDates: await presenceOf(ctx.db, v.id), ticketCode: code ? formatTicketCode(code) : null }
+})
+
+export function checkinRoutes(ctx: AppContext) {
+  return new Elysia({ name: 'checkin' })
+    .get(
+      '/proxy/api/events/:id/checkin/lookup',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        return lookup(ctx, event, c.query)
+      },
+      { params: EventParams, query: LookupQuery, detail: { tags: ['checkin'], summary: 'Find a registration by ticket code or name for the desk' } },
+    )
+    .post(
+      '/proxy/api/events/:id/checkin',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        if (event.status === 'DELETED') throw notFound()
+        return performCheckin(ctx, event, actor.account.id, c.body)
+      },
+      { params: EventParams, body: CheckinInput, detail: { tags: ['checkin'], summary: 'Check persons of a registration in and/or out (idempotent with nonce)' } },
+    )
+    .get(
+      '/proxy/api/events/:id/checkin/counts',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        return checkinCounts(ctx.db, event.id)
+      },
+      { params: EventParams, detail: { tags: ['checkin'], summary: 'Live counts: persons registered, checked in now, checked out' } },
+    )
+    .get(
+      '/proxy/api/guest/events/visitors/:vid/ticket',
+      async (c) => {
+        const guest = await requireGuest(ctx, c)
+        const v = await ctx.db.selectFrom('event_visitor').select(['id', 'user_id', 'status']).where('id', '=', c.params.vid).executeTakeFirst()
+        if (!v || v.user_id !== guest.user.id) throw notFound()
+        if (!(CHECKIN_STATUSES as readonly string[]).includes(v.status)) throw new AppError(409, 'NO_TICKET')
+        const code = await ensureTicketCode(ctx.db, v.id)
+        const qrSvg = await QRCode.toString(code, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
+        return { ticketCode: formatTicketCode(code), qrSvg }
+      },
+      { params: z.object({ vid: idParam() }), detail: { tags: ['guest'], summary: "The guest's ticket code and its QR code (SVG) for a registered event" } },
+    )
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod'
+import { optionalText } from '../../shared/validation'
+
+/** person numbers: 0 = main guest, n = escort person n; or "ALL" */
+const Persons = z.union([z.literal('ALL'), z.array(z.number().int().min(0).max(100)).max(101)]).default([])
+
+export const CheckinInput = z
+  .object({
+    code: z.string().trim().max(40).optional(),
+    visitorId: z.number().int().positive().optional(),
+    checkinGuests: Persons,
+    checkoutGuests: Persons,
+    /** client-generated per scan; a retried request with the same nonce changes nothing */
+    nonce: z.string().trim().min(8).max(100).optional(),
+    note: optionalText(500),
+    ignoreMissingAgreements: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.code && !v.visitorId) ctx.addIssue({ code: 'custom', path: ['code'], message: 'REQUIRED' })
+    const none = (p: 'ALL' | number[]) => p !== 'ALL' && p.length === 0
+    if (none(v.checkinGuests) && none(v.checkoutGuests)) ctx.addIssue({ code: 'custom', path: ['checkinGuests'], message: 'NO_GUESTS_SELECTED' })
+  })
+export type CheckinInput = z.infer<typeof CheckinInput>
+
+export const LookupQuery = z.object({ code: z.string().trim().max(40).optional(), search: z.string().trim().max(200).optional() })

@@ -1,0 +1,249 @@
+// Check-in at the desk (docs/organiser.md, "Check-in"). Reads happen before the write transaction;
+// every flag changes through a conditional UPDATE whose row count is checked, so two desks scanning
+// one ticket at once can never both check the same person in. A client nonce stored with the answer in
+// the same transaction turns a retried request into a no-op that returns the first answer.
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { bool, fromJson, isoNow, toJson } from '../../db/types'
+import { AppError, notFound } from '../../shared/errors'
+import { decisionsOf, effectiveAgreements, missingRequiredAgreements } from '../agreements/repository'
+import type { EventRow } from '../events/events.table'
+import { checkState } from '../visitors/dto'
+import { normaliseCode, visitorQuery } from '../visitors/repository'
+import { GuestFilter } from '../visitors/model'
+import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
+import { formatTicketCode } from './ticket'
+import type { CheckinInput } from './model'
+
+export const CHECKIN_STATUSES = ['CONFIRMED', 'APPEARED'] as const
+const canCheckIn = (status: string) => (CHECKIN_STATUSES as readonly string[]).includes(status)
+
+export interface Person {
+  person: number
+  salutation: string | null
+  title: string | null
+  firstName: string | null
+  lastName: string | null
+  checkState: 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
+  checkinDate: string | null
+  checkoutDate: string | null
+}
+
+function personsOf(v: EventVisitorRow, escorts: EscortPersonRow[]): Person[] {
+  return [
+    {
+      person: 0,
+      salutation: v.salutation,
+      title: v.title,
+      firstName: v.first_name,
+      lastName: v.last_name,
+      checkState: checkState(v.main_guest_checked_in, v.main_guest_checked_out),
+      checkinDate: v.main_guest_checkin_date,
+      checkoutDate: v.main_guest_checkout_date,
+    },
+    ...escorts.map((e) => ({
+      person: e.number,
+      salutation: e.salutation,
+      title: e.title,
+      firstName: e.first_name,
+      lastName: e.last_name,
+      checkState: checkState(e.checked_in, e.checked_out),
+      checkinDate: e.checkin_date,
+      checkoutDate: e.checkout_date,
+    })),
+  ]
+}
+
+const escortsOf = (db: Db, v: EventVisitorRow) => (v.visitor_count > 1 ? db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute() : Promise.resolve([] as EscortPersonRow[]))
+
+/** What the desk shows for one registration. */
+export async function registrationView(ctx: AppContext, event: EventRow, v: EventVisitorRow, escorts?: EscortPersonRow[]) {
+  const [es, agreements, decisions] = await Promise.all([escorts ? Promise.resolve(escorts) : escortsOf(ctx.db, v), effectiveAgreements(ctx.db, event), decisionsOf(ctx.db, v.id)])
+  const byAgreement = new Map(decisions.map((d) => [d.agreement_id, d]))
+  const list = agreements.map((a) => {
+    const d = byAgreement.get(a.id)
+    return { id: a.id, displayName: a.display_name, appearance: a.appearance, status: d?.status ?? 'OPEN', decidedAt: d?.decided_at ?? null }
+  })
+  return {
+    id: v.id,
+    eventId: v.event_id,
+    status: v.status,
+    vip: bool(v.vip),
+    email: v.email,
+    company: v.company,
+    ticketCode: v.ticket_code ? formatTicketCode(v.ticket_code) : null,
+    canCheckin: canCheckIn(v.status),
+    persons: personsOf(v, es),
+    agreements: list,
+    missingAgreements: list.filter((a) => a.appearance === 'REQUIRED' && a.status !== 'CONFIRMED').map((a) => ({ id: a.id, displayName: a.displayName })),
+  }
+}
+
+async function findByCode(ctx: AppContext, event: EventRow, raw: string): Promise<EventVisitorRow> {
+  const code = normaliseCode(raw)
+  const v = code.length === 10 ? await ctx.db.selectFrom('event_visitor').selectAll().where('ticket_code', '=', code).executeTakeFirst() : undefined
+  if (!v) throw new AppError(404, 'TICKET_NOT_FOUND')
+  if (v.event_id !== event.id) {
+    const other = await ctx.db.selectFrom('event').select(['display_name', 'agency_id']).where('id', '=', v.event_id).executeTakeFirst()
+    if (other?.agency_id === event.agency_id) throw new AppError(409, 'TICKET_OTHER_EVENT', { params: { event: other.display_name } })
+    throw new AppError(404, 'TICKET_NOT_FOUND')
+  }
+  return v
+}
+
+export async function lookup(ctx: AppContext, event: EventRow, q: { code?: string; search?: string }) {
+  if (q.code) return { items: [await registrationView(ctx, event, await findByCode(ctx, event, q.code))] }
+  if (!q.search) return { items: [] }
+  const rows = await visitorQuery(ctx.db, event.id, GuestFilter.parse({}), q.search).selectAll('v').orderBy('v.last_name').orderBy('v.first_name').limit(20).execute()
+  return { items: await Promise.all(rows.map((v) => registrationView(ctx, event, v))) }
+}
+
+function select(p: 'ALL' | number[], persons: Person[], eligible: (x: Person) => boolean): Person[] {
+  if (p === 'ALL') return persons.filter(eligible)
+  const out: Person[] = []
+  for (const n of new Set(p)) {
+    const x = persons.find((y) => y.person === n)
+    if (!x) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'checkinGuests', errorType: 'INVALID' }] })
+    out.push(x)
+  }
+  return out
+}
+
+const nameOf = (p: Person) => [p.firstName, p.lastName].filter(Boolean).join(' ')
+
+export async function performCheckin(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF' = 'DESK') {
+  if (input.nonce) {
+    const done = await ctx.db.selectFrom('checkin_request').select(['status', 'response', 'event_id']).where('nonce', '=', input.nonce).executeTakeFirst()
+    if (done && done.event_id === event.id && done.status > 0) return { replayed: true, ...fromJson<Record<string, unknown>>(done.response, {}) }
+  }
+  const v = input.code ? await findByCode(ctx, event, input.code) : await ctx.db.selectFrom('event_visitor').selectAll().where('id', '=', input.visitorId!).where('event_id', '=', event.id).executeTakeFirst()
+  if (!v) throw notFound()
+  const escorts = await escortsOf(ctx.db, v)
+  const persons = personsOf(v, escorts)
+  const toIn = select(input.checkinGuests, persons, (x) => x.checkState !== 'CHECKED_IN')
+  const toOut = select(input.checkoutGuests, persons, (x) => x.checkState === 'CHECKED_IN')
+  if (toIn.length && !canCheckIn(v.status)) throw new AppError(409, 'CHECKIN_STATUS', { params: { status: v.status } })
+  if (input.checkinGuests === 'ALL' && !toIn.length && input.checkoutGuests !== 'ALL' && !toOut.length) throw new AppError(409, 'ALL_CHECKED_IN')
+  if (input.checkoutGuests === 'ALL' && !toOut.length && !toIn.length) throw new AppError(409, 'NONE_CHECKED_IN')
+  if (toIn.length && !input.ignoreMissingAgreements) {
+    const missing = await missingRequiredAgreements(ctx.db, event, v.id)
+    if (missing.length) throw new AppError(409, 'AGREEMENTS_MISSING', { extra: { missingAgreements: missing.map((m) => ({ id: m.id, displayName: m.display_name })) } })
+  }
+  const now = isoNow(ctx.clock.now())
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    if (input.nonce) {
+      // Placeholder first: a concurrent request with the same nonce waits on it (Postgres) or runs after
+      // us (SQLite's single writer) and then finds our answer.
+      const claimed = await trx.insertInto('checkin_request').values({ nonce: input.nonce, event_id: event.id, status: 0, response: '{}', created_at: now }).onConflict((oc) => oc.column('nonce').doNothing()).returning('nonce').executeTakeFirst()
+      if (!claimed) {
+        const done = await trx.selectFrom('checkin_request').select(['response', 'event_id']).where('nonce', '=', input.nonce).executeTakeFirstOrThrow()
+        if (done.event_id !== event.id) throw new AppError(409, 'NONCE_REUSED')
+        return { replay: fromJson<Record<string, unknown>>(done.response, {}) }
+      }
+    }
+    for (const p of toIn) {
+      const r =
+        p.person === 0
+          ? await trx
+              .updateTable('event_visitor')
+              .set({ status: 'APPEARED', main_guest_checked_in: true, main_guest_checked_out: false, main_guest_checkin_date: now, updated_at: now })
+              .where('id', '=', v.id)
+              .where('status', 'in', [...CHECKIN_STATUSES])
+              .where((eb) => eb.or([eb('main_guest_checked_in', '=', false as never), eb('main_guest_checked_out', '=', true as never)]))
+              .executeTakeFirst()
+          : await trx
+              .updateTable('escort_person')
+              .set({ checked_in: true, checked_out: false, checkin_date: now })
+              .where('visitor_id', '=', v.id)
+              .where('number', '=', p.person)
+              .where((eb) => eb.or([eb('checked_in', '=', false as never), eb('checked_out', '=', true as never)]))
+              .executeTakeFirst()
+      if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'ALREADY_CHECKED_IN', { params: { name: nameOf(p) } })
+    }
+    if (toIn.length) {
+      if (!toIn.some((p) => p.person === 0) && v.status === 'CONFIRMED') {
+        await trx.updateTable('event_visitor').set({ status: 'APPEARED', updated_at: now }).where('id', '=', v.id).where('status', '=', 'CONFIRMED').execute()
+      }
+      await trx
+        .insertInto('presence')
+        .values(toIn.map((p) => ({ visitor_id: v.id, event_id: event.id, person: p.person, checkin_at: now, checkin_account_id: accountId, note: input.note, origin })))
+        .execute()
+    }
+    for (const p of toOut) {
+      const r =
+        p.person === 0
+          ? await trx
+              .updateTable('event_visitor')
+              .set({ main_guest_checked_out: true, main_guest_checkout_date: now, updated_at: now })
+              .where('id', '=', v.id)
+              .where('main_guest_checked_in', '=', true as never)
+              .where('main_guest_checked_out', '=', false as never)
+              .executeTakeFirst()
+          : await trx
+              .updateTable('escort_person')
+              .set({ checked_out: true, checkout_date: now })
+              .where('visitor_id', '=', v.id)
+              .where('number', '=', p.person)
+              .where('checked_in', '=', true as never)
+              .where('checked_out', '=', false as never)
+              .executeTakeFirst()
+      if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'NOT_CHECKED_IN', { params: { name: nameOf(p) } })
+      await trx
+        .updateTable('presence')
+        .set({ checkout_at: now, checkout_account_id: accountId })
+        .where('visitor_id', '=', v.id)
+        .where('person', '=', p.person)
+        .where('checkout_at', 'is', null)
+        .execute()
+    }
+    const inSet = new Set(toIn.map((p) => p.person))
+    const outSet = new Set(toOut.map((p) => p.person))
+    const after = persons.map((p) =>
+      inSet.has(p.person) ? { ...p, checkState: 'CHECKED_IN' as const, checkinDate: now, checkoutDate: null } : outSet.has(p.person) ? { ...p, checkState: 'CHECKED_OUT' as const, checkoutDate: now } : p,
+    )
+    const response = {
+      visitorId: v.id,
+      status: toIn.length && v.status === 'CONFIRMED' ? 'APPEARED' : v.status,
+      checkedIn: [...inSet],
+      checkedOut: [...outSet],
+      persons: after,
+    }
+    if (input.nonce) await trx.updateTable('checkin_request').set({ status: 200, response: toJson(response) }).where('nonce', '=', input.nonce).execute()
+    return { response }
+  })
+  if ('replay' in result) return { replayed: true, ...result.replay }
+  return { replayed: false, ...result.response }
+}
+
+/** Persons holding a place, in now, and out, for the desk's live counts. */
+export async function checkinCounts(db: Db, eventId: number) {
+  const [main, esc] = await Promise.all([
+    db
+      .selectFrom('event_visitor')
+      .select((eb) => [
+        eb.fn.sum<number>('visitor_count').as('registered'),
+        eb.fn.sum<number>(eb.case().when(eb.and([eb('main_guest_checked_in', '=', true as never), eb('main_guest_checked_out', '=', false as never)])).then(1).else(0).end()).as('inNow'),
+        eb.fn.sum<number>(eb.case().when('main_guest_checked_out', '=', true as never).then(1).else(0).end()).as('out'),
+      ])
+      .where('event_id', '=', eventId)
+      .where('status', 'in', ['CONFIRMED', 'APPEARED'])
+      .executeTakeFirst(),
+    db
+      .selectFrom('escort_person as e')
+      .innerJoin('event_visitor as v', 'v.id', 'e.visitor_id')
+      .select((eb) => [
+        eb.fn.sum<number>(eb.case().when(eb.and([eb('e.checked_in', '=', true as never), eb('e.checked_out', '=', false as never)])).then(1).else(0).end()).as('inNow'),
+        eb.fn.sum<number>(eb.case().when('e.checked_out', '=', true as never).then(1).else(0).end()).as('out'),
+      ])
+      .where('v.event_id', '=', eventId)
+      .where('v.status', 'in', ['CONFIRMED', 'APPEARED'])
+      .executeTakeFirst(),
+  ])
+  const n = (x: unknown) => Number(x ?? 0)
+  return { registered: n(main?.registered), checkedIn: n(main?.inNow) + n(esc?.inNow), checkedOut: n(main?.out) + n(esc?.out) }
+}
+
+export async function presenceOf(db: Db, visitorId: number) {
+  const rows = await db.selectFrom('presence').selectAll().where('visitor_id', '=', visitorId).orderBy('checkin_at').execute()
+  return rows.map((r) => ({ person: r.person, checkin: r.checkin_at, checkout: r.checkout_at, user: r.checkin_account_id, note: r.note, origin: r.origin }))
+}
