@@ -15,7 +15,7 @@ forEachDialect(
       const g = await addGuest(admin, eventId, { status: 'CONFIRMED', escortPersons: [{ firstName: 'Eva', lastName: 'Eins' }, { firstName: 'Zoe', lastName: 'Zwei' }], ...body })
       const d = await admin.get(`/proxy/api/events/${eventId}/visitors/${g.id}`)
       expect(d.body.ticketCode).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/)
-      return { ...g, ticketCode: d.body.ticketCode as string }
+      return { ...g, ticketCode: d.body.ticketCode as string } as { id: number; email: string; ticketCode: string }
     }
     const checkin = (eventId: number, body: Record<string, unknown>) => admin.post(`/proxy/api/events/${eventId}/checkin`, { nonce: nonce(), ...body })
 
