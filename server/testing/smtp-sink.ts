@@ -15,8 +15,9 @@ export class SmtpSink {
   readonly mails: ReceivedMail[] = []
   private server: SMTPServer
   private waiters: Array<() => void> = []
-  /** make the next n deliveries fail with a 451 */
+  /** make the next n deliveries fail with failCode (451: try again later; 550: permanent) */
   failNext = 0
+  failCode = 451
   port = 0
 
   constructor() {
@@ -30,8 +31,8 @@ export class SmtpSink {
         stream.on('end', async () => {
           if (this.failNext > 0) {
             this.failNext--
-            const err: any = new Error('try again later')
-            err.responseCode = 451
+            const err: any = new Error(this.failCode >= 500 ? 'mailbox unavailable' : 'try again later')
+            err.responseCode = this.failCode
             return cb(err)
           }
           const parsed = await simpleParser(Buffer.concat(chunks))

@@ -18,8 +18,9 @@ export interface MailWorker {
   stop(): Promise<void>
 }
 
+/** A pooled SMTP connection: a batch of mails goes over a few kept-open sessions, not one each. */
 export function createTransport(smtpUrl: string): Transporter {
-  return nodemailer.createTransport(smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as any)
+  return nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 2, maxMessages: 200, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as any)
 }
 
 export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; transport?: Transporter | null; autoStart?: boolean } = {}): MailWorker {
@@ -31,31 +32,40 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
   let warnedNoSmtp = false
   const interval = opts.intervalMs ?? 5000
 
+  /**
+   * Locks up to BATCH due mails for this worker. Candidates are read first, then locked by a
+   * conditional update: a mail another worker locked in between drops out, and when all of them
+   * did, the next candidates are tried, so a worker does not stop while mails are still due.
+   */
   async function claim(): Promise<MailOutboxRow[]> {
-    const now = isoNow(ctx.clock.now())
-    const until = isoNow(new Date(ctx.clock.now().getTime() + CLAIM_MS))
-    const due = await ctx.db
-      .selectFrom('mail_outbox')
-      .select('id')
-      .where('status', '=', 'PENDING')
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-      .orderBy('id')
-      .limit(BATCH)
-      .execute()
-    if (!due.length) return []
-    return ctx.db
-      .updateTable('mail_outbox')
-      .set({ locked_until: until })
-      .where(
-        'id',
-        'in',
-        due.map((d) => d.id),
-      )
-      .where('status', '=', 'PENDING')
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-      .returningAll()
-      .execute()
+    for (let round = 0; round < 5; round++) {
+      const now = isoNow(ctx.clock.now())
+      const until = isoNow(new Date(ctx.clock.now().getTime() + CLAIM_MS))
+      const due = await ctx.db
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('status', '=', 'PENDING')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .orderBy('id')
+        .limit(BATCH)
+        .execute()
+      if (!due.length) return []
+      const claimed = await ctx.db
+        .updateTable('mail_outbox')
+        .set({ locked_until: until })
+        .where(
+          'id',
+          'in',
+          due.map((d) => d.id),
+        )
+        .where('status', '=', 'PENDING')
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .returningAll()
+        .execute()
+      if (claimed.length) return claimed
+    }
+    return []
   }
 
   async function deliver(m: MailOutboxRow) {

@@ -58,26 +58,31 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
   let again = false
   let timer: ReturnType<typeof setTimeout> | null = null
 
+  /** Locks the oldest due task; if another runner took it in between, tries the next one. */
   async function claimOne(): Promise<TaskRow | null> {
-    const now = isoNow(ctx.clock.now())
-    const candidate = await ctx.db
-      .selectFrom('task')
-      .select('id')
-      .where('status', 'in', ['WAIT', 'RUNNING'])
-      .where('run_after', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst()
-    if (!candidate) return null
-    const claimed = await ctx.db
-      .updateTable('task')
-      .set((eb) => ({ status: 'RUNNING', locked_until: isoNow(new Date(ctx.clock.now().getTime() + LEASE_MS)), started_at: now, attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', candidate.id)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-      .returningAll()
-      .executeTakeFirst()
-    return claimed ?? null
+    for (let round = 0; round < 5; round++) {
+      const now = isoNow(ctx.clock.now())
+      const candidate = await ctx.db
+        .selectFrom('task')
+        .select('id')
+        .where('status', 'in', ['WAIT', 'RUNNING'])
+        .where('run_after', '<=', now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst()
+      if (!candidate) return null
+      const claimed = await ctx.db
+        .updateTable('task')
+        .set((eb) => ({ status: 'RUNNING', locked_until: isoNow(new Date(ctx.clock.now().getTime() + LEASE_MS)), started_at: now, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', candidate.id)
+        .where('status', 'in', ['WAIT', 'RUNNING'])
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .returningAll()
+        .executeTakeFirst()
+      if (claimed) return claimed
+    }
+    return null
   }
 
   async function runTask(task: TaskRow) {

@@ -1,0 +1,77 @@
+import { expect, test } from 'bun:test'
+import { openDatabase } from '../../db/database'
+import { AppError } from '../../shared/errors'
+import { forEachDialect } from '../../testing/harness'
+import { enqueueTask, registerTaskHandler, startTaskRunner } from './runner'
+
+const runs = new Map<string, number>()
+registerTaskHandler('TEST_COUNT', async (ctx, task, payload: { n: number }, progress) => {
+  runs.set(`${ctx.dialect}:${task.id}`, (runs.get(`${ctx.dialect}:${task.id}`) ?? 0) + 1)
+  await progress.update({ total: payload.n, current: 0 }, true)
+  for (let i = 1; i <= payload.n; i++) await progress.update({ current: i, errors: i % 5 === 0 ? 1 : 0 }, i === payload.n)
+  return { state: `${payload.n} verarbeitet`, result: { processed: payload.n } }
+})
+registerTaskHandler('TEST_FAIL', async () => {
+  throw new AppError(400, 'INVALID_PARAMETERS')
+})
+registerTaskHandler('TEST_CRASH', async () => {
+  throw new Error('disk on fire')
+})
+
+forEachDialect('background tasks', (h) => {
+  test('a task runs once, reports progress and its result; the agency polls it by id', async () => {
+    const admin = await h().admin()
+    const task = await enqueueTask(h().ctx.db, { kind: 'TEST_COUNT', agencyId: admin.agencyId, accountId: admin.accountId, payload: { n: 12 } })
+    let r = await admin.get(`/proxy/api/tasks/${task.id}`)
+    expect(r.body).toMatchObject({ id: task.id, status: 'WAIT', taskInfo: { currentCount: 0, totalCount: 0, errorCount: 0, state: null } })
+    expect(await h().tasks.runOnce()).toBeGreaterThanOrEqual(1)
+    r = await admin.get(`/proxy/api/tasks/${task.id}`)
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ status: 'FINISHED', taskInfo: { currentCount: 12, totalCount: 12, state: '12 verarbeitet' }, result: { processed: 12 } })
+    expect(runs.get(`${h().dialect}:${task.id}`)).toBe(1)
+    // another agency does not see it
+    const other = await h().admin()
+    expect((await other.get(`/proxy/api/tasks/${task.id}`)).status).toBe(404)
+    expect((await h().request('GET', `/proxy/api/tasks/${task.id}`)).status).toBe(401)
+  })
+
+  test('failures end in ERROR with the error code or message as state', async () => {
+    const admin = await h().admin()
+    const a = await enqueueTask(h().ctx.db, { kind: 'TEST_FAIL', agencyId: admin.agencyId })
+    const b = await enqueueTask(h().ctx.db, { kind: 'TEST_CRASH', agencyId: admin.agencyId })
+    const c = await enqueueTask(h().ctx.db, { kind: 'NO_SUCH_KIND', agencyId: admin.agencyId })
+    await h().tasks.runOnce()
+    expect((await admin.get(`/proxy/api/tasks/${a.id}`)).body).toMatchObject({ status: 'ERROR', taskInfo: { state: 'INVALID_PARAMETERS' } })
+    expect((await admin.get(`/proxy/api/tasks/${b.id}`)).body).toMatchObject({ status: 'ERROR', taskInfo: { state: 'disk on fire' } })
+    expect((await admin.get(`/proxy/api/tasks/${c.id}`)).body).toMatchObject({ status: 'ERROR', taskInfo: { state: 'no handler for task kind NO_SUCH_KIND' } })
+  })
+
+  test('a task scheduled for later waits for its time', async () => {
+    const admin = await h().admin()
+    const task = await enqueueTask(h().ctx.db, { kind: 'TEST_COUNT', agencyId: admin.agencyId, payload: { n: 1 }, runAfter: new Date(h().clock.now().getTime() + 3600_000) })
+    await h().tasks.runOnce()
+    expect((await admin.get(`/proxy/api/tasks/${task.id}`)).body.status).toBe('WAIT')
+    h().clock.advance(3600_000 + 1000)
+    await h().tasks.runOnce()
+    expect((await admin.get(`/proxy/api/tasks/${task.id}`)).body.status).toBe('FINISHED')
+  })
+
+  test('two runners on one database run each task exactly once', async () => {
+    const ctx = h().ctx
+    const second = await openDatabase(ctx.config.databaseTarget, { poolSize: 4 })
+    try {
+      const ids: number[] = []
+      for (let i = 0; i < 12; i++) ids.push((await enqueueTask(ctx.db, { kind: 'TEST_COUNT', payload: { n: 3 } })).id)
+      const a = startTaskRunner(ctx, { autoStart: false })
+      const b = startTaskRunner({ ...ctx, db: second.db }, { autoStart: false })
+      await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()])
+      await a.stop()
+      await b.stop()
+      expect(ids.map((id) => runs.get(`${h().dialect}:${id}`))).toEqual(ids.map(() => 1))
+      const rows = await ctx.db.selectFrom('task').select(['status', 'attempts']).where('id', 'in', ids).execute()
+      expect(rows.every((r) => r.status === 'FINISHED' && r.attempts === 1)).toBe(true)
+    } finally {
+      await second.close()
+    }
+  })
+})
