@@ -79,3 +79,16 @@ export async function ping(db: Db): Promise<boolean> {
     return false
   }
 }
+
+/**
+ * True when an error is a unique-constraint violation (SQLite SQLITE_CONSTRAINT_UNIQUE, Postgres
+ * 23505). Concurrent inserts that a prior read could not see end here; callers turn it into their
+ * domain error (e.g. ALREADY_REGISTERED) instead of a 500.
+ */
+export function isUniqueViolation(e: unknown, constraintOrColumn?: string): boolean {
+  const err = e as { code?: string; constraint?: string; message?: string } | null
+  if (!err) return false
+  const unique = err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(err.message ?? '')
+  if (!unique || !constraintOrColumn) return unique
+  return (err.constraint ?? '').includes(constraintOrColumn) || (err.message ?? '').includes(constraintOrColumn)
+}

@@ -1,7 +1,7 @@
 // Public registration: one transaction takes the places, stores the guest and queues the
 // confirmation mail, or nothing happens at all.
 import type { AppContext } from '../../context'
-import type { Db } from '../../db/database'
+import { type Db, isUniqueViolation } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
 import { t } from '../../i18n/catalogue'
 import { formatDate, formatTime } from '../../i18n/format'
@@ -28,8 +28,9 @@ const STATE_ERROR = { NOT_OPEN: 'REGISTRATION_NOT_OPEN', CLOSED: 'REGISTRATION_C
 async function guestUser(trx: Db, email: string, language: string) {
   const existing = await trx.selectFrom('app_user').select(['id']).where('email', '=', email).executeTakeFirst()
   if (existing) return existing.id
-  const row = await trx.insertInto('app_user').values({ email, password_hash: null, status: 'OK', language }).returning('id').executeTakeFirstOrThrow()
-  return row.id
+  // another registration may create the same guest at the same moment (for another event)
+  const row = await trx.insertInto('app_user').values({ email, password_hash: null, status: 'OK', language }).onConflict((oc) => oc.column('email').doNothing()).returning('id').executeTakeFirst()
+  return row?.id ?? (await trx.selectFrom('app_user').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
 }
 
 export async function registerPublic(ctx: AppContext, eventId: number, input: RegistrationInput, requestLanguage: string): Promise<RegistrationResult> {
@@ -92,6 +93,10 @@ export async function registerPublic(ctx: AppContext, eventId: number, input: Re
     const token = await issueAccessToken(ctx, trx, userId, GUEST_ACCESS)
     await queueConfirmation(ctx, trx, event, visitor, token, language)
     return { visitor, status }
+  }).catch((e) => {
+    // the same e-mail registering twice at the same moment: the unique index decides, not a 500
+    if (isUniqueViolation(e, 'event_visitor')) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+    throw e
   })
   ctx.notifyMail()
   return result

@@ -1,0 +1,112 @@
+// Capacity under concurrency: places are taken only by the conditional UPDATE, so a storm of
+// registrations fills an event exactly, never beyond, and never registers one e-mail twice.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eventBody, forEachDialect, postgresAvailable, uniqueEmail } from '../../testing/harness'
+import { createSchema } from '../../testing/postgres'
+import { type ServerProcess, startServerProcess } from '../../testing/process'
+
+const guest = (email: string) => ({ salutation: 'Herr', firstName: 'Max', lastName: 'Ansturm', email })
+
+forEachDialect('capacity under concurrency', (h) => {
+  test('200 concurrent registrations for 50 places: exactly 50 succeed, the rest get EVENT_FULL', async () => {
+    const admin = await h().admin()
+    const event = (await admin.post('/proxy/api/events', eventBody({ maxVisitors: 50 }))).body
+    const emails = Array.from({ length: 200 }, () => uniqueEmail('storm'))
+    const results = await Promise.all(emails.map((e) => h().request('POST', `/proxy/api/public/events/${event.id}/registrations`, { body: guest(e) })))
+    const statuses = results.map((r) => r.status)
+    expect(statuses.filter((s) => s === 201).length).toBe(50)
+    expect(statuses.filter((s) => s === 409).length).toBe(150)
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.errorType === 'EVENT_FULL')).toBe(true)
+
+    const db = h().ctx.db
+    expect((await db.selectFrom('event').select('seats_taken').where('id', '=', event.id).executeTakeFirstOrThrow()).seats_taken).toBe(50)
+    const rows = await db.selectFrom('event_visitor').select('email').where('event_id', '=', event.id).execute()
+    expect(rows.length).toBe(50)
+    expect(new Set(rows.map((r) => r.email)).size).toBe(50)
+    // the ones that got 201 are exactly the ones stored
+    const ok = emails.filter((_, i) => statuses[i] === 201).sort()
+    expect(rows.map((r) => r.email!).sort()).toEqual(ok)
+    // one confirmation each, none for the refused
+    const mails = await db.selectFrom('mail_outbox').select('to_address').where('event_id', '=', event.id).execute()
+    expect(mails.map((m) => m.to_address).sort()).toEqual(ok)
+  })
+
+  test('escorts count: concurrent groups never pass the capacity', async () => {
+    const admin = await h().admin()
+    const event = (await admin.post('/proxy/api/events', eventBody({ maxVisitors: 10 }))).body
+    const body = (e: string) => ({ ...guest(e), escortPersons: [{ firstName: 'Eva', lastName: 'Eins' }, { firstName: 'Ede', lastName: 'Zwei' }] })
+    const results = await Promise.all(Array.from({ length: 30 }, () => h().request('POST', `/proxy/api/public/events/${event.id}/registrations`, { body: body(uniqueEmail('group')) })))
+    expect(results.filter((r) => r.status === 201).length).toBe(3)
+    expect((await h().ctx.db.selectFrom('event').select('seats_taken').where('id', '=', event.id).executeTakeFirstOrThrow()).seats_taken).toBe(9)
+  })
+
+  test('the same e-mail 20 times at once: one registration, the others ALREADY_REGISTERED', async () => {
+    const admin = await h().admin()
+    const event = (await admin.post('/proxy/api/events', eventBody({ maxVisitors: 100 }))).body
+    const email = uniqueEmail('twice')
+    const results = await Promise.all(Array.from({ length: 20 }, () => h().request('POST', `/proxy/api/public/events/${event.id}/registrations`, { body: guest(email) })))
+    expect(results.filter((r) => r.status === 201).length).toBe(1)
+    const refused = results.filter((r) => r.status !== 201)
+    expect(refused.map((r) => r.status)).toEqual(refused.map(() => 409))
+    expect(refused.every((r) => r.body.errorType === 'ALREADY_REGISTERED')).toBe(true)
+    expect((await h().ctx.db.selectFrom('event').select('seats_taken').where('id', '=', event.id).executeTakeFirstOrThrow()).seats_taken).toBe(1)
+  })
+
+  test('one new guest registering for two events at once gets one user and both registrations', async () => {
+    const admin = await h().admin()
+    const a = (await admin.post('/proxy/api/events', eventBody({ displayName: 'A' }))).body
+    const b = (await admin.post('/proxy/api/events', eventBody({ displayName: 'B' }))).body
+    const email = uniqueEmail('both')
+    const results = await Promise.all([a, b, a, b].map((e) => h().request('POST', `/proxy/api/public/events/${e.id}/registrations`, { body: guest(email) })))
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 409, 409])
+    const users = await h().ctx.db.selectFrom('app_user').select('id').where('email', '=', email).execute()
+    expect(users.length).toBe(1)
+  })
+})
+
+describe.if(postgresAvailable())('capacity with two server processes on one Postgres', () => {
+  let pg: Awaited<ReturnType<typeof createSchema>>
+  let one: ServerProcess
+  let two: ServerProcess
+  beforeAll(async () => {
+    pg = await createSchema()
+    one = await startServerProcess({ env: { DATABASE_URL: pg.url } })
+    two = await startServerProcess({ env: { DATABASE_URL: pg.url } })
+  })
+  afterAll(async () => {
+    await one?.stop()
+    await two?.stop()
+    await pg?.drop()
+  })
+
+  test('200 registrations spread over both processes: exactly 50 of 50 places', async () => {
+    const post = (base: string, path: string, body: unknown, cookie?: string) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) })
+    const setup = await post(one.url, '/proxy/api/setup', { agencyName: 'Zwei Prozesse', email: 'pp@example.org', password: 'Geheim123!', firstName: 'P', lastName: 'P' })
+    expect(setup.status).toBe(200)
+    const cookie = setup.headers.getSetCookie()[0].split(';')[0]
+    const created = await post(two.url, '/proxy/api/events', eventBody({ maxVisitors: 50 }), cookie)
+    expect(created.status).toBe(201)
+    const eventId = (await created.json()).id
+
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => post(i % 2 ? one.url : two.url, `/proxy/api/public/events/${eventId}/registrations`, guest(`p${i}@example.org`)).then(async (r) => ({ status: r.status, body: await r.json() }))),
+    )
+    expect(results.filter((r) => r.status === 201).length).toBe(50)
+    expect(results.filter((r) => r.status === 409 && r.body.errorType === 'EVENT_FULL').length).toBe(150)
+    // both processes registered guests
+    const byServer = [0, 1].map((odd) => results.filter((r, i) => i % 2 === odd && r.status === 201).length)
+    expect(byServer.every((n) => n > 0)).toBe(true)
+
+    const pgClient = new (await import('pg')).default.Client({ connectionString: pg.url.replace(/\?.*$/, ''), options: `-c search_path=${pg.schema}` })
+    await pgClient.connect()
+    try {
+      const seats = await pgClient.query('select seats_taken from event where id = $1', [eventId])
+      expect(seats.rows[0].seats_taken).toBe(50)
+      const rows = await pgClient.query('select count(*)::int as n, count(distinct email)::int as d from event_visitor where event_id = $1', [eventId])
+      expect(rows.rows[0]).toEqual({ n: 50, d: 50 })
+    } finally {
+      await pgClient.end()
+    }
+  })
+})
