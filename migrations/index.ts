@@ -2,9 +2,11 @@
 // compiled executable). Names sort in the order they run; add new ones at the end.
 import type { Migration } from 'kysely'
 import * as m001 from './2026-11-22-001_core'
+import * as m200 from './2026-11-22-200_identity'
 import * as m401 from './2026-11-22-401_organiser'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
+  '2026-11-22-200_identity': m200,
   '2026-11-22-401_organiser': m401,
 }

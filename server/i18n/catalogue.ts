@@ -1,9 +1,11 @@
+import * as agencyUsers from '../modules/agency-users/messages'
 import * as checkin from '../modules/checkin/messages'
 import * as events from '../modules/events/messages'
 import * as guest from '../modules/guest/messages'
 import * as identity from '../modules/identity/messages'
 import * as license from '../modules/license/messages'
 import * as mail from '../modules/mail/messages'
+import * as notificationSettings from '../modules/notification-settings/messages'
 import * as registration from '../modules/registration/messages'
 import * as visitors from '../modules/visitors/messages'
 import { de } from './de'
@@ -23,6 +25,8 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   license,
   visitors,
   checkin,
+  agencyUsers,
+  notificationSettings,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

@@ -1,11 +1,13 @@
 // The German catalogue: every module's `de` messages. The UI bundles this one (German first);
 // other languages are fetched from /proxy/api/public/translations. Add a module with one line.
 import { de as checkin } from '../modules/checkin/messages'
+import { de as agencyUsers } from '../modules/agency-users/messages'
 import { de as events } from '../modules/events/messages'
 import { de as guest } from '../modules/guest/messages'
 import { de as identity } from '../modules/identity/messages'
 import { de as license } from '../modules/license/messages'
 import { de as mail } from '../modules/mail/messages'
+import { de as notificationSettings } from '../modules/notification-settings/messages'
 import { de as registration } from '../modules/registration/messages'
 import { de as visitors } from '../modules/visitors/messages'
 import { de as common } from './messages/common'
@@ -20,4 +22,6 @@ export const de: Record<string, string> = {
   ...license,
   ...visitors,
   ...checkin,
+  ...agencyUsers,
+  ...notificationSettings,
 }

@@ -6,6 +6,8 @@ import { eventRoutes } from './events'
 import { guestRoutes } from './guest'
 import { identityRoutes } from './identity'
 import { licenseRoutes } from './license'
+import { agencyUserRoutes } from './agency-users'
+import { notificationSettingsRoutes } from './notification-settings'
 import { registrationRoutes } from './registration'
 import { tagRoutes } from './tags'
 import { taskRoutes } from './tasks'
@@ -21,4 +23,6 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   licenseRoutes,
   tagRoutes,
   checkinRoutes,
+  agencyUserRoutes,
+  notificationSettingsRoutes,
 ]

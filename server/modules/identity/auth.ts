@@ -31,6 +31,12 @@ export interface GuestActor {
   session: SessionRow | null
 }
 
+/** The account named by the account header (or the `account` query of /proxy/userDetails). */
+function accountWish(request: Request): number | null {
+  const h = request.headers.get(ACCOUNT_HEADER) ?? new URL(request.url).searchParams.get('account')
+  return h && /^\d{1,12}$/.test(h) ? Number(h) : null
+}
+
 const userCache = new WeakMap<Request, Promise<UserActor | null>>()
 
 async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | null> {
@@ -42,13 +48,14 @@ async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | nu
   const { session } = v
   if (session.tfa_pending) return null
   const user = await ctx.db.selectFrom('app_user').selectAll().where('id', '=', session.user_id).executeTakeFirst()
-  if (!user) return null
-  const headerAccount = c.request.headers.get(ACCOUNT_HEADER)
-  const accountId = headerAccount && /^\d+$/.test(headerAccount) ? Number(headerAccount) : session.account_id
+  if (!user) throw new AppError(401, 'USER_NOT_FOUND')
+  const headerAccount = accountWish(c.request)
+  const accountId = headerAccount ?? session.account_id
   let account: AccountRow | null = null
   if (accountId != null) {
     account = (await ctx.db.selectFrom('account').selectAll().where('id', '=', accountId).where('user_id', '=', user.id).executeTakeFirst()) ?? null
-    if (!account && headerAccount) throw forbidden()
+    // an account that is gone (removed by an administrator, deleted) or not the user's: choose again
+    if (!account && headerAccount != null) throw new AppError(403, 'NO_ACCOUT_SELECTED')
   }
   return { user, session, account }
 }
@@ -84,6 +91,28 @@ export async function requireOrganiser(ctx: AppContext, c: HttpContext, permissi
   return a
 }
 
+/** Refuses with WRONG_ABO when the license lacks a feature a call needs. */
+export function requireFeature(ctx: AppContext, feature: string) {
+  if (!ctx.license.features.includes(feature)) throw new AppError(403, 'WRONG_ABO')
+}
+
+export interface SelfActor {
+  user: AppUserRow
+  /** null when the caller proved itself with a guest token only */
+  session: SessionRow | null
+  account: AccountRow | null
+  via: 'session' | 'token'
+}
+
+/** The caller's own user: a logged-in session, else a guest token (the account area of guests). */
+export async function requireSelf(ctx: AppContext, c: HttpContext): Promise<SelfActor> {
+  const u = await currentUser(ctx, c)
+  if (u) return { ...u, via: 'session' }
+  const g = await currentGuest(ctx, c)
+  if (g) return { user: g.user, session: null, account: null, via: 'token' }
+  throw notAuthenticated()
+}
+
 export function guestTokenOf(request: Request): string | null {
   const h = request.headers.get(GUEST_TOKEN_HEADER)
   if (h) return h
@@ -102,7 +131,8 @@ async function loadGuest(ctx: AppContext, c: HttpContext): Promise<GuestActor | 
       if (user) return { user, via: 'token', session: null }
     }
   }
-  const u = await currentUser(ctx, c)
+  // a stale account header must not lock a guest out of their own registrations
+  const u = await currentUser(ctx, c).catch(() => null)
   if (u) return { user: u.user, via: 'session', session: u.session }
   return null
 }

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely'
-import type { GenBool, GenJson, Id, Json, Timestamp } from '../../db/types'
+import type { Bool, GenBool, GenJson, Id, Json, Timestamp } from '../../db/types'
 
 export type UserStatus = 'PENDING_ACTIVATION' | 'OK' | 'DUMMY'
 
@@ -11,7 +11,14 @@ export interface AppUserTable {
   status: UserStatus
   language: Generated<string>
   design: string | null
+  /** the user asked to delete the whole user (all accounts) */
   deletion_in_progress: GenBool
+  /** the user's deletion was confirmed by mail; erased after final_deletion_date */
+  require_deletion: GenBool
+  final_deletion_date: Timestamp | null
+  deletion_reason: string | null
+  /** JSON array of hashed user agents this user logged in with (newest last) */
+  known_devices: GenJson<string[]>
   password_changed_at: Timestamp | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
@@ -45,8 +52,14 @@ export interface AccountTable {
   covid_state: string | null
   image_asset_id: number | null
   can_edit_account: GenBool
+  /** marked for deletion by the user, waiting for the mailed confirmation (or confirmed) */
+  deletion_in_progress: GenBool
+  /** deletion confirmed: erased after final_deletion_date unless revoked before */
   require_deletion: GenBool
   final_deletion_date: Timestamp | null
+  deletion_reason: string | null
+  invited_at: Timestamp | null
+  invited_by_user_id: number | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }
@@ -82,9 +95,55 @@ export interface AccessTokenTable {
 }
 export type AccessTokenRow = Selectable<AccessTokenTable>
 
+export type TfaType = 'OTP' | 'EMAIL'
+
+export interface UserTfaTable {
+  id: Id
+  user_id: number
+  display_name: string
+  tfa_type: TfaType
+  /** base32 TOTP secret, encrypted with the data dir's key (null for EMAIL) */
+  secret: string | null
+  enabled: GenBool
+  linked: GenBool
+  /** the last TOTP time step accepted, so a code cannot be replayed */
+  last_used_step: number | null
+  created_at: Generated<Timestamp>
+}
+export type UserTfaRow = Selectable<UserTfaTable>
+
+export type NotificationScope = 'USER' | 'ACCOUNT' | 'EVENT'
+
+export interface NotificationSettingTable {
+  id: Id
+  user_id: number
+  scope: NotificationScope
+  /** account or event id; 0 for the user's own settings */
+  scope_id: number
+  code: string
+  /** null: inherit from the level above */
+  enabled: Bool | null
+}
+
+export interface UserIntroductionTable {
+  user_id: number
+  key: string
+  created_at: Generated<Timestamp>
+}
+
+export interface RateLimitTable {
+  bucket: string
+  window_start: Timestamp
+  hits: number
+}
+
 export interface IdentityTables {
   app_user: AppUserTable
   account: AccountTable
   session: SessionTable
   access_token: AccessTokenTable
+  user_tfa: UserTfaTable
+  notification_setting: NotificationSettingTable
+  user_introduction: UserIntroductionTable
+  rate_limit: RateLimitTable
 }

@@ -14,6 +14,10 @@ export const countUsers = async (db: Db) => {
 export interface AccountWithAgency extends AccountRow {
   agency_display_name: string
   agency_internal_name: string | null
+  agency_type: string
+  agency_contact_guest: string | null
+  agency_contact_guest_phone: string | null
+  agency_contact_guest_mail: string | null
 }
 
 export const listAccountsOfUser = (db: Db, userId: number): Promise<AccountWithAgency[]> =>
@@ -21,7 +25,14 @@ export const listAccountsOfUser = (db: Db, userId: number): Promise<AccountWithA
     .selectFrom('account')
     .innerJoin('agency', 'agency.id', 'account.agency_id')
     .selectAll('account')
-    .select(['agency.display_name as agency_display_name', 'agency.internal_name as agency_internal_name'])
+    .select([
+      'agency.display_name as agency_display_name',
+      'agency.internal_name as agency_internal_name',
+      'agency.agency_type as agency_type',
+      'agency.contact_guest as agency_contact_guest',
+      'agency.contact_guest_phone as agency_contact_guest_phone',
+      'agency.contact_guest_mail as agency_contact_guest_mail',
+    ])
     .where('account.user_id', '=', userId)
     .orderBy('agency.display_name')
     .orderBy('account.id')

@@ -1,26 +1,22 @@
+// Login (password, then two-factor when a method is enabled), first-start setup.
 import { sql } from 'kysely'
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
+import { fromJson, isoNow, toJson } from '../../db/types'
 import { AppError } from '../../shared/errors'
-import type { AccountRow, AppUserRow } from './identity.table'
+import { effectiveSetting } from '../notification-settings/service'
+import type { AccountRow, AppUserRow, SessionRow } from './identity.table'
+import { mailNewDevice } from './mails'
 import type { LoginBody, SetupBody } from './model'
-import { countUsers, findUserByEmail, insertUser, listAccountsOfUser } from './repository'
+import { hashPassword, verifyPassword } from './passwords'
+import { forgive, throttle } from './rate-limit'
+import { type AccountWithAgency, countUsers, findUserByEmail, findUserById, insertUser, listAccountsOfUser } from './repository'
 import { isGuestRole } from './roles'
-import { createSession } from './session'
+import { createSession, invalidateSession, validateSessionToken } from './session'
+import { enabledMethods, verifyLoginCode } from './tfa'
+import { hashSecret } from './tokens'
 
-export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
-
-// A fixed hash to compare against when the e-mail is unknown, so both paths cost the same time.
-let dummyHash: Promise<string> | null = null
-const timingDummy = () => (dummyHash ??= hashPassword('timing-equaliser-Aa1!'))
-
-export async function verifyPassword(user: AppUserRow | undefined, password: string): Promise<boolean> {
-  if (!user?.password_hash) {
-    await Bun.password.verify(password, await timingDummy())
-    return false
-  }
-  return Bun.password.verify(password, user.password_hash)
-}
+export { hashPassword, verifyPassword } from './passwords'
 
 /** Serialises first-start setup between concurrent requests and processes. */
 async function lockSetup(ctx: AppContext, trx: Db) {
@@ -52,15 +48,93 @@ export async function setupRequired(ctx: AppContext) {
   return (await countUsers(ctx.db)) === 0
 }
 
-/** Checks the password and opens a session; picks the account when there is only one to pick. */
-export async function login(ctx: AppContext, input: LoginBody, meta: { userAgent: string | null; ip: string | null }) {
+export interface LoginMeta {
+  userAgent: string | null
+  ip: string | null
+}
+
+/** How long the step between password and two-factor code may take. */
+export const TFA_PENDING_MS = 10 * 60_000
+
+export type LoginResult =
+  | { kind: 'done'; token: string; session: SessionRow; user: AppUserRow; accounts: AccountWithAgency[] }
+  | { kind: 'tfa'; token: string; session: SessionRow; user: AppUserRow; methods: Array<{ id: number; displayName: string; twoFactorType: string }> }
+
+/**
+ * Checks the password. Without an enabled two-factor method the session is opened; with one, a
+ * short pending session waits for the code (loginSecondStep). Wrong e-mail and wrong password are
+ * one answer, and both cost one Argon2 verification.
+ */
+export async function login(ctx: AppContext, input: LoginBody, meta: LoginMeta): Promise<LoginResult> {
+  const checks: Array<['LOGIN_ACCOUNT' | 'LOGIN_ADDRESS', string | null]> = [
+    ['LOGIN_ACCOUNT', input.email],
+    ['LOGIN_ADDRESS', meta.ip],
+  ]
+  await throttle(ctx, checks)
   const user = await findUserByEmail(ctx.db, input.email)
   const ok = await verifyPassword(user, input.password)
   if (!ok || !user) throw new AppError(401, 'INVALID_CREDENTIALS')
+  await forgive(ctx, checks)
+  const methods = await enabledMethods(ctx.db, user.id)
+  if (methods.length) {
+    const { token, session } = await createSession(ctx, user.id, { tfaPending: true, lifetimeMs: TFA_PENDING_MS, userAgent: meta.userAgent, ip: meta.ip })
+    return { kind: 'tfa', token, session, user, methods: methods.map((m) => ({ id: m.id, displayName: m.display_name, twoFactorType: m.tfa_type })) }
+  }
+  return completeLogin(ctx, user, meta)
+}
+
+/** The pending session of a login that waits for its two-factor code, or null. */
+export async function pendingLogin(ctx: AppContext, cookieToken: string | null): Promise<{ session: SessionRow; user: AppUserRow } | null> {
+  const v = await validateSessionToken(ctx, cookieToken)
+  if (!v || !v.session.tfa_pending) return null
+  const user = await findUserById(ctx.db, v.session.user_id)
+  return user ? { session: v.session, user } : null
+}
+
+export async function loginSecondStep(ctx: AppContext, cookieToken: string | null, code: string, methodId: number | undefined, meta: LoginMeta) {
+  const pending = await pendingLogin(ctx, cookieToken)
+  if (!pending) throw new AppError(401, 'NOT_AUTHENTICATED')
+  if (!(await verifyLoginCode(ctx, pending.user, code, methodId, meta.ip))) {
+    throw new AppError(400, 'TFA_TOKEN_INVALID', { fields: [{ field: 'token', errorType: 'TFA_TOKEN_INVALID' }] })
+  }
+  // a fresh session id after the second factor (the pending one could have been observed)
+  await invalidateSession(ctx, pending.session.id)
+  return completeLogin(ctx, pending.user, meta)
+}
+
+/** Opens the real session; picks the account when there is only one to pick. */
+async function completeLogin(ctx: AppContext, user: AppUserRow, meta: LoginMeta): Promise<Extract<LoginResult, { kind: 'done' }>> {
   const accounts = await listAccountsOfUser(ctx.db, user.id)
   const usable = accounts.filter((a) => a.status === 'OK')
   const organiser = usable.filter((a) => !isGuestRole(a.user_role))
   const preselect = organiser.length === 1 ? organiser[0].id : organiser.length === 0 && usable.length === 1 ? usable[0].id : null
   const { token, session } = await createSession(ctx, user.id, { accountId: preselect, userAgent: meta.userAgent, ip: meta.ip })
-  return { token, session, user, accounts }
+  await rememberDevice(ctx, user, meta)
+  return { kind: 'done', token, session, user, accounts }
+}
+
+const KNOWN_DEVICES = 10
+
+/** Remembers the browser; a login from one not seen before mails the user (LOGIN_NEW_DEVICE). */
+async function rememberDevice(ctx: AppContext, user: AppUserRow, meta: LoginMeta) {
+  const device = hashSecret(meta.userAgent ?? 'unknown').slice(0, 24)
+  const known = fromJson<string[]>(user.known_devices, [])
+  if (known.includes(device)) return
+  const next = [...known, device].slice(-KNOWN_DEVICES)
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('app_user').set({ known_devices: toJson(next) }).where('id', '=', user.id).execute()
+    // the very first login has nothing to compare with
+    if (known.length && (await effectiveSetting(trx, user.id, 'LOGIN_NEW_DEVICE', {}))) {
+      await mailNewDevice(trx, user, { when: isoNow(ctx.clock.now()), device: deviceLabel(meta.userAgent), ip: meta.ip ?? '' })
+    }
+  })
+  if (known.length) ctx.notifyMail()
+}
+
+/** "Firefox, Linux" from a user agent; enough for a person to recognise the device. */
+export function deviceLabel(ua: string | null): string {
+  if (!ua) return '?'
+  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : ua.split(/[ /]/)[0]
+  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : ''
+  return os ? `${browser}, ${os}` : browser
 }

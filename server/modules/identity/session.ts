@@ -13,7 +13,7 @@ const lifetimeMs = (ctx: AppContext) => ctx.config.session.lifetime_days * 24 * 
 export async function createSession(
   ctx: AppContext,
   userId: number,
-  opts: { accountId?: number | null; tfaPending?: boolean; userAgent?: string | null; ip?: string | null } = {},
+  opts: { accountId?: number | null; tfaPending?: boolean; lifetimeMs?: number; userAgent?: string | null; ip?: string | null } = {},
   db = ctx.db,
 ): Promise<{ token: string; session: SessionRow }> {
   const t = newToken()
@@ -28,7 +28,7 @@ export async function createSession(
       tfa_pending: opts.tfaPending ?? false,
       created_at: isoNow(now),
       last_verified_at: isoNow(now),
-      expires_at: isoNow(new Date(now.getTime() + lifetimeMs(ctx))),
+      expires_at: isoNow(new Date(now.getTime() + (opts.lifetimeMs ?? lifetimeMs(ctx)))),
       user_agent: opts.userAgent?.slice(0, 300) ?? null,
       ip: opts.ip ?? null,
     })
@@ -48,7 +48,8 @@ export async function validateSessionToken(ctx: AppContext, token: string | null
     await ctx.db.deleteFrom('session').where('id', '=', session.id).execute()
     return null
   }
-  if (now.getTime() - new Date(session.last_verified_at).getTime() >= REFRESH_AFTER_MS) {
+  // a login waiting for its two-factor code keeps its short, fixed lifetime
+  if (!session.tfa_pending && now.getTime() - new Date(session.last_verified_at).getTime() >= REFRESH_AFTER_MS) {
     const expires = isoNow(new Date(now.getTime() + lifetimeMs(ctx)))
     await ctx.db.updateTable('session').set({ last_verified_at: isoNow(now), expires_at: expires }).where('id', '=', session.id).execute()
     return { session: { ...session, last_verified_at: isoNow(now), expires_at: expires }, refreshed: true }

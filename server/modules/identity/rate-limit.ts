@@ -1,0 +1,94 @@
+// Rate limits for login, two-factor, password checks and access links. Counters live in the
+// database (table rate_limit), so every server process on one Postgres shares them: one atomic
+// upsert per attempt counts it and returns the new count, no read-then-write race.
+// Fixed windows: the first attempt opens a window of `windowMs`; within it at most `max` attempts
+// count as allowed. Successful attempts are taken back (`forgive`) so only failures add up.
+import { sql } from 'kysely'
+import type { AppContext } from '../../context'
+import { isoNow } from '../../db/types'
+import { AppError } from '../../shared/errors'
+import { hashSecret } from './tokens'
+
+export interface RateLimit {
+  max: number
+  windowMs: number
+}
+
+const MIN = 60_000
+/** Documented in docs/identity.md (Rate limits). */
+export const RATE_LIMITS = {
+  /** wrong passwords for one e-mail address (per account) */
+  LOGIN_ACCOUNT: { max: 10, windowMs: 15 * MIN },
+  /** wrong passwords from one client address, whatever the e-mail */
+  LOGIN_ADDRESS: { max: 50, windowMs: 15 * MIN },
+  /** wrong two-factor codes for one user */
+  TFA_USER: { max: 5, windowMs: 15 * MIN },
+  /** wrong two-factor codes from one client address */
+  TFA_ADDRESS: { max: 30, windowMs: 15 * MIN },
+  /** wrong account passwords in the account area (change password, two-factor changes) */
+  PASSWORD_CHECK_USER: { max: 10, windowMs: 15 * MIN },
+  /** access links requested for one e-mail address */
+  ACCESS_LINK_EMAIL: { max: 3, windowMs: 60 * MIN },
+  /** access links requested from one client address */
+  ACCESS_LINK_ADDRESS: { max: 20, windowMs: 60 * MIN },
+  /** e-mail two-factor codes sent to one user */
+  TFA_MAIL_USER: { max: 5, windowMs: 15 * MIN },
+} satisfies Record<string, RateLimit>
+export type RateLimitName = keyof typeof RATE_LIMITS
+
+/** The key is hashed: the table never holds e-mail or IP addresses in clear. */
+const bucketOf = (name: RateLimitName, key: string) => `${name}:${hashSecret(key.toLowerCase()).slice(0, 40)}`
+
+async function hit(ctx: AppContext, name: RateLimitName, key: string): Promise<{ hits: number; windowStart: string }> {
+  const limit = RATE_LIMITS[name]
+  const now = ctx.clock.now()
+  const nowIso = isoNow(now)
+  const cutoffIso = isoNow(new Date(now.getTime() - limit.windowMs))
+  const ts = (v: string) => (ctx.dialect === 'postgres' ? sql`cast(${v} as timestamptz)` : sql`${v}`)
+  const row = await ctx.db
+    .insertInto('rate_limit')
+    .values({ bucket: bucketOf(name, key), window_start: nowIso, hits: 1 })
+    .onConflict((oc) =>
+      oc.column('bucket').doUpdateSet({
+        hits: sql<number>`case when rate_limit.window_start <= ${ts(cutoffIso)} then 1 else rate_limit.hits + 1 end`,
+        window_start: sql<string>`case when rate_limit.window_start <= ${ts(cutoffIso)} then ${ts(nowIso)} else rate_limit.window_start end`,
+      }),
+    )
+    .returning(['hits', 'window_start'])
+    .executeTakeFirstOrThrow()
+  if (Math.random() < 0.01) {
+    // opportunistic cleanup of long-closed windows
+    const oldest = isoNow(new Date(now.getTime() - 24 * 60 * MIN))
+    await ctx.db.deleteFrom('rate_limit').where('window_start', '<', oldest).execute()
+  }
+  return { hits: Number(row.hits), windowStart: row.window_start }
+}
+
+/**
+ * Counts one attempt in every named bucket; throws RATE_LIMITED (429) when any bucket is over its
+ * limit. Call it before checking the secret, so a throttled caller learns nothing about it.
+ */
+export async function throttle(ctx: AppContext, checks: Array<[RateLimitName, string | null | undefined]>): Promise<void> {
+  let retryAfterMs = 0
+  for (const [name, key] of checks) {
+    if (!key) continue
+    const { hits, windowStart } = await hit(ctx, name, key)
+    if (hits > RATE_LIMITS[name].max) {
+      const ends = new Date(windowStart).getTime() + RATE_LIMITS[name].windowMs
+      retryAfterMs = Math.max(retryAfterMs, ends - ctx.clock.now().getTime())
+    }
+  }
+  if (retryAfterMs > 0) throw new AppError(429, 'RATE_LIMITED', { extra: { retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) } })
+}
+
+/** Takes back the attempts of a successful check, so only failures use up the limit. */
+export async function forgive(ctx: AppContext, checks: Array<[RateLimitName, string | null | undefined]>): Promise<void> {
+  for (const [name, key] of checks) {
+    if (!key) continue
+    await ctx.db
+      .updateTable('rate_limit')
+      .set({ hits: sql<number>`case when hits > 0 then hits - 1 else 0 end` })
+      .where('bucket', '=', bucketOf(name, key))
+      .execute()
+  }
+}
