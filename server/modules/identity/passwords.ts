@@ -20,13 +20,18 @@ export async function verifyPassword(user: Pick<AppUserRow, 'password_hash'> | u
 }
 
 /**
- * Checks the password a confirm dialog asked for; a wrong one answers 400 with the field marked
- * (`errorType` of the field: wrongCode), too many wrong ones RATE_LIMITED.
+ * Checks the password a confirm dialog asked for: the account password (field accountPassword) or
+ * the current password of a password change (field currentPassword). A wrong one answers 400 with
+ * the field marked, too many wrong ones RATE_LIMITED.
  */
-export async function requirePasswordOf(ctx: AppContext, user: AppUserRow, password: string | undefined | null, field: string, codes: { missing: string; wrong: string }) {
-  if (!password) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: codes.missing }] })
+export async function requirePasswordOf(ctx: AppContext, user: AppUserRow, password: string | undefined | null, kind: 'account' | 'current') {
+  const field = kind === 'account' ? 'accountPassword' : 'currentPassword'
+  if (!password) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: kind === 'account' ? 'ACCOUNT_PASSWORD_MISSING' : 'CURRENT_PASSWORD_MISSING' }] })
   const checks: Array<['PASSWORD_CHECK_USER', string]> = [['PASSWORD_CHECK_USER', String(user.id)]]
   await throttle(ctx, checks)
-  if (!(await verifyPassword(user, password))) throw new AppError(400, codes.wrong, { fields: [{ field, errorType: codes.wrong }] })
+  if (!(await verifyPassword(user, password))) {
+    if (kind === 'account') throw new AppError(400, 'ACCOUNT_PASSWORD_WRONG', { fields: [{ field, errorType: 'ACCOUNT_PASSWORD_WRONG' }] })
+    throw new AppError(400, 'CURRENT_PASSWORD_WRONG', { fields: [{ field, errorType: 'CURRENT_PASSWORD_WRONG' }] })
+  }
   await forgive(ctx, checks)
 }

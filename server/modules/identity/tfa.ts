@@ -47,11 +47,9 @@ async function linkData(ctx: AppContext, user: AppUserRow, m: UserTfaRow) {
   return { qrCode: await QRCode.toDataURL(url, { margin: 1, width: 240, errorCorrectionLevel: 'M' }), secret: totp.secret.base32, url }
 }
 
-const ACCOUNT_PASSWORD = { missing: 'ACCOUNT_PASSWORD_MISSING', wrong: 'ACCOUNT_PASSWORD_WRONG' }
-
 /** Step 1: creates an unlinked method. OTP answers the QR code and secret; EMAIL mails a code. */
 export async function addMethod(ctx: AppContext, user: AppUserRow, input: TfaAddBody) {
-  await requirePasswordOf(ctx, user, input.accountPassword, 'accountPassword', ACCOUNT_PASSWORD)
+  await requirePasswordOf(ctx, user, input.accountPassword, 'account')
   const type: TfaType = input.twoFactorType
   const result = await ctx.db.transaction().execute(async (trx) => {
     if (type === 'EMAIL') {
@@ -98,7 +96,7 @@ export async function linkMethod(ctx: AppContext, user: AppUserRow, id: number, 
 
 export async function setEnabled(ctx: AppContext, user: AppUserRow, id: number, enabled: boolean, password: string) {
   const m = await methodOf(ctx, user.id, id)
-  await requirePasswordOf(ctx, user, password, 'accountPassword', ACCOUNT_PASSWORD)
+  await requirePasswordOf(ctx, user, password, 'account')
   if (enabled && !bool(m.linked)) throw new AppError(409, 'TFA_NOT_LINKED')
   await ctx.db.updateTable('user_tfa').set({ enabled }).where('id', '=', m.id).execute()
   return tfaDto({ ...m, enabled: enabled ? 1 : 0 })
@@ -106,7 +104,7 @@ export async function setEnabled(ctx: AppContext, user: AppUserRow, id: number, 
 
 export async function removeMethod(ctx: AppContext, user: AppUserRow, id: number, password: string) {
   const m = await methodOf(ctx, user.id, id)
-  await requirePasswordOf(ctx, user, password, 'accountPassword', ACCOUNT_PASSWORD)
+  await requirePasswordOf(ctx, user, password, 'account')
   await ctx.db.deleteFrom('user_tfa').where('id', '=', m.id).execute()
 }
 

@@ -57,7 +57,7 @@ export async function patchUser(ctx: AppContext, actor: SelfActor, id: number, b
     const accounts = await listAccountsOfUser(ctx.db, actor.user.id)
     const isAccount = accounts.some((a) => !isGuestRole(a.user_role))
     if (currentPasswordRequired(actor, isAccount)) {
-      await requirePasswordOf(ctx, actor.user, parsed.data.currentPassword, 'currentPassword', { missing: 'CURRENT_PASSWORD_MISSING', wrong: 'CURRENT_PASSWORD_WRONG' })
+      await requirePasswordOf(ctx, actor.user, parsed.data.currentPassword, 'current')
     }
     const hash = await hashPassword(parsed.data.password)
     await ctx.db.transaction().execute(async (trx) => {
