@@ -5,6 +5,7 @@ import { checkinRoutes } from './checkin'
 import { eventRoutes } from './events'
 import { guestRoutes } from './guest'
 import { identityRoutes } from './identity'
+import { importRoutes } from './imports'
 import { licenseRoutes } from './license'
 import { agencyUserRoutes } from './agency-users'
 import { notificationSettingsRoutes } from './notification-settings'
@@ -25,4 +26,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   checkinRoutes,
   agencyUserRoutes,
   notificationSettingsRoutes,
+  importRoutes,
 ]

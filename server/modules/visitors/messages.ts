@@ -18,6 +18,12 @@ export const de = {
   'errors.STATUS_CHANGED_MEANWHILE': 'Der Status wurde inzwischen geändert. Bitte laden Sie die Seite neu.',
   'errors.NO_EMAIL': 'Für diesen Gast ist keine E-Mail-Adresse hinterlegt.',
   'errors.DECLINE_NOT_ALLOWED': 'Eine Absage ist für diese Veranstaltung nicht vorgesehen.',
+  "errors.IMPORT_HAS_INVALID_ROWS": "Die Datei enthält fehlerhafte Zeilen. Es wurde nichts importiert.",
+  "errors.IMPORT_EMPTY": "Die Datei enthält keine Gäste.",
+  "field.IMPORT_EMPTY": "Die Datei enthält keine Gäste.",
+  "field.DUPLICATE_IN_FILE": "Diese E-Mail-Adresse steht mehrfach in der Datei.",
+  "field.ALREADY_REGISTERED": "Diese E-Mail-Adresse steht bereits auf der Gästeliste.",
+  "errors.NO_GUESTS_TO_INVITE": "Die Auswahl enthält keine Gäste.",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -50,4 +56,10 @@ export const en: Record<Keys, string> = {
   'errors.STATUS_CHANGED_MEANWHILE': 'The status has changed meanwhile. Please reload the page.',
   'errors.NO_EMAIL': 'This guest has no e-mail address.',
   'errors.DECLINE_NOT_ALLOWED': 'Declining is not offered for this event.',
+  "errors.IMPORT_HAS_INVALID_ROWS": "The file has invalid rows. Nothing was imported.",
+  "errors.IMPORT_EMPTY": "The file contains no guests.",
+  "field.IMPORT_EMPTY": "The file contains no guests.",
+  "field.DUPLICATE_IN_FILE": "This e-mail address appears more than once in the file.",
+  "field.ALREADY_REGISTERED": "This e-mail address is already on the guest list.",
+  "errors.NO_GUESTS_TO_INVITE": "The selection contains no guests.",
 }

@@ -1,0 +1,268 @@
+// CSV import (a background task, kind guest-import): every row is validated first; the valid rows are
+// written in ONE transaction (batches of 500 statements), so an import is whole or absent.
+import { z } from 'zod'
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { isoNow, toJson } from '../../db/types'
+import { AppError, fieldError } from '../../shared/errors'
+import { email as emailSchema } from '../../shared/validation'
+import type { AccountActor } from '../identity/auth'
+import { randomString } from '../identity/tokens'
+import { registerTaskHandler, enqueueTask, type TaskProgress } from '../tasks/runner'
+import { eventOfAgency } from '../events/service'
+import { findOrCreateLabel } from '../tags/service'
+import { takeSeats } from '../visitors/capacity'
+import { decodeFile, detectDelimiter, records, suggestMapping } from './csv'
+import { ESCORT_SLOTS, type ImportRunInput, MAX_IMPORT_BYTES, type Mapping } from './model'
+
+export const IMPORT_TASK = 'guest-import'
+const BATCH = 500
+
+export async function uploadImport(ctx: AppContext, actor: AccountActor, eventId: number, file: File) {
+  const event = await eventOfAgency(ctx, actor, eventId)
+  if (event.status === 'DELETED') throw new AppError(404, 'NOT_FOUND')
+  if (file.size > MAX_IMPORT_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE')
+  if (file.size === 0) throw fieldError([{ field: 'file', errorType: 'IMPORT_EMPTY' }])
+  const text = decodeFile(new Uint8Array(await file.arrayBuffer()))
+  const delimiter = detectDelimiter(text)
+  let headers: string[] = []
+  const sample: string[][] = []
+  let rows = 0
+  for await (const r of records(text, delimiter)) {
+    if (!headers.length) headers = r.values
+    else {
+      rows++
+      if (sample.length < 5) sample.push(r.values)
+    }
+  }
+  if (!headers.length || rows === 0) throw fieldError([{ field: 'file', errorType: 'IMPORT_EMPTY' }])
+  const row = await ctx.db
+    .insertInto('import_file')
+    .values({ agency_id: event.agency_id, event_id: event.id, account_id: actor.account.id, file_name: file.name || 'import.csv', content: text, delimiter, row_count: rows, created_at: isoNow(ctx.clock.now()) })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { id: row.id, fileName: file.name, delimiter, headers, sample, rowCount: rows, suggestedMapping: suggestMapping(headers) }
+}
+
+export async function startImport(ctx: AppContext, actor: AccountActor, eventId: number, importId: number, input: ImportRunInput, dryRun: boolean) {
+  const event = await eventOfAgency(ctx, actor, eventId)
+  const file = await ctx.db.selectFrom('import_file').select(['id', 'event_id', 'row_count']).where('id', '=', importId).executeTakeFirst()
+  if (!file || file.event_id !== event.id) throw new AppError(404, 'NOT_FOUND')
+  const task = await enqueueTask(ctx.db, { kind: IMPORT_TASK, agencyId: event.agency_id, accountId: actor.account.id, total: file.row_count, payload: { importId, eventId, dryRun, ...input } })
+  ctx.notifyTasks()
+  return task
+}
+
+export interface RowError {
+  line: number
+  field: string
+  errorType: string
+}
+
+const YES = new Set(['1', 'x', 'ja', 'yes', 'true', 'wahr', 'j', 'y'])
+const STATUS_WORDS: Record<string, 'ADDED' | 'CONFIRMED'> = { added: 'ADDED', hinzugefügt: 'ADDED', confirmed: 'CONFIRMED', angemeldet: 'CONFIRMED', bestätigt: 'CONFIRMED' }
+const text = (max: number) => z.string().max(max, 'TOO_LONG')
+
+interface GoodRow {
+  line: number
+  salutation: string | null
+  title: string | null
+  firstName: string
+  lastName: string
+  email: string | null
+  company: string | null
+  position: string | null
+  phoneNumber: string | null
+  vip: boolean
+  status: 'ADDED' | 'CONFIRMED'
+  tags: string[]
+  note: string | null
+  escorts: Array<{ firstName: string; lastName: string }>
+}
+
+/** Turns one CSV record into a guest, or the list of what is wrong with it. */
+export function readRow(values: string[], line: number, mapping: Mapping, defaultStatus: 'ADDED' | 'CONFIRMED'): { row?: GoodRow; errors: RowError[] } {
+  const errors: RowError[] = []
+  const get = (f: keyof Mapping) => {
+    const i = mapping[f]
+    if (i === undefined) return ''
+    return (values[i] ?? '').trim()
+  }
+  const opt = (f: keyof Mapping, max: number) => {
+    const v = get(f)
+    if (!v) return null
+    if (!text(max).safeParse(v).success) errors.push({ line, field: f, errorType: 'TOO_LONG' })
+    return v
+  }
+  const req = (f: keyof Mapping, max: number) => {
+    const v = get(f)
+    if (!v) errors.push({ line, field: f, errorType: 'REQUIRED' })
+    else if (v.length > max) errors.push({ line, field: f, errorType: 'TOO_LONG' })
+    return v
+  }
+  const firstName = req('firstName', 100)
+  const lastName = req('lastName', 100)
+  let email: string | null = null
+  const rawEmail = get('email')
+  if (rawEmail) {
+    const r = emailSchema().safeParse(rawEmail)
+    if (r.success) email = r.data
+    else errors.push({ line, field: 'email', errorType: 'INVALID_EMAIL' })
+  }
+  const rawStatus = get('status').toLowerCase()
+  let status = defaultStatus
+  if (rawStatus) {
+    const s = STATUS_WORDS[rawStatus]
+    if (s) status = s
+    else errors.push({ line, field: 'status', errorType: 'INVALID' })
+  }
+  const escorts: GoodRow['escorts'] = []
+  for (let i = 1; i <= ESCORT_SLOTS; i++) {
+    const fn = get(`escort${i}FirstName` as keyof Mapping)
+    const ln = get(`escort${i}LastName` as keyof Mapping)
+    if (!fn && !ln) continue
+    if (!fn) errors.push({ line, field: `escort${i}FirstName`, errorType: 'REQUIRED' })
+    if (!ln) errors.push({ line, field: `escort${i}LastName`, errorType: 'REQUIRED' })
+    escorts.push({ firstName: fn.slice(0, 100), lastName: ln.slice(0, 100) })
+  }
+  const row: GoodRow = {
+    line,
+    salutation: opt('salutation', 20),
+    title: opt('title', 50),
+    firstName,
+    lastName,
+    email,
+    company: opt('company', 200),
+    position: opt('position', 200),
+    phoneNumber: opt('phoneNumber', 40),
+    vip: YES.has(get('vip').toLowerCase()),
+    status,
+    tags: get('tags')
+      .split(/[|,]/)
+      .map((t) => t.trim())
+      .filter(Boolean)
+      .slice(0, 20),
+    note: opt('note', 2000),
+    escorts,
+  }
+  return errors.length ? { errors } : { row, errors }
+}
+
+interface ImportPayload extends ImportRunInput {
+  importId: number
+  eventId: number
+  dryRun: boolean
+}
+
+async function runImport(ctx: AppContext, taskId: number, p: ImportPayload, progress: TaskProgress) {
+  const file = await ctx.db.selectFrom('import_file').selectAll().where('id', '=', p.importId).executeTakeFirstOrThrow()
+  const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', p.eventId).executeTakeFirstOrThrow()
+  const existing = new Set(
+    (await ctx.db.selectFrom('event_visitor').select('email').where('event_id', '=', event.id).where('email', 'is not', null).execute()).map((r) => r.email!),
+  )
+  const seen = new Set<string>()
+  const good: GoodRow[] = []
+  const errors: RowError[] = []
+  let duplicates = 0
+  let n = 0
+  let first = true
+  await progress.update({ current: 0, total: file.row_count, errors: 0 }, true)
+  for await (const r of records(file.content, file.delimiter)) {
+    if (first) {
+      first = false
+      continue
+    }
+    n++
+    const { row, errors: rowErrors } = readRow(r.values, r.line, p.mapping, p.defaultStatus)
+    if (row?.email && (existing.has(row.email) || seen.has(row.email))) {
+      duplicates++
+      errors.push({ line: r.line, field: 'email', errorType: existing.has(row.email) ? 'ALREADY_REGISTERED' : 'DUPLICATE_IN_FILE' })
+    } else if (row) {
+      if (row.email) seen.add(row.email)
+      good.push(row)
+    } else errors.push(...rowErrors)
+    if (n % 1000 === 0) await progress.update({ current: n, errors: n - good.length })
+  }
+  const badRows = n - good.length
+  const report = { dryRun: p.dryRun, rows: n, valid: good.length, invalid: badRows, duplicates, imported: 0, errors: errors.slice(0, 1000) }
+  const summary = (imported: number) => toJson({ ...report, imported })
+  if (p.dryRun) {
+    await progress.update({ current: n, total: n, errors: badRows }, true)
+    return { state: `DRY_RUN:${good.length}:${badRows}`, result: JSON.parse(summary(0)) }
+  }
+  if (badRows && !p.skipInvalid) {
+    await ctx.db.updateTable('task').set({ result: summary(0), current_count: n, error_count: badRows }).where('id', '=', taskId).execute()
+    throw new AppError(400, 'IMPORT_HAS_INVALID_ROWS')
+  }
+  const persons = good.filter((g) => g.status === 'CONFIRMED').reduce((a, g) => a + 1 + g.escorts.length, 0)
+  await progress.update({ current: 0, total: good.length, errors: badRows }, true)
+  // No progress writes inside: on SQLite the transaction holds the only connection.
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (persons && !(await takeSeats(trx, event.id, persons))) throw new AppError(409, 'EVENT_FULL')
+      const tagIds = new Map<string, number>()
+      const now = isoNow(ctx.clock.now())
+      for (let i = 0; i < good.length; i += BATCH) {
+        const batch = good.slice(i, i + BATCH)
+        const tokens = batch.map(() => randomString(20))
+        const inserted = await trx
+          .insertInto('event_visitor')
+          .values(
+            batch.map((g, j) => ({
+              event_id: event.id,
+              status: g.status,
+              salutation: g.salutation,
+              title: g.title,
+              first_name: g.firstName,
+              last_name: g.lastName,
+              email: g.email,
+              company: g.company,
+              position: g.position,
+              phone_number: g.phoneNumber,
+              vip: g.vip,
+              note: g.note,
+              visitor_count: 1 + g.escorts.length,
+              seats_held: g.status === 'CONFIRMED' ? 1 + g.escorts.length : 0,
+              event_token: tokens[j],
+              download_token: randomString(20),
+              source: 'IMPORT',
+              registered_at: g.status === 'CONFIRMED' ? now : null,
+              created_at: now,
+              updated_at: now,
+            })),
+          )
+          .returning(['id', 'event_token'])
+          .execute()
+        const idOf = new Map(inserted.map((r) => [r.event_token, r.id]))
+        const escorts = batch.flatMap((g, j) => g.escorts.map((e, k) => ({ visitor_id: idOf.get(tokens[j])!, number: k + 1, first_name: e.firstName, last_name: e.lastName })))
+        for (let k = 0; k < escorts.length; k += BATCH) await trx.insertInto('escort_person').values(escorts.slice(k, k + BATCH)).execute()
+        const links = new Map<string, { visitor_id: number; tag_id: number }>()
+        for (let j = 0; j < batch.length; j++) {
+          for (const name of batch[j].tags) {
+            const key = name.toLowerCase()
+            let id = tagIds.get(key)
+            if (id === undefined) {
+              id = (await findOrCreateLabel(trx, 'tag', event.agency_id, name)).row.id
+              tagIds.set(key, id)
+            }
+            const visitorId = idOf.get(tokens[j])!
+            links.set(`${visitorId}:${id}`, { visitor_id: visitorId, tag_id: id })
+          }
+        }
+        const linkRows = [...links.values()]
+        for (let k = 0; k < linkRows.length; k += BATCH) await trx.insertInto('visitor_tag').values(linkRows.slice(k, k + BATCH)).execute()
+      }
+    })
+  } catch (e) {
+    await ctx.db.updateTable('task').set({ result: summary(0) }).where('id', '=', taskId).execute()
+    throw e
+  }
+  await progress.update({ current: good.length, total: good.length, errors: badRows }, true)
+  return { state: `IMPORTED:${good.length}:${badRows}`, result: JSON.parse(summary(good.length)) }
+}
+
+registerTaskHandler(IMPORT_TASK, (ctx, task, payload, progress) => runImport(ctx, task.id, payload as ImportPayload, progress))
+
+export async function deleteImportFile(db: Db, id: number) {
+  await db.deleteFrom('import_file').where('id', '=', id).execute()
+}
