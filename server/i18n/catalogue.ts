@@ -1,4 +1,5 @@
 import * as agencyUsers from '../modules/agency-users/messages'
+import * as agreements from '../modules/agreements/messages'
 import * as checkin from '../modules/checkin/messages'
 import * as events from '../modules/events/messages'
 import * as guest from '../modules/guest/messages'
@@ -27,6 +28,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   checkin,
   agencyUsers,
   notificationSettings,
+  agreements,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

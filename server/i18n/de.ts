@@ -1,5 +1,6 @@
 // The German catalogue: every module's `de` messages. The UI bundles this one (German first);
 // other languages are fetched from /proxy/api/public/translations. Add a module with one line.
+import { de as agreements } from '../modules/agreements/messages'
 import { de as checkin } from '../modules/checkin/messages'
 import { de as agencyUsers } from '../modules/agency-users/messages'
 import { de as events } from '../modules/events/messages'
@@ -24,4 +25,5 @@ export const de: Record<string, string> = {
   ...checkin,
   ...agencyUsers,
   ...notificationSettings,
+  ...agreements,
 }

@@ -1,6 +1,7 @@
 // Every domain's routes, in the order they are mounted. Add a domain with one line here.
 import type { Elysia } from 'elysia'
 import type { AppContext } from '../context'
+import { agreementRoutes } from './agreements'
 import { checkinRoutes } from './checkin'
 import { eventRoutes } from './events'
 import { guestRoutes } from './guest'
@@ -27,4 +28,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   agencyUserRoutes,
   notificationSettingsRoutes,
   importRoutes,
+  agreementRoutes,
 ]

@@ -1,0 +1,219 @@
+// Agreements and their signatures. A decision replaces the earlier one (guest-side.md 4: "a resign
+// clears the earlier state"); CONFIRMED needs a drawn signature, DECLINED is only for optional ones.
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { bool, isoNow } from '../../db/types'
+import { AppError, fieldError, notFound } from '../../shared/errors'
+import type { EventRow } from '../events/events.table'
+import { sanitizeRichText } from '../events/rich-text'
+import { zonedToUtc } from '../../i18n/format'
+import type { EventVisitorRow } from '../visitors/visitors.table'
+import type { AgreementRow } from './agreements.table'
+import type { AgreementInput, SignInput } from './model'
+import { effectiveAgreements } from './repository'
+
+export function agreementDto(a: AgreementRow) {
+  return {
+    id: a.id,
+    displayName: a.display_name,
+    description: a.description,
+    appearance: a.appearance,
+    validity: a.validity,
+    type: a.validity === 'GLOBAL' ? 'global' : 'event',
+    eventId: a.event_id,
+    active: bool(a.active),
+    sortOrder: a.sort_order,
+    updatedAt: a.updated_at,
+  }
+}
+
+async function assertEventOfAgency(db: Db, agencyId: number, eventId: number | null | undefined) {
+  if (!eventId) return
+  const e = await db.selectFrom('event').select('agency_id').where('id', '=', eventId).executeTakeFirst()
+  if (!e || e.agency_id !== agencyId) throw fieldError([{ field: 'eventId', errorType: 'INVALID' }])
+}
+
+function columns(input: AgreementInput) {
+  return {
+    display_name: input.displayName,
+    description: sanitizeRichText(input.description) ?? '',
+    appearance: input.appearance,
+    validity: input.validity,
+    event_id: input.validity === 'EVENT' ? input.eventId! : null,
+    active: input.active,
+    sort_order: input.sortOrder,
+  }
+}
+
+export async function createAgreement(ctx: AppContext, agencyId: number, input: AgreementInput) {
+  await assertEventOfAgency(ctx.db, agencyId, input.eventId)
+  const now = isoNow(ctx.clock.now())
+  return ctx.db.insertInto('agreement').values({ ...columns(input), agency_id: agencyId, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow()
+}
+
+export async function agreementOfAgency(db: Db, agencyId: number, id: number) {
+  const a = await db.selectFrom('agreement').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!a || a.agency_id !== agencyId) throw notFound()
+  return a
+}
+
+export async function updateAgreement(ctx: AppContext, agencyId: number, id: number, input: AgreementInput) {
+  await agreementOfAgency(ctx.db, agencyId, id)
+  await assertEventOfAgency(ctx.db, agencyId, input.eventId)
+  return ctx.db.updateTable('agreement').set({ ...columns(input), updated_at: isoNow(ctx.clock.now()) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+}
+
+/** Deactivates: the signatures given so far stay on record. */
+export async function deactivateAgreement(ctx: AppContext, agencyId: number, id: number) {
+  await agreementOfAgency(ctx.db, agencyId, id)
+  return ctx.db.updateTable('agreement').set({ active: false, updated_at: isoNow(ctx.clock.now()) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+}
+
+export async function searchAgreements(db: Db, agencyId: number, s: { eventId?: number; validity?: string; includeInactive: boolean }) {
+  let q = db.selectFrom('agreement').selectAll().where('agency_id', '=', agencyId)
+  if (!s.includeInactive) q = q.where('active', '=', true as never)
+  if (s.validity) q = q.where('validity', '=', s.validity as 'GLOBAL' | 'EVENT')
+  if (s.eventId) q = q.where((eb) => eb.or([eb('event_id', '=', s.eventId!), eb('validity', '=', 'GLOBAL')]))
+  return q.orderBy('validity', 'desc').orderBy('sort_order').orderBy('id').execute()
+}
+
+const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+
+/** A PNG data URL whose bytes really are a PNG; null otherwise. */
+export function validSignature(s: string | null | undefined): string | null {
+  if (!s) return null
+  const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(s)
+  if (!m) return null
+  const bytes = Buffer.from(m[1], 'base64')
+  if (bytes.length < 67 || !PNG_MAGIC.every((b, i) => bytes[i] === b)) return null
+  return s
+}
+
+export async function signAgreements(ctx: AppContext, event: EventRow, visitor: EventVisitorRow, input: SignInput, origin: 'GUEST' | 'DESK' | 'SELF_CHECKIN', accountId: number | null) {
+  const available = new Map((await effectiveAgreements(ctx.db, event)).map((a) => [a.id, a]))
+  const fields: Array<{ field: string; errorType: string }> = []
+  input.agreements.forEach((d, i) => {
+    const a = available.get(d.id)
+    if (!a) fields.push({ field: `agreements.${i}.id`, errorType: 'INVALID' })
+    else if (d.status === 'CONFIRMED' && !validSignature(d.signature)) fields.push({ field: `agreements.${i}.signature`, errorType: 'SIGNATURE_REQUIRED' })
+    else if (d.status === 'DECLINED' && a.appearance === 'REQUIRED') fields.push({ field: `agreements.${i}.status`, errorType: 'AGREEMENT_REQUIRED' })
+  })
+  if (fields.some((f) => f.errorType === 'AGREEMENT_REQUIRED')) throw new AppError(400, 'AGREEMENT_REQUIRED', { fields })
+  if (fields.length) throw fieldError(fields)
+  const now = isoNow(ctx.clock.now())
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const d of input.agreements) {
+      const row = {
+        status: d.status,
+        signature: d.status === 'CONFIRMED' ? d.signature! : null,
+        decided_at: now,
+        confirm_date: d.status === 'CONFIRMED' ? now : null,
+        decline_date: d.status === 'DECLINED' ? now : null,
+        origin,
+        account_id: accountId,
+      }
+      await trx
+        .insertInto('visitor_agreement')
+        .values({ ...row, visitor_id: visitor.id, agreement_id: d.id, event_id: event.id })
+        .onConflict((oc) => oc.columns(['visitor_id', 'agreement_id']).doUpdateSet(row))
+        .execute()
+    }
+  })
+  return agreementsOfVisitor(ctx, event, visitor.id)
+}
+
+/** The event's agreements with this registration's decisions (the signature only as a flag). */
+export async function agreementsOfVisitor(ctx: AppContext, event: { id: number; agency_id: number }, visitorId: number) {
+  const [list, decisions] = await Promise.all([
+    effectiveAgreements(ctx.db, event),
+    ctx.db.selectFrom('visitor_agreement').select(['id', 'agreement_id', 'status', 'decided_at', 'confirm_date', 'decline_date', 'origin']).select((eb) => eb('signature', 'is not', null).as('has_signature')).where('visitor_id', '=', visitorId).execute(),
+  ])
+  const by = new Map(decisions.map((d) => [d.agreement_id, d]))
+  return list.map((a) => {
+    const d = by.get(a.id)
+    return {
+      ...agreementDto(a),
+      completed: d?.status === 'CONFIRMED' || d?.status === 'DECLINED',
+      status: d?.status ?? null,
+      confirmDate: d?.confirm_date ?? null,
+      declineDate: d?.decline_date ?? null,
+      signatureId: d && bool(d.has_signature as number) ? d.id : null,
+      origin: d?.origin ?? null,
+    }
+  })
+}
+
+const AGENCY_TZ = 'Europe/Berlin'
+const dayStart = (d: string) => (d.length === 10 ? zonedToUtc(`${d}T00:00`, AGENCY_TZ) : new Date(d)).toISOString()
+const dayEnd = (d: string) => (d.length === 10 ? new Date(zonedToUtc(`${d}T00:00`, AGENCY_TZ).getTime() + 86400_000 - 1) : new Date(d)).toISOString()
+
+export async function searchSignatures(
+  db: Db,
+  agencyId: number,
+  s: { filter: { startDate?: string | null; endDate?: string | null; validity?: string | null }; eventId?: number; visitorId?: number; agreementId?: number; page: number; perPage: number },
+) {
+  let q = db
+    .selectFrom('visitor_agreement as va')
+    .innerJoin('agreement as a', 'a.id', 'va.agreement_id')
+    .innerJoin('event_visitor as v', 'v.id', 'va.visitor_id')
+    .innerJoin('event as e', 'e.id', 'va.event_id')
+    .where('a.agency_id', '=', agencyId)
+  if (s.filter.startDate) q = q.where('va.decided_at', '>=', dayStart(s.filter.startDate))
+  if (s.filter.endDate) q = q.where('va.decided_at', '<=', dayEnd(s.filter.endDate))
+  if (s.filter.validity) q = q.where('a.validity', '=', s.filter.validity as 'GLOBAL' | 'EVENT')
+  if (s.eventId) q = q.where('va.event_id', '=', s.eventId)
+  if (s.visitorId) q = q.where('va.visitor_id', '=', s.visitorId)
+  if (s.agreementId) q = q.where('va.agreement_id', '=', s.agreementId)
+  const [rows, total] = await Promise.all([
+    q
+      .select([
+        'va.id',
+        'va.status',
+        'va.decided_at',
+        'va.confirm_date',
+        'va.decline_date',
+        'va.origin',
+        'va.visitor_id',
+        'va.event_id',
+        'a.id as agreement_id',
+        'a.display_name as agreement_name',
+        'a.validity',
+        'a.appearance',
+        'v.first_name',
+        'v.last_name',
+        'v.email',
+        'e.display_name as event_name',
+      ])
+      .select((eb) => eb('va.signature', 'is not', null).as('has_signature'))
+      .orderBy('va.decided_at', 'desc')
+      .orderBy('va.id', 'desc')
+      .limit(s.perPage)
+      .offset(s.page * s.perPage)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+  ])
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      agreementId: r.agreement_id,
+      agreementName: r.agreement_name,
+      validity: r.validity,
+      appearance: r.appearance,
+      visitorId: r.visitor_id,
+      eventId: r.event_id,
+      eventName: r.event_name,
+      firstName: r.first_name,
+      lastName: r.last_name,
+      email: r.email,
+      status: r.status,
+      decidedAt: r.decided_at,
+      confirmDate: r.confirm_date,
+      declineDate: r.decline_date,
+      origin: r.origin,
+      signatureId: bool(r.has_signature as number) ? r.id : null,
+    })),
+    total: Number(total?.n ?? 0),
+    page: s.page,
+    perPage: s.perPage,
+  }
+}
