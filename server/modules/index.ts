@@ -11,6 +11,8 @@ import { licenseRoutes } from './license'
 import { agencyUserRoutes } from './agency-users'
 import { notificationSettingsRoutes } from './notification-settings'
 import { registrationRoutes } from './registration'
+import { shortLinkRoutes } from './shortlinks'
+import { statisticsRoutes } from './statistics'
 import { tagRoutes } from './tags'
 import { taskRoutes } from './tasks'
 import { visitorRoutes } from './visitors'
@@ -29,4 +31,6 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   notificationSettingsRoutes,
   importRoutes,
   agreementRoutes,
+  shortLinkRoutes,
+  statisticsRoutes,
 ]

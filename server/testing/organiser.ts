@@ -16,5 +16,5 @@ export async function createEvent(agent: Agent, overrides: Record<string, unknow
 export async function addGuest(agent: Agent, eventId: number, body: Record<string, unknown> = {}) {
   const r = await agent.post(`/proxy/api/events/${eventId}/visitors`, { salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', email: uniqueEmail('guest'), ...body })
   if (r.status !== 201) throw new Error(`addGuest: ${r.status} ${r.text}`)
-  return r.body as { id: number; [k: string]: any }
+  return r.body as { id: number; email: string; [k: string]: any }
 }

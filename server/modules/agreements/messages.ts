@@ -3,6 +3,10 @@ export const de = {
   'errors.AGREEMENT_REQUIRED': 'Diese Einverständniserklärung ist erforderlich und kann nicht abgelehnt werden.',
   'field.AGREEMENT_REQUIRED': 'Diese Einverständniserklärung ist erforderlich.',
   'field.SIGNATURE_REQUIRED': 'Bitte unterschreiben Sie.',
+  'errors.PARSER_UNKNOWN_FORMAT': 'Das Format der Kontaktdaten wird nicht erkannt (vCard oder MECARD).',
+  'errors.SHORT_LINK_TAKEN': 'Dieser Kurzlink ist bereits vergeben.',
+  'field.SHORT_LINK_TAKEN': 'Dieser Kurzlink ist bereits vergeben.',
+  'field.CODE_MISMATCH': 'Der eingegebene Code stimmt nicht überein.',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -12,4 +16,8 @@ export const en: Record<Keys, string> = {
   'errors.AGREEMENT_REQUIRED': 'This agreement is required and cannot be declined.',
   'field.AGREEMENT_REQUIRED': 'This agreement is required.',
   'field.SIGNATURE_REQUIRED': 'Please sign.',
+  'errors.PARSER_UNKNOWN_FORMAT': 'The contact data format is not recognised (vCard or MECARD).',
+  'errors.SHORT_LINK_TAKEN': 'This short link is already taken.',
+  'field.SHORT_LINK_TAKEN': 'This short link is already taken.',
+  'field.CODE_MISMATCH': 'The code entered does not match.',
 }

@@ -2,11 +2,12 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
-import { fieldError } from '../../shared/errors'
+import { AppError, fieldError } from '../../shared/errors'
 import { idParam, issuesToFields } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
 import { requireGuest, requireOrganiser } from '../identity/auth'
 import { labelsOfVisitors } from '../tags/service'
+import { parseContactCard } from './contact-parser'
 import { visitorDetail } from './detail'
 import { visitorListDto } from './dto'
 import { ActionInput, GuestDecision, GuestListQuery, GuestSearch, VISITOR_ACTIONS, VisitorInput, VisitorPatch, queryToGuestSearch } from './model'
@@ -35,6 +36,15 @@ export function visitorRoutes(ctx: AppContext) {
     return { items: rows.map((v) => visitorListDto(v, labels.get(v.id))), total, page: s.page, perPage: s.perPage }
   }
   return new Elysia({ name: 'visitors' })
+    .post(
+      '/proxy/api/public/parser',
+      ({ body }) => {
+        const contact = parseContactCard(body.data)
+        if (!contact) throw new AppError(400, 'PARSER_UNKNOWN_FORMAT')
+        return contact
+      },
+      { body: z.object({ data: z.string().min(1, 'REQUIRED').max(20_000, 'TOO_LONG') }), detail: { tags: ['visitors'], summary: 'Contact card text (vCard, MECARD) to contact data' } },
+    )
     .get('/proxy/api/events/:id/visitors', (c) => list(c, parseGuestQuery(c.query)), {
       params: EventParams,
       query: GuestListQuery,

@@ -1,0 +1,76 @@
+// Statistics of one event: registrations over time, status counts and the check-in curve. Buckets are
+// computed here (not in SQL) so both dialects agree on days in the event's time zone.
+import type { Db } from '../../db/database'
+import type { EventRow } from '../events/events.table'
+
+const dayKey = (iso: string, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso))
+const QUARTER = 15 * 60_000
+
+export async function eventStatistics(db: Db, event: EventRow) {
+  const [visitors, statuses, presence] = await Promise.all([
+    db.selectFrom('event_visitor').select(['registered_at', 'visitor_count']).where('event_id', '=', event.id).where('registered_at', 'is not', null).where('status', '!=', 'DELETED').orderBy('registered_at').execute(),
+    db
+      .selectFrom('event_visitor')
+      .select(['status'])
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('visitor_count').as('persons')])
+      .where('event_id', '=', event.id)
+      .groupBy('status')
+      .execute(),
+    db.selectFrom('presence').select(['checkin_at', 'checkout_at']).where('event_id', '=', event.id).execute(),
+  ])
+  const days = new Map<string, { registrations: number; persons: number }>()
+  for (const v of visitors) {
+    const k = dayKey(v.registered_at!, event.timezone)
+    const d = days.get(k) ?? { registrations: 0, persons: 0 }
+    d.registrations++
+    d.persons += v.visitor_count
+    days.set(k, d)
+  }
+  let cumReg = 0
+  let cumPersons = 0
+  const registrations = [...days].map(([date, d]) => {
+    cumReg += d.registrations
+    cumPersons += d.persons
+    return { date, ...d, cumulativeRegistrations: cumReg, cumulativePersons: cumPersons }
+  })
+  const events: Array<[number, number]> = []
+  for (const p of presence) {
+    events.push([new Date(p.checkin_at).getTime(), 1])
+    if (p.checkout_at) events.push([new Date(p.checkout_at).getTime(), -1])
+  }
+  events.sort((a, b) => a[0] - b[0])
+  const checkins: Array<{ time: string; checkins: number; checkouts: number; present: number }> = []
+  if (events.length) {
+    const start = Math.floor(events[0][0] / QUARTER) * QUARTER
+    const end = Math.floor(events[events.length - 1][0] / QUARTER) * QUARTER
+    let i = 0
+    let present = 0
+    for (let t = start; t <= end && checkins.length < 2000; t += QUARTER) {
+      let ins = 0
+      let outs = 0
+      while (i < events.length && events[i][0] < t + QUARTER) {
+        if (events[i][1] > 0) ins++
+        else outs++
+        present += events[i][1]
+        i++
+      }
+      checkins.push({ time: new Date(t).toISOString(), checkins: ins, checkouts: outs, present })
+    }
+  }
+  const statusCounts = Object.fromEntries(statuses.map((s) => [s.status, { registrations: Number(s.n), persons: Number(s.persons ?? 0) }]))
+  return {
+    eventId: event.id,
+    timezone: event.timezone,
+    registrations,
+    statusCounts,
+    checkins,
+    totals: {
+      registrations: visitors.length,
+      persons: visitors.reduce((a, v) => a + v.visitor_count, 0),
+      checkins: presence.length,
+      presentNow: presence.filter((p) => !p.checkout_at).length,
+      maxVisitors: event.max_visitors,
+      seatsTaken: event.seats_taken,
+    },
+  }
+}
