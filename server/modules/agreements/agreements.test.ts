@@ -79,11 +79,11 @@ forEachDialect(
       const sigs = await admin.post('/proxy/api/agreements/signatures/search', { eventId: e.id })
       expect(sigs.body.total).toBe(2)
       expect(sigs.body.items[0]).toMatchObject({ firstName: 'Grete', status: 'CONFIRMED', origin: 'GUEST', validity: 'EVENT' })
-      const img = await admin.get(`/proxy/api/agreements/signatures/${sigs.body.items[0].signatureId}/signature.png`)
+      const img = await admin.get(`/proxy/api/agreements/signatures/${sigs.body.items[0].signatureId}/signature`)
       expect(img.status).toBe(200)
       expect(img.headers.get('content-type')).toBe('image/png')
       const foreign = await h().admin()
-      expect((await foreign.get(`/proxy/api/agreements/signatures/${sigs.body.items[0].signatureId}/signature.png`)).status).toBe(404)
+      expect((await foreign.get(`/proxy/api/agreements/signatures/${sigs.body.items[0].signatureId}/signature`)).status).toBe(404)
       // the guest list filter by agreement and the guest detail
       const filtered = await admin.post(`/proxy/api/events/${e.id}/visitors/search`, { filter: { agreements: [req.id, opt.id] } })
       expect(filtered.body.items.map((x: any) => x.id)).toEqual([v.id])

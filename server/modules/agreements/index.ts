@@ -87,7 +87,7 @@ export function agreementRoutes(ctx: AppContext) {
       { body: SignatureSearch, detail: { tags: ['agreements'], summary: 'Who signed what and when, with the agreement filter (startDate, endDate, validity)' } },
     )
     .get(
-      '/proxy/api/agreements/signatures/:id/signature.png',
+      '/proxy/api/agreements/signatures/:id/signature',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
         const row = await ctx.db

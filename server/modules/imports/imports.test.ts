@@ -108,12 +108,12 @@ forEachDialect(
       const e = await createEvent(admin)
       await addGuest(admin, e.id, { firstName: 'Anna', lastName: 'Adler', vip: true, escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }] })
       await addGuest(admin, e.id, { firstName: 'Bernd', lastName: 'Bär; "B"' })
-      const r = await admin.get(`/proxy/api/events/${e.id}/visitors/export.csv`)
+      const r = await admin.get(`/proxy/api/events/${e.id}/visitors/export`)
       expect(r.status).toBe(200)
       expect(r.headers.get('content-type')).toContain('text/csv')
       expect(r.headers.get('content-disposition')).toContain(`gaeste-${e.id}.csv`)
       const raw = await h().app.handle(
-        new Request(`http://localhost/proxy/api/events/${e.id}/visitors/export.csv`, { headers: { ...admin.headers, cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } }),
+        new Request(`http://localhost/proxy/api/events/${e.id}/visitors/export`, { headers: { ...admin.headers, cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } }),
       )
       expect([...new Uint8Array(await raw.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
       const lines = r.text.trim().split('\n')
@@ -123,10 +123,10 @@ forEachDialect(
       expect(lines[1]).toContain(';ja;')
       expect(lines[1]).toContain('Eva;Escort')
       expect(lines[2]).toContain('"Bär; ""B"""')
-      const vip = await admin.get(`/proxy/api/events/${e.id}/visitors/export.csv?vipFilter=ONLY_VIP`)
+      const vip = await admin.get(`/proxy/api/events/${e.id}/visitors/export?vipFilter=ONLY_VIP`)
       expect(vip.text.trim().split('\n')).toHaveLength(2)
       await h().ctx.db.updateTable('account').set({ user_role: 'AGENCY_CHECKIN' }).where('id', '=', admin.accountId).execute()
-      expect((await admin.get(`/proxy/api/events/${e.id}/visitors/export.csv`)).status).toBe(403)
+      expect((await admin.get(`/proxy/api/events/${e.id}/visitors/export`)).status).toBe(403)
       await h().ctx.db.updateTable('account').set({ user_role: 'AGENCY_ADMIN' }).where('id', '=', admin.accountId).execute()
     })
 

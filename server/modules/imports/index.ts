@@ -54,7 +54,7 @@ export function importRoutes(ctx: AppContext) {
       { params: ImportParams, body: ImportRunInput, detail: { tags: ['imports'], summary: 'Import an uploaded CSV (background task; all valid rows in one transaction or nothing)' } },
     )
     .get(
-      '/proxy/api/events/:id/visitors/export.csv',
+      '/proxy/api/events/:id/visitors/export',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.EXPORT')
         const event = await eventOfAgency(ctx, actor, c.params.id)
