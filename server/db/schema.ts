@@ -2,7 +2,9 @@
 import type { AgencyTables } from '../modules/agency/agency.table'
 import type { AgreementTables } from '../modules/agreements/agreements.table'
 import type { CheckinTables } from '../modules/checkin/checkin.table'
+import type { AssetTables } from '../modules/assets/assets.table'
 import type { EventTables } from '../modules/events/events.table'
+import type { FormTables } from '../modules/forms/forms.table'
 import type { IdentityTables } from '../modules/identity/identity.table'
 import type { ImportTables } from '../modules/imports/imports.table'
 import type { MailTables } from '../modules/mail/mail.table'
@@ -22,4 +24,6 @@ export interface DB
     ShortLinkTables,
     AgreementTables,
     CheckinTables,
-    ImportTables {}
+    ImportTables,
+    FormTables,
+    AssetTables {}

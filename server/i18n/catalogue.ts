@@ -2,6 +2,7 @@ import * as agencyUsers from '../modules/agency-users/messages'
 import * as agreements from '../modules/agreements/messages'
 import * as checkin from '../modules/checkin/messages'
 import * as events from '../modules/events/messages'
+import * as forms from '../modules/forms/messages'
 import * as guest from '../modules/guest/messages'
 import * as identity from '../modules/identity/messages'
 import * as license from '../modules/license/messages'
@@ -21,6 +22,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   identity,
   events,
   registration,
+  forms,
   guest,
   mail,
   license,

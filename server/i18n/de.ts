@@ -4,6 +4,7 @@ import { de as agreements } from '../modules/agreements/messages'
 import { de as checkin } from '../modules/checkin/messages'
 import { de as agencyUsers } from '../modules/agency-users/messages'
 import { de as events } from '../modules/events/messages'
+import { de as forms } from '../modules/forms/messages'
 import { de as guest } from '../modules/guest/messages'
 import { de as identity } from '../modules/identity/messages'
 import { de as license } from '../modules/license/messages'
@@ -18,6 +19,7 @@ export const de: Record<string, string> = {
   ...identity,
   ...events,
   ...registration,
+  ...forms,
   ...guest,
   ...mail,
   ...license,

@@ -3,7 +3,9 @@ import type { Elysia } from 'elysia'
 import type { AppContext } from '../context'
 import { agreementRoutes } from './agreements'
 import { checkinRoutes } from './checkin'
+import { assetRoutes } from './assets'
 import { eventRoutes } from './events'
+import { formRoutes } from './forms'
 import { guestRoutes } from './guest'
 import { identityRoutes } from './identity'
 import { importRoutes } from './imports'
@@ -14,6 +16,7 @@ import { registrationRoutes } from './registration'
 import { shortLinkRoutes } from './shortlinks'
 import { statisticsRoutes } from './statistics'
 import { tagRoutes } from './tags'
+import { reservationRoutes } from './reservations'
 import { taskRoutes } from './tasks'
 import { visitorRoutes } from './visitors'
 
@@ -22,6 +25,9 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   eventRoutes,
   visitorRoutes,
   registrationRoutes,
+  formRoutes,
+  reservationRoutes,
+  assetRoutes,
   guestRoutes,
   taskRoutes,
   licenseRoutes,

@@ -53,6 +53,10 @@ export interface EventTable {
   /** persons currently holding a place; only changed by conditional updates (see visitors/capacity) */
   seats_taken: Generated<number>
   require_approval: GenBool
+  /** bumped by every change of the registration form (forms module); caches key on it */
+  form_version: Generated<number>
+  /** registrations beyond capacity go to the waiting list instead of being refused */
+  waiting_list: GenBool
   created_by_account_id: number | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>

@@ -16,6 +16,7 @@ export const LIST_OF_STATUS: Record<VisitorStatus, GuestList | null> = {
   OPEN: 'openEvents',
   ADDED: 'openEvents',
   REQUIRE_APPROVAL: 'openEvents',
+  WAITING_LIST: 'openEvents',
   DECLINED: 'declinedEvents',
   VISITOR_DECLINED: 'declinedEvents',
   DELETED: null,

@@ -1,23 +1,103 @@
+// Registration: the public form (page and frame), the organiser's admin mode, the known guest's
+// locked basic data, and the field values of a registration.
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
+import { bool, fromJson } from '../../db/types'
+import { errorBody } from '../../http/errors'
 import { requestLanguage } from '../../http/request'
+import { notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
-import { RegistrationInput } from './model'
-import { registerPublic } from './service'
+import { findEvent } from '../events/repository'
+import { eventOfAgency } from '../events/service'
+import { formDefinitions } from '../forms/service'
+import { currentGuest, requireOrganiser } from '../identity/auth'
+import { AdminRegistrationInput, RegistrationInput } from './model'
+import { lockedBasicData, register } from './service'
+
+const tags = ['registration']
 
 export function registrationRoutes(ctx: AppContext) {
-  return new Elysia({ name: 'registration' }).post(
-    '/proxy/api/public/events/:id/registrations',
-    async ({ params, body, request, set }) => {
-      const r = await registerPublic(ctx, params.id, body, requestLanguage(request, ctx.license.features))
-      set.status = 201
-      return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
-    },
-    {
-      params: z.object({ id: idParam() }),
-      body: RegistrationInput,
-      detail: { tags: ['registration'], summary: 'Register for an event from its public page or frame' },
-    },
-  )
+  return new Elysia({ name: 'registration' })
+    .post(
+      '/proxy/api/public/events/:id/registrations',
+      async (c) => {
+        const guest = await currentGuest(ctx, c).catch(() => null)
+        const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null })
+        c.set.status = 201
+        return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
+      },
+      {
+        params: z.object({ id: idParam() }),
+        body: RegistrationInput,
+        detail: { tags, summary: 'Register for an event from its public page or frame (FIELD_ERROR lists missing fields; WAITING_LIST when full and the event keeps one)' },
+      },
+    )
+    .post(
+      '/proxy/api/events/:id/registrations',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
+        await eventOfAgency(ctx, actor, c.params.id)
+        const lang = requestLanguage(c.request, ctx.license.features)
+        const r = await register(ctx, c.params.id, c.body, { requestLanguage: lang, admin: actor })
+        const saved = { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
+        if (!r.warnings.length) {
+          c.set.status = 201
+          return saved
+        }
+        // Saved, but incomplete: the spec's FIELD_ERROR_WARN_BUT_SAVED with the missing fields.
+        c.set.status = 202
+        return {
+          ...saved,
+          ...errorBody(202, 'FIELD_ERROR_WARN_BUT_SAVED', lang, { fields: r.warnings.map((p) => ({ field: p.field, errorType: p.errorType })) }),
+          missingFields: r.warnings.map((p) => ({ id: p.fieldId, field: p.field, displayName: p.displayName, errorType: p.errorType })),
+        }
+      },
+      {
+        params: z.object({ id: idParam() }),
+        body: AdminRegistrationInput,
+        detail: { tags, summary: 'Admin mode: an organiser registers a guest through the form (no reservations; 202 FIELD_ERROR_WARN_BUT_SAVED when saved incomplete)' },
+      },
+    )
+    .get(
+      '/proxy/api/public/events/:id/prefill',
+      async (c) => {
+        const e = await findEvent(ctx.db, c.params.id)
+        if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
+        const guest = await currentGuest(ctx, c).catch(() => null)
+        if (!guest) return { values: {}, locked: [] }
+        const r = await lockedBasicData(ctx.db, e, await formDefinitions(ctx.db, e), guest.user.id)
+        return bool(e.lock_basic_data) ? r : { values: r.values, locked: [] }
+      },
+      { params: z.object({ id: idParam() }), detail: { tags, summary: 'Basic data of the known guest for the form; locked keys when the event has lockBasicData' } },
+    )
+    .get(
+      '/proxy/api/events/:id/visitors/:visitorId/fields',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        const v = await ctx.db.selectFrom('event_visitor').select('id').where('id', '=', c.params.visitorId).where('event_id', '=', event.id).executeTakeFirst()
+        if (!v) throw notFound()
+        return visitorFields(ctx, [v.id])
+      },
+      { params: z.object({ id: idParam(), visitorId: idParam() }), detail: { tags, summary: 'The event-specific field values of a registration (visitorFields)' } },
+    )
+}
+
+/** visitorFields of the spec for registrations: eventField, data, assetData, addressData, selectedValues. */
+export async function visitorFields(ctx: AppContext, visitorIds: number[]) {
+  if (!visitorIds.length) return []
+  const rows = await ctx.db.selectFrom('visitor_field_value').selectAll().where('visitor_id', 'in', visitorIds).orderBy('visitor_id').orderBy('field_id').execute()
+  return rows.map((r) => {
+    const value = fromJson<any>(r.value, null)
+    return {
+      visitorId: r.visitor_id,
+      eventField: r.field_id,
+      data: r.data,
+      value,
+      assetData: r.asset_id ? { id: r.asset_id, fileName: value?.fileName ?? null, defaultImagePath: `/proxy/api/asset/${r.asset_id}?dimension=Regular_400` } : null,
+      addressData: value && typeof value === 'object' && 'postCode' in value ? value : null,
+      selectedValues: Array.isArray(value) ? value.map((s: any) => ({ fieldValueId: s.fieldValueId ?? null, timeslotId: s.timeslotId ?? null, amount: s.amount })) : null,
+    }
+  })
 }

@@ -1,25 +1,30 @@
-// The public registration call. The form engine (issue 5) adds event-specific fields; the basic
-// data and escorts are fixed here.
+// The registration call's structure. Which fields are required, visible and valid depends on the
+// event's form and is decided by the form engine (server/modules/forms/engine.ts), on the server
+// and in the browser alike; this schema only bounds the shape.
 import { z } from 'zod'
-import { email, optionalText, requiredText } from '../../shared/validation'
+import { Identification } from '../reservations/model'
 
-export const SALUTATIONS = ['Herr', 'Frau', 'Divers'] as const
-
-export const EscortInput = z.object({
-  salutation: optionalText(20),
-  title: optionalText(50),
-  firstName: requiredText(100),
-  lastName: requiredText(100),
-  email: z.union([email(), z.literal('').transform(() => null), z.null()]).optional(),
-})
+const text = z.string().max(300, 'TOO_LONG').nullish()
 
 export const RegistrationInput = z.object({
-  salutation: z.enum(SALUTATIONS, { error: 'REQUIRED' }),
-  title: optionalText(50),
-  firstName: requiredText(100),
-  lastName: requiredText(100),
-  email: email(),
-  escortPersons: z.array(EscortInput).max(50).default([]),
+  salutation: text,
+  title: text,
+  firstName: text,
+  lastName: text,
+  email: text,
+  /** field id → value (see FieldValue in forms/definitions.ts) */
+  fields: z.record(z.string(), z.unknown()).default({}),
+  escortPersons: z.array(z.record(z.string(), z.unknown())).max(100).default([]),
   language: z.string().max(10).optional(),
+  /** the browser's id of this visit: its reservations and uploads */
+  identification: Identification.optional(),
 })
 export type RegistrationInput = z.infer<typeof RegistrationInput>
+
+/** An organiser registering a guest through the same form (admin mode: no reservations). */
+export const AdminRegistrationInput = RegistrationInput.extend({
+  vip: z.boolean().default(false),
+  /** send the guest the confirmation mail (default yes) */
+  sendMail: z.boolean().default(true),
+})
+export type AdminRegistrationInput = z.infer<typeof AdminRegistrationInput>

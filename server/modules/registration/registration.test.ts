@@ -64,8 +64,8 @@ forEachDialect('public registration', (h) => {
     expect(r.body.errorType).toBe('FIELD_ERROR')
     expect(r.body.errorFields).toEqual(
       expect.arrayContaining([
-        { field: 'salutation', errorType: 'REQUIRED' },
-        { field: 'firstName', errorType: 'REQUIRED' },
+        { field: 'salutation', errorType: 'SALUTATION_REQUIRED' },
+        { field: 'firstName', errorType: 'FIRST_NAME_REQUIRED' },
         { field: 'email', errorType: 'INVALID_EMAIL' },
       ]),
     )

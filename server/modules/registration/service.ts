@@ -1,25 +1,47 @@
-// Public registration: one transaction takes the places, stores the guest and queues the
-// confirmation mail, or nothing happens at all.
+// Registration through the event's form, public or by an organiser (admin mode). One transaction
+// validates with the form engine, takes the places (event, defined values, timeslots), stores the
+// guest with escorts and field values, claims uploads and queues the confirmation mail, or nothing
+// happens at all.
 import type { AppContext } from '../../context'
+<<<<<<< HEAD
 import { type Db, isUniqueViolation } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
+=======
+import type { Db } from '../../db/database'
+import { bool, fromJson, isoNow, toJson } from '../../db/types'
+>>>>>>> e6714b1 (Form engine, field definitions, reservations and uploads on the server)
 import { t } from '../../i18n/catalogue'
 import { formatDate, formatTime } from '../../i18n/format'
 import { resolveLanguage } from '../../i18n/languages'
 import { AppError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import { registrationState } from '../events/rules'
+import { type FieldDef, type FormContext, type Selection, type SlotSelection, type VisitorData, kindOf, labelOf } from '../forms/definitions'
+import { type Evaluation, type Problem, addressComplete, evaluate, valueText } from '../forms/engine'
+import { formDefinitions } from '../forms/service'
+import type { AccountActor } from '../identity/auth'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { randomString } from '../identity/tokens'
 import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
+import { NO, fixSlotSelections } from '../reservations/service'
 import { takeSeats } from '../visitors/capacity'
 import type { EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
-import type { RegistrationInput } from './model'
+import type { AdminRegistrationInput, RegistrationInput } from './model'
 
 export interface RegistrationResult {
   visitor: EventVisitorRow
   status: VisitorStatus
+  /** admin mode: required fields left empty, saved anyway (FIELD_ERROR_WARN_BUT_SAVED) */
+  warnings: Problem[]
+}
+
+export interface RegisterOptions {
+  requestLanguage: string
+  /** admin mode: the organiser registering the guest */
+  admin?: AccountActor
+  /** a known guest (access link or login): locked basic data comes from their account */
+  userId?: number | null
 }
 
 const STATE_ERROR = { NOT_OPEN: 'REGISTRATION_NOT_OPEN', CLOSED: 'REGISTRATION_CLOSED', EXPIRED: 'EVENT_EXPIRED', FULL: 'EVENT_FULL' } as const
@@ -33,63 +55,191 @@ async function guestUser(trx: Db, email: string, language: string) {
   return row?.id ?? (await trx.selectFrom('app_user').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
 }
 
-export async function registerPublic(ctx: AppContext, eventId: number, input: RegistrationInput, requestLanguage: string): Promise<RegistrationResult> {
-  const language = resolveLanguage(input.language ?? requestLanguage, ctx.license.features)
-  const persons = 1 + input.escortPersons.length
+export function formContext(event: EventRow, now: Date, opts: { admin: boolean; vip: boolean; language: string }): FormContext {
+  return {
+    now,
+    eventStart: event.start_date,
+    defaultPhoneLocale: event.default_phone_locale,
+    disabledCovidStates: fromJson<string[]>(event.disabled_covid_states, []),
+    maxVisitorPerSubscription: event.max_visitor_per_subscription,
+    vip: opts.vip,
+    admin: opts.admin,
+    language: opts.language,
+  }
+}
+
+const problemFields = (ps: Problem[]) => ps.map((p) => ({ field: p.field, errorType: p.errorType }))
+const missingList = (ps: Problem[]) => ps.map((p) => ({ id: p.fieldId, field: p.field, displayName: p.displayName, errorType: p.errorType }))
+
+/** Values of the known guest's account that the form locks (lockBasicData; only valid values). */
+export async function lockedBasicData(db: Db, event: EventRow, defs: FieldDef[], userId: number): Promise<{ values: { fields?: Record<string, unknown>; [key: string]: unknown }; locked: string[] }> {
+  const user = await db.selectFrom('app_user').select(['id', 'email']).where('id', '=', userId).executeTakeFirst()
+  if (!user) return { values: {}, locked: [] }
+  const account = await db.selectFrom('account').selectAll().where('user_id', '=', userId).where('agency_id', '=', event.agency_id).orderBy('id').executeTakeFirst()
+  const values: { fields: Record<string, unknown>; [key: string]: unknown } = { fields: {} }
+  const locked: string[] = []
+  const put = (key: string, v: unknown, valid: boolean) => {
+    if (!valid) return
+    if (key.startsWith('fields.')) values.fields[key.slice(7)] = v
+    else values[key] = v
+    locked.push(key)
+  }
+  const s = (v: string | null | undefined) => (v ?? '').trim()
+  for (const f of defs) {
+    if (f.appearance === 'HIDDEN') continue
+    const key = `fields.${f.id}`
+    switch (f.defaultField) {
+      case 'EMAIL':
+        put('email', user.email, true)
+        break
+      case 'SALUTATION':
+        put('salutation', account?.salutation, !!s(account?.salutation))
+        break
+      case 'TITLE':
+        put('title', account?.title, !!s(account?.title))
+        break
+      case 'FIRST_NAME':
+        put('firstName', account?.first_name, !!s(account?.first_name))
+        break
+      case 'LAST_NAME':
+        put('lastName', account?.last_name, !!s(account?.last_name))
+        break
+      case 'COMPANY':
+        put(key, account?.company, !!s(account?.company))
+        break
+      case 'POSITION':
+        put(key, account?.position, !!s(account?.position))
+        break
+      case 'PHONE_NUMBER':
+        put(key, account?.phone_number, !!s(account?.phone_number))
+        break
+      case 'MOBILE_PHONE_NUMBER':
+        put(key, account?.mobile_phone_number, !!s(account?.mobile_phone_number))
+        break
+      case 'BIRTHDAY':
+        put(key, account?.birthday, !!s(account?.birthday))
+        break
+      case 'GENDER':
+        put(key, account?.gender, !!s(account?.gender))
+        break
+      case 'ADDRESS': {
+        const a = { street: account?.street, streetNumber: account?.street_number, postCode: account?.post_code, city: account?.city, country: account?.country }
+        // An address counts as valid with street, postCode and city.
+        put(key, a, addressComplete(a))
+        break
+      }
+    }
+  }
+  return { values, locked }
+}
+
+/** Registers a guest for an event through its form. */
+export async function register(ctx: AppContext, eventId: number, input: RegistrationInput | AdminRegistrationInput, opts: RegisterOptions): Promise<RegistrationResult> {
+  const admin = opts.admin ?? null
+  const language = resolveLanguage(input.language ?? opts.requestLanguage, ctx.license.features)
+  const now = ctx.clock.now()
   const result = await ctx.db.transaction().execute(async (trx) => {
     const event = await trx.selectFrom('event').selectAll().where('id', '=', eventId).executeTakeFirst()
-    if (!event || event.status !== 'OK' || event.visibility === 'OFFLINE') throw notFound()
-    const state = registrationState({ ...event, max_visitors: null }, ctx.clock.now())
-    if (state !== 'OPEN') throw new AppError(409, STATE_ERROR[state])
+    if (!event || (admin ? event.agency_id !== admin.account.agency_id || event.status === 'DELETED' : event.status !== 'OK' || event.visibility === 'OFFLINE')) throw notFound()
+    if (!admin) {
+      const state = registrationState({ ...event, max_visitors: null }, now)
+      if (state !== 'OPEN') throw new AppError(409, STATE_ERROR[state])
+    }
+    const defs = await formDefinitions(trx, event)
+    let data: Record<string, unknown> = input
+    if (!admin && opts.userId && bool(event.lock_basic_data)) {
+      const lock = await lockedBasicData(trx, event, defs, opts.userId)
+      data = { ...input, ...lock.values, fields: { ...input.fields, ...((lock.values.fields as Record<string, unknown>) ?? {}) } }
+    }
+    const vipField = admin ? defs.find((f) => f.defaultField === 'VIP') : undefined
+    const vip = !!admin && ((input as AdminRegistrationInput).vip === true || (vipField ? input.fields[String(vipField.id)] === true : false))
+    const ev: Evaluation = evaluate(defs, data, formContext(event, now, { admin: !!admin, vip, language }))
+    if (ev.invalid.length || (!admin && ev.missing.length)) {
+      const all = [...ev.missing, ...ev.invalid]
+      throw new AppError(400, 'FIELD_ERROR', { fields: problemFields(all), extra: { missingFields: missingList(all) } })
+    }
+    const d = ev.data
+    const persons = 1 + d.escortPersons.length
     if (event.max_visitor_per_subscription > 0 && persons > event.max_visitor_per_subscription) {
       throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
     }
-    const dup = await trx.selectFrom('event_visitor').select('id').where('event_id', '=', eventId).where('email', '=', input.email).executeTakeFirst()
-    if (dup) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
-    if (!(await takeSeats(trx, eventId, persons))) throw new AppError(409, 'EVENT_FULL')
-
-    const status: VisitorStatus = bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
-    const userId = await guestUser(trx, input.email, language)
-    const now = isoNow(ctx.clock.now())
+    const email = d.email ?? null
+    if (email) {
+      const dup = await trx.selectFrom('event_visitor').select('id').where('event_id', '=', eventId).where('email', '=', email).executeTakeFirst()
+      if (dup) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+    }
+    let status: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
+    let seats = persons
+    if (!(await takeSeats(trx, eventId, persons))) {
+      // Full: with a waiting list the guest is kept without a place, otherwise refused.
+      if (!bool(event.waiting_list)) throw new AppError(409, 'EVENT_FULL')
+      status = 'WAITING_LIST'
+      seats = 0
+    }
+    const userId = email ? await guestUser(trx, email, language) : null
+    const byId = new Map(defs.map((f) => [String(f.id), f]))
+    const valueOfCode = (code: string) => {
+      const f = defs.find((x) => x.defaultField === code)
+      const v: unknown = f ? d.fields[String(f.id)] : undefined
+      return typeof v === 'string' ? v : null
+    }
+    const at = isoNow(now)
     const visitor = await trx
       .insertInto('event_visitor')
       .values({
         event_id: eventId,
         user_id: userId,
         status,
-        salutation: input.salutation,
-        title: input.title,
-        first_name: input.firstName,
-        last_name: input.lastName,
-        email: input.email,
+        vip,
+        salutation: d.salutation ?? null,
+        title: d.title ?? null,
+        first_name: d.firstName ?? null,
+        last_name: d.lastName ?? null,
+        email,
+        company: valueOfCode('COMPANY'),
+        position: valueOfCode('POSITION'),
+        phone_number: valueOfCode('PHONE_NUMBER') ?? valueOfCode('MOBILE_PHONE_NUMBER'),
         visitor_count: persons,
-        seats_held: persons,
+        seats_held: seats,
         event_token: randomString(20),
         download_token: randomString(20),
-        source: 'PUBLIC',
+        source: admin ? 'ADMIN' : 'PUBLIC',
         language,
-        registered_at: now,
-        created_at: now,
-        updated_at: now,
+        registered_at: at,
+        created_at: at,
+        updated_at: at,
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-    if (input.escortPersons.length) {
+    if (d.escortPersons.length) {
       await trx
         .insertInto('escort_person')
         .values(
-          input.escortPersons.map((e, i) => ({
+          d.escortPersons.map((e, i) => ({
             visitor_id: visitor.id,
             number: i + 1,
-            salutation: e.salutation,
-            title: e.title,
-            first_name: e.firstName,
-            last_name: e.lastName,
+            salutation: e.salutation ?? null,
+            title: e.title ?? null,
+            first_name: e.firstName ?? null,
+            last_name: e.lastName ?? null,
             email: e.email ?? null,
+            company: e.company ?? null,
+            position: e.position ?? null,
+            phone_number: e.phoneNumber ?? null,
+            web: e.web ?? null,
+            info: e.info ?? null,
+            birthday: e.birthday ?? null,
+            covid_state: e.covidState ?? null,
+            street: e.address?.street ?? null,
+            street_number: e.address?.streetNumber ?? null,
+            post_code: e.address?.postCode ?? null,
+            city: e.address?.city ?? null,
+            country: e.address?.country ?? null,
           })),
         )
         .execute()
     }
+<<<<<<< HEAD
     const token = await issueAccessToken(ctx, trx, userId, GUEST_ACCESS)
     await queueConfirmation(ctx, trx, event, visitor, token, language)
     return { visitor, status }
@@ -97,25 +247,92 @@ export async function registerPublic(ctx: AppContext, eventId: number, input: Re
     // the same e-mail registering twice at the same moment: the unique index decides, not a 500
     if (isUniqueViolation(e, 'event_visitor')) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
     throw e
+=======
+
+    const rows: Array<{ visitor_id: number; event_id: number; field_id: number; data: string | null; value: string; asset_id: number | null }> = []
+    const slotPicks: Array<{ field: string; timeslotId: number; amount: number; reservationToken?: string | null }> = []
+    for (const [id, value] of Object.entries(d.fields)) {
+      const f = byId.get(id)
+      if (!f || f.id < 0 || value === undefined) continue
+      const kind = kindOf(f)
+      let assetId: number | null = null
+      if (kind === 'IMAGE' || kind === 'FILE') {
+        assetId = (value as { assetId: number }).assetId
+        await claimAsset(trx, assetId, event, visitor.id, `fields.${id}`, admin ? null : (input.identification ?? null))
+      }
+      if (kind === 'SMARTLIST' && status !== 'WAITING_LIST') {
+        for (const s of value as Selection[]) {
+          const r = await trx
+            .updateTable('field_value')
+            .set((eb) => ({ taken: eb('taken', '+', s.amount) }))
+            .where('id', '=', s.fieldValueId)
+            .where('field_id', '=', f.id)
+            .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', s.amount), '<=', eb.ref('capacity'))]))
+            .executeTakeFirst()
+          if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: `fields.${id}`, errorType: 'VALUE_UNAVAILABLE' }] })
+        }
+      }
+      if (kind === 'TIMESLOT') for (const s of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...s })
+      rows.push({ visitor_id: visitor.id, event_id: eventId, field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
+    }
+    if (rows.length) await trx.insertInto('visitor_field_value').values(rows).execute()
+    if (status === 'WAITING_LIST') {
+      // No place: the timed reservations are given back right away.
+      const tokens = slotPicks.map((p) => p.reservationToken).filter((x): x is string => !!x)
+      if (tokens.length) {
+        const held = await trx.selectFrom('timeslot_reservation').select(['id', 'timeslot_id', 'amount']).where('token', 'in', tokens).where('fixed', '=', NO).execute()
+        for (const h of held) {
+          const gone = await trx.deleteFrom('timeslot_reservation').where('id', '=', h.id).where('fixed', '=', NO).executeTakeFirst()
+          if (Number(gone.numDeletedRows) === 1) await trx.updateTable('timeslot').set((eb) => ({ taken: eb('taken', '-', h.amount) })).where('id', '=', h.timeslot_id).execute()
+        }
+      }
+    } else await fixSlotSelections(trx, now, visitor.id, eventId, slotPicks, !!admin)
+
+    const sendMail = email && userId && (!admin || (input as AdminRegistrationInput).sendMail !== false)
+    if (sendMail) {
+      const token = await issueAccessToken(ctx, trx, userId, GUEST_ACCESS)
+      await queueConfirmation(ctx, trx, event, visitor, token, language, defs, d)
+    }
+    return { visitor, status, warnings: admin ? ev.missing : [] }
+>>>>>>> e6714b1 (Form engine, field definitions, reservations and uploads on the server)
   })
   ctx.notifyMail()
   return result
 }
 
-async function queueConfirmation(ctx: AppContext, trx: Db, event: EventRow, visitor: EventVisitorRow, token: string, lang: string) {
+/** Binds an uploaded file to the registration; only the uploader's own, unclaimed files of this agency. */
+async function claimAsset(trx: Db, assetId: number, event: EventRow, visitorId: number, field: string, identification: string | null) {
+  let q = trx
+    .updateTable('asset')
+    .set({ visitor_id: visitorId, event_id: event.id })
+    .where('id', '=', assetId)
+    .where('agency_id', '=', event.agency_id)
+    .where('visitor_id', 'is', null)
+  if (identification !== null) q = q.where('owner_identification', '=', identification)
+  const r = await q.executeTakeFirst()
+  if (Number(r.numUpdatedRows) !== 1) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: 'INVALID' }] })
+}
+
+async function queueConfirmation(ctx: AppContext, trx: Db, event: EventRow, visitor: EventVisitorRow, token: string, lang: string, defs: FieldDef[], data: VisitorData) {
   const agency = await trx.selectFrom('agency').select('display_name').where('id', '=', event.agency_id).executeTakeFirst()
   const name = [visitor.salutation, visitor.title, visitor.first_name, visitor.last_name].filter(Boolean).join(' ')
-  const approval = visitor.status === 'REQUIRE_APPROVAL'
+  const kind = visitor.status === 'REQUIRE_APPROVAL' ? 'approval' : visitor.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
   const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
   const params = { event: event.display_name, date: formatDate(event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name }
   const place = event.event_type === 'ONLINE' ? t(lang, 'events.online') : [event.location_name, event.city].filter(Boolean).join(', ')
+  // What the guest chose (timeslots, options, answers), so the mail is a complete receipt.
+  const details = defs
+    .filter((f) => data.fields[String(f.id)] !== undefined && f.id > 0 && !['IMAGE', 'FILE'].includes(kindOf(f)))
+    .map((f) => `${labelOf(f, lang)}: ${valueText(f, data.fields[String(f.id)], lang)}`)
+  const subjectKey = { confirmed: 'registration.mail.subject', approval: 'registration.mail.subjectApproval', waitingList: 'registration.mail.subjectWaitingList' }[kind]
   const mail = renderMail({
-    subject: t(lang, approval ? 'registration.mail.subjectApproval' : 'registration.mail.subject', params),
+    subject: t(lang, subjectKey, params),
     greeting: t(lang, 'registration.mail.greeting', params),
     paragraphs: [
-      t(lang, approval ? 'registration.mail.approval' : 'registration.mail.confirmed', params),
+      t(lang, `registration.mail.${kind}`, params),
       t(lang, 'registration.mail.persons', { n: visitor.visitor_count }),
       ...(place ? [t(lang, 'registration.mail.place', { place })] : []),
+      ...details,
     ],
     button: { label: t(lang, 'registration.mail.button'), url },
     after: [t(lang, 'mail.linkFallback', { url })],

@@ -12,6 +12,8 @@ export const VISITOR_STATUSES = [
   'PENDING',
   'DELETED',
   'VISITOR_DECLINED',
+  /** registered while the event was full; holds no place (forms module, docs/forms.md) */
+  'WAITING_LIST',
 ] as const
 export type VisitorStatus = (typeof VISITOR_STATUSES)[number]
 

@@ -1,0 +1,265 @@
+// Uploads: limits (20 MB, 10 B, 12000 px), images over 2000 px shrunk, files encrypted at rest with
+// AES-256-GCM (key ctx.secrets.uploadKey) under <dataDir>/uploads, sized variants made on demand,
+// the license's storage limit enforced. Images go through Bun.Image (libjpeg-turbo/libspng/libwebp
+// built into Bun, so it works inside the compiled binary) one at a time to bound memory.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { bool, isoNow } from '../../db/types'
+import { AppError, notFound } from '../../shared/errors'
+import { randomString } from '../identity/tokens'
+import { storageUsageBytes } from '../limits/service'
+import type { AssetRow } from './assets.table'
+
+export const UPLOAD_TYPES = ['USER', 'EVENT', 'LOGO', 'BG', 'DYNAMIC_FILE', 'EVENT_GUEST'] as const
+export type UploadType = (typeof UPLOAD_TYPES)[number]
+
+export const MIN_BYTES = 10
+export const MAX_PIXELS_SIDE = 12000
+export const SHRINK_ABOVE = 2000
+export const JPEG_QUALITY = 75
+export const DIMENSIONS = { Regular_400: 400, Regular_1000: 1000, Regular_2000: 2000 } as const
+export type Dimension = keyof typeof DIMENSIONS
+
+export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'gif']
+export const FILE_EXTENSIONS = [...IMAGE_EXTENSIONS, 'pdf', 'txt', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'rtf', 'zip']
+const MIME: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ppt: 'application/vnd.ms-powerpoint',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  rtf: 'application/rtf',
+  zip: 'application/zip',
+}
+/** Upload types that only take images. */
+const IMAGE_ONLY: readonly string[] = ['USER', 'EVENT', 'LOGO', 'BG', 'EVENT_GUEST']
+
+export const extensionOf = (name: string) => (/\.([a-z0-9]+)$/i.exec(name)?.[1] ?? '').toLowerCase()
+export const isImageName = (name: string) => IMAGE_EXTENSIONS.includes(extensionOf(name))
+
+// ---------------------------------------------------------------------------------------------
+// storage
+
+const uploadsDir = (ctx: AppContext) => join(ctx.config.dataDir, 'uploads')
+const keyOf = (ctx: AppContext) => Buffer.from(ctx.secrets.uploadKey, 'base64')
+
+/** iv (12) | tag (16) | ciphertext */
+export function encrypt(key: Buffer, plain: Uint8Array): Uint8Array {
+  const iv = randomBytes(12)
+  const c = createCipheriv('aes-256-gcm', key, iv)
+  const body = Buffer.concat([c.update(plain), c.final()])
+  return Buffer.concat([iv, c.getAuthTag(), body])
+}
+
+export function decrypt(key: Buffer, stored: Uint8Array): Uint8Array {
+  const buf = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength)
+  const d = createDecipheriv('aes-256-gcm', key, buf.subarray(0, 12))
+  d.setAuthTag(buf.subarray(12, 28))
+  return Buffer.concat([d.update(buf.subarray(28)), d.final()])
+}
+
+async function writeStored(ctx: AppContext, name: string, bytes: Uint8Array, encrypted: boolean): Promise<number> {
+  mkdirSync(uploadsDir(ctx), { recursive: true })
+  const data = encrypted ? encrypt(keyOf(ctx), bytes) : bytes
+  await Bun.write(join(uploadsDir(ctx), name), data)
+  return data.byteLength
+}
+
+async function readStored(ctx: AppContext, name: string, encrypted: boolean): Promise<Uint8Array | null> {
+  const f = Bun.file(join(uploadsDir(ctx), name))
+  if (!(await f.exists())) return null
+  const raw = new Uint8Array(await f.arrayBuffer())
+  return encrypted ? decrypt(keyOf(ctx), raw) : raw
+}
+
+// ---------------------------------------------------------------------------------------------
+// images: one pipeline at a time keeps the decoded pixels of at most one picture in memory
+
+let imageQueue: Promise<unknown> = Promise.resolve()
+function serial<T>(job: () => Promise<T>): Promise<T> {
+  const run = imageQueue.then(job, job)
+  imageQueue = run.catch(() => undefined)
+  return run
+}
+
+interface Prepared {
+  bytes: Uint8Array
+  mime: string
+  ext: string
+  width: number | null
+  height: number | null
+}
+
+async function prepareImage(bytes: Uint8Array, ext: string): Promise<Prepared> {
+  return serial(async () => {
+    let meta: { width: number; height: number; format: string }
+    try {
+      meta = await new Bun.Image(bytes, { maxPixels: MAX_PIXELS_SIDE * MAX_PIXELS_SIDE }).metadata()
+    } catch (e) {
+      if ((e as { code?: string })?.code === 'ERR_IMAGE_TOO_MANY_PIXELS') throw new AppError(400, 'IMAGE_TOO_LARGE')
+      throw new AppError(400, 'UPLOAD_INVALID_IMAGE')
+    }
+    if (meta.width > MAX_PIXELS_SIDE || meta.height > MAX_PIXELS_SIDE) throw new AppError(400, 'IMAGE_TOO_LARGE')
+    if (Math.max(meta.width, meta.height) <= SHRINK_ABOVE && meta.format !== 'gif') return { bytes, mime: MIME[ext], ext, width: meta.width, height: meta.height }
+    // Larger images are shrunk to 2000 px on their longer side; JPEG at quality 0.75, PNG/WebP keep
+    // their format (transparency), GIF (decode-only) becomes PNG.
+    const img = new Bun.Image(bytes, { maxPixels: MAX_PIXELS_SIDE * MAX_PIXELS_SIDE }).resize(SHRINK_ABOVE, SHRINK_ABOVE, { fit: 'inside', withoutEnlargement: true })
+    const out =
+      meta.format === 'jpeg'
+        ? { data: await img.jpeg({ quality: JPEG_QUALITY }).bytes(), ext: 'jpg' }
+        : meta.format === 'webp'
+          ? { data: await img.webp({ quality: 80 }).bytes(), ext: 'webp' }
+          : { data: await img.png().bytes(), ext: 'png' }
+    const m = await new Bun.Image(out.data).metadata()
+    return { bytes: out.data, mime: MIME[out.ext], ext: out.ext, width: m.width, height: m.height }
+  })
+}
+
+async function resizeVariant(bytes: Uint8Array, side: number): Promise<{ data: Uint8Array; mime: string }> {
+  return serial(async () => {
+    const img = new Bun.Image(bytes).resize(side, side, { fit: 'inside', withoutEnlargement: true })
+    const meta = await new Bun.Image(bytes).metadata()
+    if (meta.format === 'png' || meta.format === 'gif') return { data: await img.png().bytes(), mime: 'image/png' }
+    if (meta.format === 'webp') return { data: await img.webp({ quality: 80 }).bytes(), mime: 'image/webp' }
+    return { data: await img.jpeg({ quality: JPEG_QUALITY }).bytes(), mime: 'image/jpeg' }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// limits
+
+/** Bytes stored for an agency's uploads (registered with the license limits). */
+export async function agencyStoredBytes(db: Db, agencyId: number): Promise<number> {
+  const r = await db.selectFrom('asset').select((eb) => eb.fn.sum<number>('stored_bytes').as('n')).where('agency_id', '=', agencyId).executeTakeFirst()
+  return Number(r?.n ?? 0)
+}
+storageUsageBytes.push(agencyStoredBytes)
+
+async function assertStorageLeft(ctx: AppContext, agencyId: number, adding: number) {
+  const allowedMb = ctx.license.limits.storageMb
+  if (allowedMb < 0) return
+  const used = (await Promise.all(storageUsageBytes.map((f) => f(ctx.db, agencyId)))).reduce((a, b) => a + b, 0)
+  if (used + adding > allowedMb * 1024 * 1024) throw new AppError(403, 'UPLOAD_LIMIT_REACHED', { extra: { allowed: allowedMb, used: Math.ceil(used / 1024 / 1024) } })
+}
+
+// ---------------------------------------------------------------------------------------------
+// use cases
+
+export interface UploadInput {
+  file: File
+  fileName: string
+  type: UploadType
+  secure: boolean
+  storeOwnMedia: boolean
+  agencyId: number
+  eventId: number | null
+  ownerUserId: number | null
+  ownerIdentification: string | null
+}
+
+export async function storeUpload(ctx: AppContext, input: UploadInput): Promise<AssetRow> {
+  const maxBytes = ctx.config.uploads.max_file_mb * 1024 * 1024
+  if (input.file.size > maxBytes) throw new AppError(413, 'UPLOAD_TOO_LARGE', { params: { mb: ctx.config.uploads.max_file_mb } })
+  if (input.file.size < MIN_BYTES) throw new AppError(400, 'UPLOAD_TOO_SMALL')
+  const ext = extensionOf(input.fileName)
+  const allowed = IMAGE_ONLY.includes(input.type) ? IMAGE_EXTENSIONS : FILE_EXTENSIONS
+  if (!allowed.includes(ext)) throw new AppError(400, 'UPLOAD_WRONG_EXTENSION', { params: { extensions: allowed.join(', ') } })
+  const raw = new Uint8Array(await input.file.arrayBuffer())
+  const prepared: Prepared = isImageName(input.fileName) ? await prepareImage(raw, ext) : { bytes: raw, mime: MIME[ext] ?? 'application/octet-stream', ext, width: null, height: null }
+  const encrypted = ctx.config.uploads.encrypt || input.secure
+  await assertStorageLeft(ctx, input.agencyId, prepared.bytes.byteLength)
+  const key = `${randomString(18)}.${prepared.ext}${encrypted ? '.enc' : ''}`
+  const stored = await writeStored(ctx, key, prepared.bytes, encrypted)
+  const baseName = input.fileName.replace(/\.[a-z0-9]+$/i, '')
+  try {
+    return await ctx.db
+      .insertInto('asset')
+      .values({
+        agency_id: input.agencyId,
+        event_id: input.eventId,
+        type: input.type,
+        original_file_name: `${baseName}.${prepared.ext}`.slice(0, 255),
+        mime_type: prepared.mime,
+        size_bytes: prepared.bytes.byteLength,
+        stored_bytes: stored,
+        width: prepared.width,
+        height: prepared.height,
+        encrypted,
+        secure: input.secure,
+        store_own_media: input.storeOwnMedia,
+        owner_user_id: input.ownerUserId,
+        owner_identification: input.ownerIdentification,
+        storage_key: key,
+        created_at: isoNow(ctx.clock.now()),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  } catch (e) {
+    await rm(join(uploadsDir(ctx), key), { force: true })
+    throw e
+  }
+}
+
+export function assetDto(a: AssetRow) {
+  const image = a.mime_type.startsWith('image/')
+  return {
+    id: a.id,
+    type: a.type,
+    originalFileName: a.original_file_name,
+    mimeType: a.mime_type,
+    size: a.size_bytes,
+    width: a.width,
+    height: a.height,
+    secure: bool(a.secure),
+    encrypted: bool(a.encrypted),
+    defaultImagePath: image ? `/proxy/api/asset/${a.id}?dimension=Regular_1000` : null,
+    downloadPath: `/proxy/api/asset/${a.id}/download`,
+  }
+}
+
+export async function findAsset(db: Db, id: number): Promise<AssetRow> {
+  const a = await db.selectFrom('asset').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!a) throw notFound()
+  return a
+}
+
+export async function originalBytes(ctx: AppContext, a: AssetRow): Promise<Uint8Array> {
+  const b = await readStored(ctx, a.storage_key, bool(a.encrypted))
+  if (!b) throw notFound()
+  return b
+}
+
+/** A sized variant of an image, made once and kept (encrypted like the original). */
+export async function variantBytes(ctx: AppContext, a: AssetRow, dimension: Dimension): Promise<{ data: Uint8Array; mime: string }> {
+  if (!a.mime_type.startsWith('image/')) throw notFound()
+  const side = DIMENSIONS[dimension]
+  if (a.width != null && a.height != null && Math.max(a.width, a.height) <= side) return { data: await originalBytes(ctx, a), mime: a.mime_type }
+  const name = `${a.storage_key}.${side}`
+  const cached = await readStored(ctx, name, bool(a.encrypted))
+  const mime = a.mime_type === 'image/gif' ? 'image/png' : a.mime_type
+  if (cached) return { data: cached, mime }
+  const made = await resizeVariant(await originalBytes(ctx, a), side)
+  const stored = await writeStored(ctx, name, made.data, bool(a.encrypted))
+  await ctx.db
+    .updateTable('asset')
+    .set((eb) => ({ stored_bytes: eb('stored_bytes', '+', stored) }))
+    .where('id', '=', a.id)
+    .execute()
+  return made
+}

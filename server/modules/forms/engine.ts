@@ -1,0 +1,737 @@
+// The registration form engine, one module for browser and server: which fields are visible,
+// which are missing, which are invalid, the normalised data to store and a zod schema for the
+// submission. The browser runs it to guide the guest; the server runs the same code on what it
+// receives, so a form the browser accepts is never refused for a different reason, and nothing the
+// browser says is trusted. Pure TypeScript: no server imports.
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min'
+import * as z from 'zod/mini'
+import { countryName, isCountryCode } from './countries'
+import {
+  BASIC_CODES,
+  BASIC_KEY,
+  COVID_STATES,
+  type Condition,
+  DEFAULT_AMOUNT_BOUND,
+  type EscortData,
+  type FieldDef,
+  type FieldKind,
+  type FieldValue,
+  type FormContext,
+  GENDERS,
+  type ListValue,
+  SALUTATIONS,
+  type Selection,
+  type SlotSelection,
+  VIP_SOURCE,
+  type VisitorData,
+  isDecoration,
+  isEscortCode,
+  kindOf,
+  labelOf,
+} from './definitions'
+
+export interface Problem {
+  /** the key the UI marks: firstName, fields.12, escortPersons.0.lastName */
+  field: string
+  fieldId: number | null
+  displayName: string
+  errorType: string
+  params?: Record<string, string | number>
+}
+
+export interface Evaluation {
+  visible: Set<number>
+  /** visible REQUIRED fields without a value (and LIST own values left empty) */
+  missing: Problem[]
+  /** values present but not acceptable (format, range, limits) */
+  invalid: Problem[]
+  /** the data to store: invisible fields dropped, texts trimmed, phones in E.164 */
+  data: VisitorData
+}
+
+/** Condition passes: values settle after at most this many re-evaluations. */
+export const MAX_CONDITION_PASSES = 4
+
+const MAX_TEXT = 500
+const MAX_TEXTAREA = 5000
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/
+export const BIRTHDAY_MIN = '1899-01-01'
+/** the date picker's range (guest-side.md 9) */
+const DATE_MIN_YEAR = 1900
+const DATE_MAX_YEAR = 2040
+
+// ---------------------------------------------------------------------------------------------
+// reading values
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '')
+
+/** Whether the field takes part in the guest form (escort settings and VIP only configure). */
+export function isFormField(f: FieldDef, admin = false): boolean {
+  if (isEscortCode(f.defaultField)) return false
+  if (f.defaultField === 'VIP') return admin
+  return true
+}
+
+function basicKey(f: FieldDef): keyof VisitorData | null {
+  return f.defaultField && (BASIC_CODES as readonly string[]).includes(f.defaultField) ? BASIC_KEY[f.defaultField as (typeof BASIC_CODES)[number]] : null
+}
+
+/** The raw value of a field in the visitor data (basic data lives outside `fields`). */
+export function rawValue(f: FieldDef, data: VisitorData): unknown {
+  const k = basicKey(f)
+  if (k) return data[k]
+  return data.fields?.[String(f.id)]
+}
+
+export function asList(v: unknown): ListValue {
+  if (isRecord(v)) {
+    const selected = Array.isArray(v.selected) ? v.selected.filter((s): s is string => typeof s === 'string') : []
+    const custom = typeof v.custom === 'string' ? v.custom : null
+    return { selected, custom }
+  }
+  if (typeof v === 'string' && v) return { selected: [v], custom: null }
+  if (Array.isArray(v)) return { selected: v.filter((s): s is string => typeof s === 'string'), custom: null }
+  return { selected: [], custom: null }
+}
+
+function asSelections(v: unknown): Selection[] {
+  if (!Array.isArray(v)) return []
+  return v.filter(isRecord).map((s) => ({ fieldValueId: Number(s.fieldValueId), amount: s.amount === undefined ? 1 : Number(s.amount) }))
+}
+
+function asSlots(v: unknown): SlotSelection[] {
+  if (!Array.isArray(v)) return []
+  return v
+    .filter(isRecord)
+    .map((s) => ({ timeslotId: Number(s.timeslotId), amount: s.amount === undefined ? 1 : Number(s.amount), reservationToken: typeof s.reservationToken === 'string' ? s.reservationToken : null }))
+}
+
+/** Empty per kind (guest-side.md 5: a field is missing when its value is empty). */
+export function isEmptyValue(kind: FieldKind, v: unknown): boolean {
+  switch (kind) {
+    case 'NUMBER':
+      return v === null || v === undefined || v === '' || (typeof v === 'number' && Number.isNaN(v))
+    case 'YES_NO':
+    case 'VIP':
+      return typeof v !== 'boolean'
+    case 'LIST': {
+      const l = asList(v)
+      return l.selected.length === 0 && (l.custom === null || l.custom.trim() === '')
+    }
+    case 'SMARTLIST':
+      return asSelections(v).reduce((a, s) => a + (s.amount > 0 ? s.amount : 0), 0) === 0
+    case 'TIMESLOT':
+      return asSlots(v).reduce((a, s) => a + (s.amount > 0 ? s.amount : 0), 0) === 0
+    case 'IMAGE':
+    case 'FILE':
+      return !isRecord(v) || !(Number(v.assetId) > 0)
+    case 'ADDRESS':
+    case 'COMPANY_ADDRESS':
+      return !isRecord(v) || !addressComplete(v)
+    default:
+      return str(v) === ''
+  }
+}
+
+/** An address counts as given with street, postCode and city (the lockBasicData rule). */
+export function addressComplete(a: Record<string, unknown> | null | undefined): boolean {
+  return !!a && str(a.street) !== '' && str(a.postCode) !== '' && str(a.city) !== ''
+}
+
+// ---------------------------------------------------------------------------------------------
+// conditions
+
+function equalsValue(kind: FieldKind, v: unknown, expected: unknown): boolean {
+  const e = expected == null ? '' : String(expected).trim()
+  switch (kind) {
+    case 'LIST': {
+      const l = asList(v)
+      return l.selected.includes(e) || (l.custom !== null && l.custom.trim() === e)
+    }
+    case 'SMARTLIST':
+      return asSelections(v).some((s) => String(s.fieldValueId) === e && s.amount > 0)
+    case 'TIMESLOT':
+      return asSlots(v).some((s) => String(s.timeslotId) === e && s.amount > 0)
+    case 'NUMBER':
+      return str(v) !== '' && e !== '' && Number(v) === Number(e)
+    case 'YES_NO':
+      return String(v === true) === e
+    case 'ADDRESS':
+    case 'COMPANY_ADDRESS':
+      return isRecord(v) && [v.city, v.postCode, v.country].some((x) => str(x).toLowerCase() === e.toLowerCase())
+    default:
+      return str(v).toLowerCase() === e.toLowerCase()
+  }
+}
+
+/** One condition against the current values; `visible` decides which fields count as filled. */
+export function conditionMatches(c: Condition, byId: Map<number, FieldDef>, data: VisitorData, visible: Set<number>, ctx: Pick<FormContext, 'vip'>): boolean {
+  if (c.fieldId === VIP_SOURCE) {
+    if (c.operator === 'IS_TRUE') return ctx.vip
+    if (c.operator === 'IS_FALSE') return !ctx.vip
+    return true
+  }
+  const src = byId.get(Number(c.fieldId))
+  // A condition on a field that no longer exists does not restrict anything.
+  if (!src) return true
+  const kind = kindOf(src)
+  // A field that is not shown counts as empty for the fields that depend on it.
+  const v = visible.has(src.id) ? rawValue(src, data) : undefined
+  const empty = isEmptyValue(kind, v)
+  switch (c.operator) {
+    case 'IS_EMPTY':
+      return empty
+    case 'IS_NOT_EMPTY':
+      return !empty
+    case 'EQUALS':
+      return !empty && equalsValue(kind, v, c.value)
+    case 'NOT_EQUALS':
+      return empty || !equalsValue(kind, v, c.value)
+    case 'IS_TRUE':
+      return v === true
+    case 'IS_FALSE':
+      return v !== true
+    case 'GREATER_THEN':
+    case 'GREATER_OR_EQUAL':
+    case 'LESS_THEN':
+    case 'LESS_OR_EQUAL': {
+      if (empty || c.value === null || c.value === undefined || c.value === '') return false
+      const a = Number(v)
+      const b = Number(c.value)
+      if (Number.isNaN(a) || Number.isNaN(b)) return false
+      if (c.operator === 'GREATER_THEN') return a > b
+      if (c.operator === 'GREATER_OR_EQUAL') return a >= b
+      if (c.operator === 'LESS_THEN') return a < b
+      return a <= b
+    }
+    default:
+      return true
+  }
+}
+
+/**
+ * The fields shown for these values. Conditions of one field may read fields that are themselves
+ * conditional, so visibility is re-evaluated until nothing changes, at most 4 passes
+ * (guest-side.md 4). All conditions of a field must hold.
+ */
+export function visibleFieldIds(defs: readonly FieldDef[], data: VisitorData, ctx: Pick<FormContext, 'vip' | 'admin'>): Set<number> {
+  const byId = new Map(defs.map((f) => [f.id, f]))
+  const candidates = defs.filter((f) => f.appearance !== 'HIDDEN' && isFormField(f, ctx.admin))
+  let visible = new Set(candidates.map((f) => f.id))
+  for (let pass = 0; pass < MAX_CONDITION_PASSES; pass++) {
+    const next = new Set<number>()
+    for (const f of candidates) if (f.conditions.every((c) => conditionMatches(c, byId, data, visible, ctx))) next.add(f.id)
+    const same = next.size === visible.size && [...next].every((id) => visible.has(id))
+    visible = next
+    if (same) break
+  }
+  return visible
+}
+
+// ---------------------------------------------------------------------------------------------
+// messages
+
+/** The per-type "required" message codes of guest-side.md 5 (texts: field.<CODE>). */
+export function requiredMessage(f: Pick<FieldDef, 'type' | 'defaultField'>): string {
+  switch (f.defaultField) {
+    case 'SALUTATION':
+      return 'SALUTATION_REQUIRED'
+    case 'TITLE':
+      return 'TITLE_REQUIRED'
+    case 'FIRST_NAME':
+      return 'FIRST_NAME_REQUIRED'
+    case 'LAST_NAME':
+      return 'LAST_NAME_REQUIRED'
+  }
+  switch (kindOf(f)) {
+    case 'DATE':
+      return 'DATE_REQUIRED'
+    case 'DATE_TIME':
+      return 'DATE_TIME_REQUIRED'
+    case 'TIME':
+      return 'TIME_REQUIRED'
+    case 'NUMBER':
+      return 'NUMBER_REQUIRED'
+    case 'IMAGE':
+      return 'IMAGE_REQUIRED'
+    case 'FILE':
+      return 'FILE_REQUIRED'
+    case 'GENDER':
+      return 'GENDER_REQUIRED'
+    case 'COVID_STATE':
+      return 'COVID_STATE_REQUIRED'
+    case 'COUNTRY':
+      return 'COUNTRY_REQUIRED'
+    case 'LIST':
+    case 'SMARTLIST':
+    case 'TIMESLOT':
+      return 'CHOICE_REQUIRED'
+    case 'SALUTATION':
+      return 'SALUTATION_REQUIRED'
+    default:
+      return 'REQUIRED'
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// single values
+
+function validDate(s: string): boolean {
+  const m = DATE_RE.exec(s)
+  if (!m) return false
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const dt = new Date(Date.UTC(y, mo - 1, d))
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10)
+
+/** Full years between a birth date and a day (both YYYY-MM-DD). */
+export function ageOn(birth: string, day: string): number {
+  const [by, bm, bd] = birth.split('-').map(Number)
+  const [y, m, d] = day.split('-').map(Number)
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0)
+}
+
+/** DD.MM.YYYY (the birthday mask) → YYYY-MM-DD; other input is returned unchanged. */
+export function parseGermanDate(s: string): string {
+  const m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(s.trim())
+  if (!m) return s.trim()
+  return `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`
+}
+
+/** YYYY-MM-DD → DD.MM.YYYY */
+export function formatGermanDate(s: string | null | undefined): string {
+  const m = s ? DATE_RE.exec(s) : null
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : (s ?? '')
+}
+
+/** A date value: problem code or null. Birthdays: 1899-01-01 … today, ages relative to the event date. */
+export function dateProblem(value: string, f: Pick<FieldDef, 'settings' | 'defaultField'>, ctx: Pick<FormContext, 'now' | 'eventStart'>): { code: string; params?: Record<string, number> } | null {
+  const v = parseGermanDate(value)
+  if (!validDate(v)) return { code: 'INVALID_DATE' }
+  const birthday = f.settings.birthday || f.defaultField === 'BIRTHDAY'
+  if (birthday) {
+    if (v < BIRTHDAY_MIN || v > isoDay(ctx.now)) return { code: 'INVALID_DATE' }
+    const eventDay = ctx.eventStart.slice(0, 10)
+    const age = ageOn(v, eventDay)
+    if (f.settings.minAge != null && age < f.settings.minAge) return { code: 'MIN_AGE', params: { n: f.settings.minAge } }
+    if (f.settings.maxAge != null && age > f.settings.maxAge) return { code: 'MAX_AGE', params: { n: f.settings.maxAge } }
+    return null
+  }
+  const y = Number(v.slice(0, 4))
+  if (y < DATE_MIN_YEAR || y > DATE_MAX_YEAR) return { code: 'INVALID_DATE' }
+  return null
+}
+
+/** A phone number in E.164, or null when it is not a valid number (region: the event's default). */
+export function toE164(value: string, defaultLocale: string): string | null {
+  const region = (defaultLocale || 'de').slice(0, 2).toUpperCase() as CountryCode
+  try {
+    const p = parsePhoneNumberFromString(value, region)
+    return p && p.isValid() ? p.number : null
+  } catch {
+    return null
+  }
+}
+
+/** The most a guest may pick of one defined value or timeslot. */
+export function amountBound(fieldMax: number, valueMax = -1, free = -1): number {
+  let bound = valueMax >= 0 ? valueMax : fieldMax >= 0 ? fieldMax : DEFAULT_AMOUNT_BOUND
+  if (free >= 0) bound = Math.min(bound, free)
+  return bound
+}
+
+interface Ctx {
+  missing: Problem[]
+  invalid: Problem[]
+  form: FormContext
+}
+
+function problem(list: Problem[], field: string, f: FieldDef | null, errorType: string, label: string, params?: Record<string, string | number>) {
+  list.push({ field, fieldId: f?.id ?? null, displayName: label, errorType, ...(params ? { params } : {}) })
+}
+
+/** Validates and normalises one visible field; returns the value to store (undefined = none). */
+function checkField(f: FieldDef, raw: unknown, key: string, c: Ctx): FieldValue | undefined {
+  const kind = kindOf(f)
+  const label = labelOf(f, c.form.language)
+  const required = f.appearance === 'REQUIRED'
+  const empty = isEmptyValue(kind, raw)
+  if (kind === 'LIST') {
+    const l = asList(raw)
+    // An own value chosen but left empty is missing even when the field is optional.
+    if (l.custom !== null && l.custom.trim() === '' && f.customValue) {
+      problem(c.missing, key, f, 'OWN_VALUE_REQUIRED', label)
+      return undefined
+    }
+  }
+  if (empty) {
+    if (required) problem(c.missing, key, f, requiredMessage(f), label)
+    return undefined
+  }
+  const bad = (code: string, params?: Record<string, string | number>) => {
+    problem(c.invalid, key, f, code, label, params)
+    return undefined
+  }
+  switch (kind) {
+    case 'TEXT':
+    case 'URL': {
+      const s = str(raw)
+      return s.length > MAX_TEXT ? bad('TOO_LONG') : s
+    }
+    case 'TEXTAREA': {
+      const s = str(raw)
+      return s.length > MAX_TEXTAREA ? bad('TOO_LONG') : s
+    }
+    case 'EMAIL':
+    case 'DELEGATE_EMAIL': {
+      const s = str(raw).toLowerCase()
+      return EMAIL_RE.test(s) && s.length <= 254 ? s : bad('INVALID_EMAIL')
+    }
+    case 'PHONE': {
+      const e164 = toE164(str(raw), c.form.defaultPhoneLocale)
+      return e164 ?? bad('INVALID_PHONE')
+    }
+    case 'SALUTATION':
+      return (SALUTATIONS as readonly string[]).includes(str(raw)) ? str(raw) : bad('INVALID')
+    case 'NUMBER': {
+      const n = typeof raw === 'number' ? raw : Number(str(raw).replace(',', '.'))
+      if (!Number.isFinite(n)) return bad('INVALID_NUMBER')
+      if (n < 0) return bad('NUMBER_MIN')
+      if (f.settings.max != null && n > f.settings.max) return bad('TOO_BIG')
+      return n
+    }
+    case 'TIME':
+      return TIME_RE.test(str(raw)) ? str(raw) : bad('INVALID_TIME')
+    case 'DATE': {
+      const p = dateProblem(str(raw), f, c.form)
+      return p ? bad(p.code, p.params) : parseGermanDate(str(raw))
+    }
+    case 'DATE_TIME': {
+      const m = DATE_TIME_RE.exec(str(raw))
+      if (!m || !validDate(m[1])) return bad('INVALID_DATE')
+      const y = Number(m[1].slice(0, 4))
+      return y < DATE_MIN_YEAR || y > DATE_MAX_YEAR ? bad('INVALID_DATE') : str(raw).slice(0, 16)
+    }
+    case 'YES_NO':
+      return raw === true
+    case 'GENDER':
+      return (GENDERS as readonly string[]).includes(str(raw)) ? str(raw) : bad('INVALID')
+    case 'COVID_STATE':
+      return (COVID_STATES as readonly string[]).includes(str(raw)) && !c.form.disabledCovidStates.includes(str(raw)) ? str(raw) : bad('INVALID')
+    case 'COUNTRY':
+      return isCountryCode(str(raw)) ? str(raw) : bad('INVALID')
+    case 'LIST': {
+      const l = asList(raw)
+      if (l.selected.some((s) => !f.values.includes(s))) return bad('INVALID')
+      if (l.custom !== null && !f.customValue) return bad('INVALID')
+      const count = l.selected.length + (l.custom !== null ? 1 : 0)
+      if (!f.multiple && count > 1) return bad('INVALID')
+      return { selected: [...new Set(l.selected)], custom: l.custom === null ? null : l.custom.trim().slice(0, MAX_TEXT) }
+    }
+    case 'SMARTLIST':
+      return checkSmartlist(f, asSelections(raw), key, label, c)
+    case 'TIMESLOT':
+      return checkTimeslots(f, asSlots(raw), key, label, c)
+    case 'IMAGE':
+    case 'FILE': {
+      const r = raw as Record<string, unknown>
+      const id = Number(r.assetId)
+      return Number.isInteger(id) && id > 0 ? { assetId: id, fileName: typeof r.fileName === 'string' ? r.fileName.slice(0, 255) : null } : bad('INVALID')
+    }
+    case 'ADDRESS':
+    case 'COMPANY_ADDRESS': {
+      const a = raw as Record<string, unknown>
+      const country = str(a.country) || null
+      if (country && !isCountryCode(country)) return bad('INVALID')
+      return { street: str(a.street) || null, streetNumber: str(a.streetNumber) || null, postCode: str(a.postCode) || null, city: str(a.city) || null, country }
+    }
+    case 'VIP':
+      return raw === true
+    default:
+      return undefined
+  }
+}
+
+function checkSmartlist(f: FieldDef, sel: Selection[], key: string, label: string, c: Ctx): Selection[] | undefined {
+  const picked = sel.filter((s) => s.amount !== 0)
+  const total = picked.reduce((a, s) => a + s.amount, 0)
+  const bad = (code: string, params?: Record<string, string | number>) => {
+    problem(c.invalid, key, f, code, label, params)
+    return undefined
+  }
+  if (!f.multiple && picked.length > 1) return bad('INVALID')
+  if (f.maxPerGuest >= 0 && total > f.maxPerGuest) return bad('SELECTION_LIMIT', { n: f.maxPerGuest })
+  const seen = new Set<number>()
+  for (const s of picked) {
+    const v = f.definedValues.find((d) => d.id === s.fieldValueId)
+    if (!v || seen.has(s.fieldValueId) || !Number.isInteger(s.amount) || s.amount < 1) return bad('INVALID')
+    seen.add(s.fieldValueId)
+    if (!f.amountSelection && s.amount !== 1) return bad('INVALID')
+    // freeValue 0 = out of stock; negative = unlimited (the server re-checks when it takes places)
+    if (v.freeValue === 0 || (v.freeValue > 0 && s.amount > v.freeValue)) return bad('VALUE_UNAVAILABLE')
+    if (s.amount > amountBound(f.maxPerGuest, v.maxPerGuest)) return bad('SELECTION_LIMIT', { n: amountBound(f.maxPerGuest, v.maxPerGuest) })
+    if (v.minPerGuest > 0 && s.amount < v.minPerGuest) return bad('MIN_PER_GUEST', { n: v.minPerGuest })
+  }
+  return picked.map((s) => ({ fieldValueId: s.fieldValueId, amount: s.amount }))
+}
+
+function checkTimeslots(f: FieldDef, sel: SlotSelection[], key: string, label: string, c: Ctx): SlotSelection[] | undefined {
+  const picked = sel.filter((s) => s.amount !== 0)
+  const total = picked.reduce((a, s) => a + s.amount, 0)
+  const bad = (code: string, params?: Record<string, string | number>) => {
+    problem(c.invalid, key, f, code, label, params)
+    return undefined
+  }
+  if (!f.multiple && picked.length > 1) return bad('INVALID')
+  if (f.maxPerGuest >= 0 && total > f.maxPerGuest) return bad('SELECTION_LIMIT', { n: f.maxPerGuest })
+  const seen = new Set<number>()
+  for (const s of picked) {
+    const slot = f.timeslots.find((t) => t.id === s.timeslotId)
+    if (!slot || seen.has(s.timeslotId) || !Number.isInteger(s.amount) || s.amount < 1) return bad('INVALID')
+    seen.add(s.timeslotId)
+    if (!f.amountSelection && s.amount !== 1) return bad('INVALID')
+    if (s.amount > amountBound(f.maxPerGuest)) return bad('SELECTION_LIMIT', { n: amountBound(f.maxPerGuest) })
+    // Outside admin mode every selected slot must be held by a reservation.
+    if (!c.form.admin && !s.reservationToken) return bad('REGISTRATION_VALID_UNTIL_EXPIRED')
+  }
+  return picked.map((s) => ({ timeslotId: s.timeslotId, amount: s.amount, ...(c.form.admin ? {} : { reservationToken: s.reservationToken }) }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// escort persons
+
+/** The appearance of each escort property, from the event's ESCORT_* default fields. */
+export function escortAppearance(defs: readonly FieldDef[]) {
+  const of = (code: string) => defs.find((f) => f.defaultField === code)?.appearance ?? 'HIDDEN'
+  return {
+    name: of('ESCORT_NAME'),
+    salutation: of('ESCORT_SALUTATION'),
+    title: of('ESCORT_TITLE'),
+    email: of('ESCORT_EMAIL'),
+    company: of('ESCORT_COMPANY'),
+    position: of('ESCORT_POSITION'),
+    phoneNumber: of('ESCORT_PHONE_NUMBER'),
+    web: of('ESCORT_WEB'),
+    info: of('ESCORT_INFO'),
+    birthday: of('ESCORT_BIRTHDAY'),
+    covidState: of('ESCORT_COVID_STATE'),
+    // The spec's source required the address by ESCORT_INFO (a copy error); einlass uses ESCORT_ADDRESS.
+    address: of('ESCORT_ADDRESS'),
+  }
+}
+export type EscortAppearance = ReturnType<typeof escortAppearance>
+
+const ESCORT_LABEL: Record<string, string> = {
+  salutation: 'Anrede',
+  title: 'Titel',
+  firstName: 'Vorname',
+  lastName: 'Nachname',
+  email: 'E-Mail-Adresse',
+  company: 'Firma',
+  position: 'Position',
+  phoneNumber: 'Telefonnummer',
+  web: 'Webseite',
+  info: 'Info',
+  birthday: 'Geburtstag',
+  covidState: 'Covid-Status',
+  address: 'Adresse',
+}
+
+function checkEscort(e: unknown, i: number, app: EscortAppearance, c: Ctx): EscortData {
+  const r = isRecord(e) ? e : {}
+  const out: EscortData = {}
+  const key = (p: string) => `escortPersons.${i}.${p}`
+  const label = (p: string) => `Begleitperson ${i + 1}: ${ESCORT_LABEL[p]}`
+  const miss = (p: string, code = 'REQUIRED') => problem(c.missing, key(p), null, code, label(p))
+  const bad = (p: string, code: string) => problem(c.invalid, key(p), null, code, label(p))
+  // Name fields: asked unless ESCORT_NAME is HIDDEN, and then first and last name are required.
+  if (app.name !== 'HIDDEN') {
+    out.firstName = str(r.firstName).slice(0, 100) || null
+    out.lastName = str(r.lastName).slice(0, 100) || null
+    if (!out.firstName) miss('firstName', 'FIRST_NAME_REQUIRED')
+    if (!out.lastName) miss('lastName', 'LAST_NAME_REQUIRED')
+  }
+  const text = (p: 'title' | 'company' | 'position' | 'web' | 'info', appearance: string, max = MAX_TEXT) => {
+    if (appearance === 'HIDDEN') return
+    const s = str(r[p])
+    if (!s && appearance === 'REQUIRED') miss(p, p === 'title' ? 'TITLE_REQUIRED' : 'REQUIRED')
+    else if (s.length > max) bad(p, 'TOO_LONG')
+    else out[p] = s || null
+  }
+  if (app.salutation !== 'HIDDEN') {
+    const s = str(r.salutation)
+    if (!s && app.salutation === 'REQUIRED') miss('salutation', 'SALUTATION_REQUIRED')
+    else if (s && !(SALUTATIONS as readonly string[]).includes(s)) bad('salutation', 'INVALID')
+    else out.salutation = s || null
+  }
+  text('title', app.title)
+  text('company', app.company)
+  text('position', app.position)
+  text('web', app.web)
+  text('info', app.info, MAX_TEXTAREA)
+  if (app.email !== 'HIDDEN') {
+    const s = str(r.email).toLowerCase()
+    if (!s && app.email === 'REQUIRED') miss('email')
+    else if (s && !EMAIL_RE.test(s)) bad('email', 'INVALID_EMAIL')
+    else out.email = s || null
+  }
+  if (app.phoneNumber !== 'HIDDEN') {
+    const s = str(r.phoneNumber)
+    if (!s && app.phoneNumber === 'REQUIRED') miss('phoneNumber')
+    else if (s) {
+      const e164 = toE164(s, c.form.defaultPhoneLocale)
+      if (e164) out.phoneNumber = e164
+      else bad('phoneNumber', 'INVALID_PHONE')
+    } else out.phoneNumber = null
+  }
+  if (app.birthday !== 'HIDDEN') {
+    const s = str(r.birthday)
+    if (!s && app.birthday === 'REQUIRED') miss('birthday', 'DATE_REQUIRED')
+    else if (s) {
+      const p = dateProblem(s, { settings: { birthday: true }, defaultField: 'BIRTHDAY' }, c.form)
+      if (p) bad('birthday', p.code)
+      else out.birthday = parseGermanDate(s)
+    } else out.birthday = null
+  }
+  if (app.covidState !== 'HIDDEN') {
+    const s = str(r.covidState)
+    if (!s && app.covidState === 'REQUIRED') miss('covidState', 'COVID_STATE_REQUIRED')
+    else if (s && (!(COVID_STATES as readonly string[]).includes(s) || c.form.disabledCovidStates.includes(s))) bad('covidState', 'INVALID')
+    else out.covidState = s || null
+  }
+  if (app.address !== 'HIDDEN') {
+    const a = isRecord(r.address) ? r.address : {}
+    if (app.address === 'REQUIRED' && !addressComplete(a)) miss('address')
+    const country = str(a.country) || null
+    if (country && !isCountryCode(country)) bad('address', 'INVALID')
+    out.address = { street: str(a.street) || null, streetNumber: str(a.streetNumber) || null, postCode: str(a.postCode) || null, city: str(a.city) || null, country }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// the whole form
+
+/** Evaluates a submission: visibility, missing and invalid fields, and the data to store. */
+export function evaluate(defs: readonly FieldDef[], input: unknown, form: FormContext): Evaluation {
+  const r = isRecord(input) ? input : {}
+  const data: VisitorData = {
+    salutation: typeof r.salutation === 'string' ? r.salutation : null,
+    title: typeof r.title === 'string' ? r.title : null,
+    firstName: typeof r.firstName === 'string' ? r.firstName : null,
+    lastName: typeof r.lastName === 'string' ? r.lastName : null,
+    email: typeof r.email === 'string' ? r.email : null,
+    fields: isRecord(r.fields) ? (r.fields as VisitorData['fields']) : {},
+    escortPersons: Array.isArray(r.escortPersons) ? (r.escortPersons as EscortData[]) : [],
+  }
+  const visible = visibleFieldIds(defs, data, form)
+  const c: Ctx = { missing: [], invalid: [], form }
+  const out: VisitorData = { salutation: null, title: null, firstName: null, lastName: null, email: null, fields: {}, escortPersons: [] }
+  for (const f of [...defs].sort((a, b) => a.sortOrder - b.sortOrder || a.id - b.id)) {
+    if (!visible.has(f.id) || isDecoration(f)) continue
+    const bk = basicKey(f)
+    const key = bk ?? `fields.${f.id}`
+    const v = checkField(f, rawValue(f, data), key, c)
+    if (v === undefined) continue
+    if (bk) (out as any)[bk] = v
+    else out.fields[String(f.id)] = v
+  }
+  const app = escortAppearance(defs)
+  out.escortPersons = data.escortPersons.map((e, i) => checkEscort(e, i, app, c))
+  return { visible, missing: c.missing, invalid: c.invalid, data: out }
+}
+
+/** The fields a guest still has to fill in (by id and display name). */
+export function missingFields(defs: readonly FieldDef[], input: unknown, form: FormContext): Problem[] {
+  return evaluate(defs, input, form).missing
+}
+
+/** Persons a registration brings: the main guest plus escorts. */
+export const personsOf = (data: Pick<VisitorData, 'escortPersons'>) => 1 + (data.escortPersons?.length ?? 0)
+
+/**
+ * The zod schema of a submission to this form: the structure, then the engine's verdict as issues
+ * (path = the field key, message = the error code). In admin mode missing fields do not fail the
+ * schema; the caller saves them with a FIELD_ERROR_WARN_BUT_SAVED warning.
+ */
+export function submissionSchema(defs: readonly FieldDef[], form: FormContext) {
+  const text = z.optional(z.nullable(z.string()))
+  return z
+    .object({
+      salutation: text,
+      title: text,
+      firstName: text,
+      lastName: text,
+      email: text,
+      fields: z._default(z.record(z.string(), z.unknown()), {}),
+      escortPersons: z._default(z.array(z.record(z.string(), z.unknown())).check(z.maxLength(100)), []),
+    })
+    .check(
+      z.superRefine((value, ctx) => {
+        const e = evaluate(defs, value, form)
+        for (const p of [...(form.admin ? [] : e.missing), ...e.invalid]) {
+          ctx.addIssue({ code: 'custom', path: p.field.split('.').map((s) => (/^\d+$/.test(s) && !p.field.startsWith('fields.') ? Number(s) : s)), message: p.errorType, params: p.params })
+        }
+      }),
+    )
+}
+
+/** A stored value as readable text (guest list, exports, confirmation mail). */
+export function valueText(f: FieldDef, v: unknown, language = 'de'): string {
+  if (v === null || v === undefined) return ''
+  const yes = language.startsWith('de') ? 'Ja' : 'Yes'
+  const no = language.startsWith('de') ? 'Nein' : 'No'
+  switch (kindOf(f)) {
+    case 'YES_NO':
+    case 'VIP':
+      return v === true ? yes : no
+    case 'LIST': {
+      const l = asList(v)
+      return [...l.selected, ...(l.custom ? [l.custom] : [])].join(', ')
+    }
+    case 'SMARTLIST':
+      return asSelections(v)
+        .map((s) => {
+          const d = f.definedValues.find((x) => x.id === s.fieldValueId)
+          const name = d ? labelOf(d, language) : String(s.fieldValueId)
+          return f.amountSelection ? `${s.amount} × ${name}` : name
+        })
+        .join(', ')
+    case 'TIMESLOT':
+      return asSlots(v)
+        .map((s) => {
+          const t = f.timeslots.find((x) => x.id === s.timeslotId)
+          const name = t ? [t.displayName, t.dateInfo].filter(Boolean).join(' ') : String(s.timeslotId)
+          return f.amountSelection ? `${s.amount} × ${name}` : name
+        })
+        .join(', ')
+    case 'IMAGE':
+    case 'FILE':
+      return isRecord(v) ? String(v.fileName ?? v.assetId ?? '') : ''
+    case 'ADDRESS':
+    case 'COMPANY_ADDRESS': {
+      if (!isRecord(v)) return ''
+      const line1 = [str(v.street), str(v.streetNumber)].filter(Boolean).join(' ')
+      const line2 = [str(v.postCode), str(v.city)].filter(Boolean).join(' ')
+      return [line1, line2, v.country ? countryName(String(v.country), language) : ''].filter(Boolean).join(', ')
+    }
+    case 'COUNTRY':
+      return countryName(String(v), language)
+    case 'DATE':
+      return formatGermanDate(String(v))
+    case 'DATE_TIME': {
+      const s = String(v)
+      return `${formatGermanDate(s.slice(0, 10))}, ${s.slice(11, 16)}`
+    }
+    case 'NUMBER':
+      return String(v).replace('.', ',')
+    default:
+      return String(v)
+  }
+}

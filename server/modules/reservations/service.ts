@@ -1,0 +1,235 @@
+// Timeslot reservations: a guest's pick holds places for RESERVATION_MINUTES while the form is
+// filled in; registering fixes the reservation to the registration. Places move only through
+// conditional updates with a checked row count, and every expired reservation is released by
+// exactly one caller (the delete that removes it), so no process oversells or double-releases.
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { bool, isoNow } from '../../db/types'
+import { AppError } from '../../shared/errors'
+import { registrationState } from '../events/rules'
+import { randomString } from '../identity/tokens'
+import { freeOf } from '../forms/repository'
+
+/** `false` for a where clause on a boolean column (read back as 0/1, written as a boolean). */
+export const NO = false as unknown as 0
+
+/** How long a timed reservation holds its places; renew extends every selection by as much again. */
+export const RESERVATION_MINUTES = 15
+
+declare const __EINLASS_TRUST_TEST_LICENSE_KEY__: boolean | undefined
+const testBuild = typeof __EINLASS_TRUST_TEST_LICENSE_KEY__ !== 'undefined' && __EINLASS_TRUST_TEST_LICENSE_KEY__ === true
+
+/** The reservation duration. Builds made for the journeys (build.ts --test-license-key) may shorten it. */
+export function reservationMs(): number {
+  const test = testBuild ? Number(process.env.EINLASS_TEST_RESERVATION_SECONDS) : NaN
+  return Number.isFinite(test) && test > 0 ? test * 1000 : RESERVATION_MINUTES * 60_000
+}
+
+const notAvailable = (free: number) =>
+  new AppError(409, free === 0 ? 'TIMESLOT_NOT_AVAILABLE' : 'TIMESLOT_NOT_RESERVED', { extra: { succeeded: false, freeSlots: free, reservationToken: null, expireDate: null } })
+
+/** Takes places in a timeslot; false when that would pass its capacity. */
+export async function takeSlot(trx: Db, timeslotId: number, amount: number): Promise<boolean> {
+  const r = await trx
+    .updateTable('timeslot')
+    .set((eb) => ({ taken: eb('taken', '+', amount) }))
+    .where('id', '=', timeslotId)
+    .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', amount), '<=', eb.ref('capacity'))]))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+export async function releaseSlot(trx: Db, timeslotId: number, amount: number) {
+  await trx
+    .updateTable('timeslot')
+    .set((eb) => ({ taken: eb('taken', '-', amount) }))
+    .where('id', '=', timeslotId)
+    .execute()
+}
+
+/** Releases the expired timed reservations of an event (or of one timeslot). */
+export async function releaseExpired(trx: Db, now: Date, scope: { eventId?: number; timeslotId?: number }): Promise<number> {
+  const at = isoNow(now)
+  let q = trx.selectFrom('timeslot_reservation').select(['id', 'timeslot_id', 'amount']).where('fixed', '=', NO).where('expires_at', '<', at)
+  if (scope.timeslotId) q = q.where('timeslot_id', '=', scope.timeslotId)
+  else if (scope.eventId) q = q.where('event_id', '=', scope.eventId)
+  const expired = await q.limit(500).execute()
+  let n = 0
+  for (const r of expired) {
+    const gone = await trx.deleteFrom('timeslot_reservation').where('id', '=', r.id).where('fixed', '=', NO).executeTakeFirst()
+    if (Number(gone.numDeletedRows) !== 1) continue
+    await releaseSlot(trx, r.timeslot_id, r.amount)
+    n++
+  }
+  return n
+}
+
+export interface ReserveInput {
+  timeslotId: number
+  identification: string
+  amount: number
+  registrationChange: boolean
+}
+
+export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
+  const now = ctx.clock.now()
+  return ctx.db.transaction().execute(async (trx) => {
+    const slot = await trx
+      .selectFrom('timeslot')
+      .innerJoin('event_field', 'event_field.id', 'timeslot.field_id')
+      .innerJoin('event', 'event.id', 'timeslot.event_id')
+      .select([
+        'timeslot.id',
+        'timeslot.event_id',
+        'timeslot.field_id',
+        'event_field.multiple',
+        'event_field.max_per_guest',
+        'event_field.amount_selection',
+        'event.status',
+        'event.visibility',
+        'event.use_date',
+        'event.registration_from',
+        'event.registration_until',
+        'event.end_date',
+      ])
+      .where('timeslot.id', '=', input.timeslotId)
+      .executeTakeFirst()
+    if (!slot || slot.status !== 'OK' || slot.visibility === 'OFFLINE') throw notAvailable(-1)
+    if (registrationState({ ...slot, max_visitors: null, seats_taken: 0 }, now) !== 'OPEN') throw notAvailable(-1)
+    if (!bool(slot.amount_selection) && input.amount !== 1) throw notAvailable(-1)
+    await releaseExpired(trx, now, { timeslotId: slot.id })
+    // What this visitor already holds in the same field: single choice allows one slot, and
+    // maxPerGuest bounds the sum of amounts.
+    const held = await trx
+      .selectFrom('timeslot_reservation')
+      .innerJoin('timeslot', 'timeslot.id', 'timeslot_reservation.timeslot_id')
+      .select(['timeslot_reservation.timeslot_id', 'timeslot_reservation.amount'])
+      .where('timeslot_reservation.identification', '=', input.identification)
+      .where('timeslot_reservation.fixed', '=', NO)
+      .where('timeslot_reservation.expires_at', '>', isoNow(now))
+      .where('timeslot.field_id', '=', slot.field_id)
+      .execute()
+    const total = held.reduce((a, h) => a + h.amount, 0) + input.amount
+    const bound = slot.max_per_guest >= 0 ? slot.max_per_guest : bool(slot.amount_selection) ? 10 : Number.POSITIVE_INFINITY
+    if (held.some((h) => h.timeslot_id === slot.id) || (!bool(slot.multiple) && held.length > 0) || total > bound) {
+      throw notAvailable(await freeSlots(trx, slot.id))
+    }
+    if (!(await takeSlot(trx, slot.id, input.amount))) throw notAvailable(await freeSlots(trx, slot.id))
+    const token = randomString(24)
+    const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
+    await trx
+      .insertInto('timeslot_reservation')
+      .values({
+        token,
+        timeslot_id: slot.id,
+        event_id: slot.event_id,
+        identification: input.identification,
+        amount: input.amount,
+        registration_change: input.registrationChange,
+        fixed: false,
+        expires_at: expireDate,
+        created_at: isoNow(now),
+      })
+      .execute()
+    return { succeeded: true, reservationToken: token, expireDate, freeSlots: await freeSlots(trx, slot.id) }
+  })
+}
+
+async function freeSlots(db: Db, id: number): Promise<number> {
+  const s = await db.selectFrom('timeslot').select(['capacity', 'taken']).where('id', '=', id).executeTakeFirst()
+  return s ? freeOf(s) : 0
+}
+
+/** Extends every timed reservation of this visitor; REGISTRATION_VALID_UNTIL_EXPIRED when none is left. */
+export async function renewReservations(ctx: AppContext, identification: string) {
+  const now = ctx.clock.now()
+  const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
+  const r = await ctx.db
+    .updateTable('timeslot_reservation')
+    .set({ expires_at: expireDate })
+    .where('identification', '=', identification)
+    .where('fixed', '=', NO)
+    .where('expires_at', '>', isoNow(now))
+    .executeTakeFirst()
+  if (Number(r.numUpdatedRows) === 0) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED')
+  return { expireDate }
+}
+
+/** Releases one timed reservation (by token) or all timed ones of a visitor. */
+export async function deleteReservations(ctx: AppContext, input: { reservationToken?: string; deleteAllTimed?: boolean; identification?: string }) {
+  return ctx.db.transaction().execute(async (trx) => {
+    let q = trx.selectFrom('timeslot_reservation').select(['id', 'timeslot_id', 'amount']).where('fixed', '=', NO)
+    q = input.reservationToken ? q.where('token', '=', input.reservationToken) : q.where('identification', '=', input.identification!)
+    const rows = await q.execute()
+    if (input.reservationToken && rows.length === 0) throw new AppError(409, 'UNABLE_TO_REVOKE_RESERVATION')
+    let deleted = 0
+    for (const r of rows) {
+      const gone = await trx.deleteFrom('timeslot_reservation').where('id', '=', r.id).where('fixed', '=', NO).executeTakeFirst()
+      if (Number(gone.numDeletedRows) !== 1) continue
+      await releaseSlot(trx, r.timeslot_id, r.amount)
+      deleted++
+    }
+    return { deleted }
+  })
+}
+
+/** Free places per timeslot of an event (negative = unlimited), after releasing expired holds. */
+export async function availabilities(ctx: AppContext, eventId: number): Promise<Record<string, number>> {
+  const now = ctx.clock.now()
+  const expired = await ctx.db
+    .selectFrom('timeslot_reservation')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('fixed', '=', NO)
+    .where('expires_at', '<', isoNow(now))
+    .limit(1)
+    .executeTakeFirst()
+  if (expired) await ctx.db.transaction().execute((trx) => releaseExpired(trx, now, { eventId }))
+  const slots = await ctx.db.selectFrom('timeslot').select(['id', 'capacity', 'taken']).where('event_id', '=', eventId).execute()
+  const out: Record<string, number> = {}
+  for (const s of slots) out[String(s.id)] = freeOf(s)
+  return out
+}
+
+/**
+ * Fixes the reservations a registration selected (public) or takes the places directly (admin mode,
+ * no reservations). Throws REGISTRATION_VALID_UNTIL_EXPIRED when a reservation is gone.
+ */
+export async function fixSlotSelections(
+  trx: Db,
+  now: Date,
+  visitorId: number,
+  eventId: number,
+  picks: Array<{ field: string; timeslotId: number; amount: number; reservationToken?: string | null }>,
+  admin: boolean,
+) {
+  for (const p of picks) {
+    if (admin) {
+      if (!(await takeSlot(trx, p.timeslotId, p.amount))) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: p.field, errorType: 'TIMESLOT_NOT_AVAILABLE' }] })
+      await trx
+        .insertInto('timeslot_reservation')
+        .values({ token: randomString(24), timeslot_id: p.timeslotId, event_id: eventId, identification: `visitor-${visitorId}`, amount: p.amount, fixed: true, visitor_id: visitorId, expires_at: null, created_at: isoNow(now) })
+        .execute()
+      continue
+    }
+    const r = await trx
+      .updateTable('timeslot_reservation')
+      .set({ fixed: true, visitor_id: visitorId, expires_at: null })
+      .where('token', '=', p.reservationToken ?? '')
+      .where('timeslot_id', '=', p.timeslotId)
+      .where('amount', '=', p.amount)
+      .where('fixed', '=', NO)
+      .where('expires_at', '>', isoNow(now))
+      .executeTakeFirst()
+    if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: p.field, errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
+  }
+}
+
+/** Gives back every timeslot place a registration holds (for deleting or declining registrations). */
+export async function releaseVisitorSlots(trx: Db, visitorId: number) {
+  const rows = await trx.selectFrom('timeslot_reservation').select(['id', 'timeslot_id', 'amount']).where('visitor_id', '=', visitorId).execute()
+  for (const r of rows) {
+    const gone = await trx.deleteFrom('timeslot_reservation').where('id', '=', r.id).executeTakeFirst()
+    if (Number(gone.numDeletedRows) === 1) await releaseSlot(trx, r.timeslot_id, r.amount)
+  }
+}
