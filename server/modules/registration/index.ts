@@ -40,12 +40,13 @@ export function registrationRoutes(ctx: AppContext) {
         await eventOfAgency(ctx, actor, c.params.id)
         const lang = requestLanguage(c.request, ctx.license.features)
         const r = await register(ctx, c.params.id, c.body, { requestLanguage: lang, admin: actor })
-        const saved = { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
+        const saved = { visitorId: r.visitor.id, status: r.status, visitorStatus: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
         if (!r.warnings.length) {
           c.set.status = 201
           return saved
         }
-        // Saved, but incomplete: the spec's FIELD_ERROR_WARN_BUT_SAVED with the missing fields.
+        // Saved, but incomplete: the spec's FIELD_ERROR_WARN_BUT_SAVED with the missing fields
+        // (status is the HTTP status there; the registration's status is visitorStatus).
         c.set.status = 202
         return {
           ...saved,
