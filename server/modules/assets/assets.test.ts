@@ -12,7 +12,7 @@ const image = (w: number, h: number, format: 'jpeg' | 'png' = 'jpeg') => {
 }
 function form(bytes: Uint8Array, name: string, extra: Record<string, string> = {}) {
   const f = new FormData()
-  f.append('file', new File([bytes], name))
+  f.append('file', new File([bytes as Uint8Array<ArrayBuffer>], name))
   f.append('fileName', name)
   for (const [k, v] of Object.entries(extra)) f.append(k, v)
   return f

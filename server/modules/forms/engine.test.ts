@@ -278,7 +278,7 @@ describe('TIMESLOT', () => {
 
 describe('conditions', () => {
   const c = (fieldId: number | 'VIP', operator: any, value?: any) => ({ fieldId, operator, value })
-  function shown(src: FieldDef, srcValue: unknown, cond: ReturnType<typeof c>, extra: Partial<FormContext> = {}) {
+  function shown(src: FieldDef, srcValue: any, cond: ReturnType<typeof c>, extra: Partial<FormContext> = {}) {
     const dep = field({ type: 'TEXT', conditions: [cond] })
     return visibleFieldIds([src, dep], { fields: { [src.id]: srcValue }, escortPersons: [] }, ctx(extra)).has(dep.id)
   }
