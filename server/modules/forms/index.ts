@@ -72,7 +72,13 @@ export function formRoutes(ctx: AppContext) {
       async ({ params }) => {
         const e = await findEvent(ctx.db, params.id)
         if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
-        return { formVersion: e.form_version, waitingList: bool(e.waiting_list), isPayedEvent: isPaidEvent(e), fields: await liveDefinitions(ctx.db, e) }
+        return {
+          formVersion: e.form_version,
+          waitingList: bool(e.waiting_list),
+          isPayedEvent: isPaidEvent(e),
+          systemCovidoo: ctx.license.features.includes('SYSTEM_COVIDOO'),
+          fields: await liveDefinitions(ctx.db, e),
+        }
       },
       { params: EventParams, detail: { tags, summary: 'The registration form of a public event with free places per defined value and timeslot' } },
     )

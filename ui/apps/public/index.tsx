@@ -1,17 +1,16 @@
-// Public event page /public/event/{id} and its embeddable frame /public/event/{id}/frame.
-import { zodResolver } from '@hookform/resolvers/zod'
-import { useEffect, useState } from 'preact/hooks'
-import { useFieldArray, useForm } from 'react-hook-form'
+// Public event page /public/event/{id} and its embeddable frame /public/event/{id}/frame
+// (?container under SYSTEM_COVIDOO; embed options hideCookieinfo and scrollId). The frame tells the
+// host page its height (einlass:height) and where to scroll (einlass:scroll); /embed.js applies both.
+import { useEffect, useMemo, useState } from 'preact/hooks'
 import { useRoute } from 'wouter'
+import type { FieldDef, VisitorData } from '../../../server/modules/forms/definitions'
 import { formatDate, formatTime } from '../../../server/i18n/format'
-import { RegistrationInput } from '../../../server/modules/registration/model'
-import { SALUTATIONS } from '../../../server/modules/forms/definitions'
-import { ApiError, errorText, post } from '../../api/client'
+import { ApiError, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
-import { SelectField, TextField, applyServerErrors } from '../../components/form'
-import { useResource } from '../../components/hooks'
+import { FormEngine, type ServerFieldError } from '../../components/form-engine'
+import { newIdentification } from '../../components/form-engine/reservations'
 import { PublicFrame } from '../../components/layout'
-import { Alert, Button, Card, Spinner } from '../../components/ui'
+import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 
 interface PublicEvent {
@@ -28,143 +27,176 @@ interface PublicEvent {
   freePlaces: number | null
   maxVisitorPerSubscription: number
   registrationButtonType: string
-  registrationFrom: string | null
   primaryColor: string | null
+  defaultPhoneLocale: string
+  disabledCovidStates: string[]
+  image: { path: string } | null
 }
 
-type FormValues = import('zod').input<typeof RegistrationInput>
+interface PublicForm {
+  fields: FieldDef[]
+  waitingList: boolean
+  systemCovidoo?: boolean
+}
 
-function RegistrationForm({ event, onDone }: { event: PublicEvent; onDone(r: { status: string; email: string }): void }) {
+interface Done {
+  status: string
+  email: string | null
+}
+
+interface EmbedOptions {
+  frame: boolean
+  hideCookieinfo: boolean
+  scrollId: string | null
+  container: boolean
+}
+
+function embedOptions(frame: boolean): EmbedOptions {
+  const q = new URLSearchParams(location.search)
+  const flag = (k: string) => q.has(k) && q.get(k) !== 'false' && q.get(k) !== '0'
+  return { frame, hideCookieinfo: flag('hideCookieinfo'), scrollId: q.get('scrollId'), container: flag('container') }
+}
+
+/** Messages to the page that embeds the frame (no-op when not framed). */
+function tellParent(message: Record<string, unknown>) {
+  if (window.parent !== window) window.parent.postMessage(message, '*')
+}
+
+function useFrameHeight(enabled: boolean, eventId: number) {
+  useEffect(() => {
+    if (!enabled || window.parent === window) return
+    const send = () => tellParent({ type: 'einlass:height', height: document.documentElement.scrollHeight, eventId })
+    const ro = new ResizeObserver(send)
+    ro.observe(document.body)
+    send()
+    return () => ro.disconnect()
+  }, [enabled])
+}
+
+function Registration({ event, form, opts, onDone }: { event: PublicEvent; form: PublicForm; opts: EmbedOptions; onDone(d: Done): void }) {
+  const identification = useMemo(newIdentification, [])
   const [fieldError, setFieldError] = useState<ApiError | null>(null)
-  const [error, setErrorText] = useState<string | null>(null)
-  const { register, handleSubmit, formState, setError, control } = useForm<FormValues>({
-    resolver: zodResolver(RegistrationInput) as any,
-    mode: 'onTouched',
-    defaultValues: { escortPersons: [] },
-  })
-  const escorts = useFieldArray({ control, name: 'escortPersons' })
-  const maxEscorts = event.maxVisitorPerSubscription > 0 ? event.maxVisitorPerSubscription - 1 : 10
-  const errors = formState.errors
-  const labels: Record<string, string> = { salutation: t('registration.salutation'), firstName: t('registration.firstName'), lastName: t('registration.lastName'), email: t('registration.email') }
-  const submit = handleSubmit(async (values) => {
-    setErrorText(null)
+  const [error, setError] = useState<string | null>(null)
+  const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[] } | null>(session.guestToken ? null : { values: {}, locked: [] })
+  useEffect(() => {
+    if (prefill) return
+    get<{ values: Partial<VisitorData>; locked: string[] }>(`/proxy/api/public/events/${event.id}/prefill`)
+      .then(setPrefill)
+      .catch(() => setPrefill({ values: {}, locked: [] }))
+  }, [])
+  if (!prefill) return <Spinner />
+  const submit = async (data: VisitorData): Promise<ServerFieldError[] | void> => {
+    setError(null)
     try {
-      const r = await post<{ status: string; email: string }>(`/proxy/api/public/events/${event.id}/registrations`, { ...values, language: currentLanguage() })
+      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage() })
       onDone(r)
+      tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
     } catch (e) {
-      if (e instanceof ApiError && (e.errorType === 'FIELD_ERROR' || e.errorType === 'FIELD_ERROR_WARN_BUT_SAVED') && e.errorFields.length) {
-        applyServerErrors(e, setError)
-        setFieldError(e)
-      } else {
-        applyServerErrors(e, setError)
-        setErrorText(errorText(e))
-      }
+      const fields = e instanceof ApiError ? e.errorFields : []
+      if (e instanceof ApiError && (e.errorType === 'FIELD_ERROR' || e.errorType === 'FIELD_ERROR_WARN_BUT_SAVED') && fields.length) setFieldError(e)
+      else setError(errorText(e))
+      tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
+      return fields
     }
-  })
+  }
+  const labels = fieldError ? Object.fromEntries(((fieldError.body.missingFields as Array<{ field: string; displayName: string }>) ?? []).map((m) => [m.field, m.displayName])) : {}
   return (
-    <form onSubmit={submit} noValidate class="form-grid" aria-labelledby="reg-title">
-      <h2 id="reg-title" class="form-title">
-        {t('registration.title')}
-      </h2>
-      {error && (
-        <Alert tone="error" class="field-full">
-          {error}
-        </Alert>
-      )}
-      <SelectField
-        label={t('registration.salutation')}
-        reg={register('salutation')}
-        errors={errors}
-        required
-        size="half"
-        placeholder={t('registration.salutation.choose')}
-        options={SALUTATIONS.map((s) => ({ value: s, label: s }))}
+    <>
+      {error && <Alert tone="error">{error}</Alert>}
+      <FormEngine
+        event={event}
+        defs={form.fields}
+        mode="public"
+        identification={identification}
+        initial={prefill.values}
+        locked={prefill.locked}
+        submitLabel={t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
+        onSubmit={submit}
       />
-      <TextField label={t('registration.title.field')} reg={register('title')} errors={errors} size="half" autocomplete="honorific-prefix" />
-      <TextField label={t('registration.firstName')} reg={register('firstName')} errors={errors} required size="half" autocomplete="given-name" />
-      <TextField label={t('registration.lastName')} reg={register('lastName')} errors={errors} required size="half" autocomplete="family-name" />
-      <TextField label={t('registration.email')} reg={register('email')} errors={errors} required type="email" autocomplete="email" />
-      {maxEscorts > 0 && (
-        <fieldset class="field-full escorts">
-          <legend>{t('registration.escorts')}</legend>
-          {escorts.fields.map((f, i) => (
-            <div key={f.id} class="escort form-grid">
-              <div class="escort-head field-full">
-                <strong>{t('registration.escortNumber', { n: i + 1 })}</strong>
-                <Button variant="ghost" onClick={() => escorts.remove(i)}>
-                  {t('registration.removeEscort')}
-                </Button>
-              </div>
-              <TextField label={t('registration.firstName')} reg={register(`escortPersons.${i}.firstName`)} errors={errors} required size="half" />
-              <TextField label={t('registration.lastName')} reg={register(`escortPersons.${i}.lastName`)} errors={errors} required size="half" />
-            </div>
-          ))}
-          {escorts.fields.length < maxEscorts && (
-            <Button variant="secondary" onClick={() => escorts.append({ firstName: '', lastName: '' })}>
-              {t('registration.addEscort')}
-            </Button>
-          )}
-        </fieldset>
-      )}
-      <div class="form-actions">
-        <Button type="submit" busy={formState.isSubmitting}>
-          {t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
-        </Button>
-      </div>
       {fieldError && <FieldErrorDialog error={fieldError} labels={labels} onClose={() => setFieldError(null)} />}
-    </form>
+    </>
+  )
+}
+
+function DoneMessage({ done }: { done: Done }) {
+  const waiting = done.status === 'WAITING_LIST'
+  return (
+    <div class={`done ${waiting ? 'done-waiting' : ''}`} role="status">
+      <h2>{t(waiting ? 'registration.done.waitingListTitle' : 'registration.done.title')}</h2>
+      <p>
+        {waiting
+          ? t('registration.done.waitingList')
+          : done.status === 'REQUIRE_APPROVAL'
+            ? t('registration.done.approval')
+            : done.email
+              ? t('registration.done.text', { email: done.email })
+              : t('registration.done.noMail')}
+      </p>
+    </div>
   )
 }
 
 function EventPage({ id, frame }: { id: number; frame: boolean }) {
   useLanguage()
-  const { data: event, error } = useResource<PublicEvent>(`/proxy/api/public/events/${id}`)
-  const [done, setDone] = useState<{ status: string; email: string } | null>(null)
-  // The frame tells its parent page its height so the iframe grows with the form.
+  const opts = useMemo(() => embedOptions(frame), [frame])
+  const [event, setEvent] = useState<PublicEvent | null>(null)
+  const [form, setForm] = useState<PublicForm | null>(null)
+  const [error, setError] = useState<ApiError | null>(null)
+  const [done, setDone] = useState<Done | null>(null)
   useEffect(() => {
-    if (!frame || window.parent === window) return
-    const post = () => window.parent.postMessage({ type: 'einlass:height', height: document.documentElement.scrollHeight, eventId: id }, '*')
-    const ro = new ResizeObserver(post)
-    ro.observe(document.body)
-    post()
-    return () => ro.disconnect()
-  }, [frame])
-  if (error) return <PublicFrame footer={!frame}>{<Alert tone="error">{error.status === 404 ? t('errors.NOT_FOUND') : errorText(error)}</Alert>}</PublicFrame>
-  if (!event) return <Spinner />
-  const place = event.eventType === 'ONLINE' ? t('events.online') : [event.address.locationName, [event.address.street, event.address.streetNumber].filter(Boolean).join(' '), [event.address.postCode, event.address.city].filter(Boolean).join(' ')].filter(Boolean).join(', ')
-  return (
+    Promise.all([get<PublicEvent>(`/proxy/api/public/events/${id}`), get<PublicForm>(`/proxy/api/public/events/${id}/form`)])
+      .then(([e, f]) => (setEvent(e), setForm(f)))
+      .catch((e) => setError(e instanceof ApiError ? e : new ApiError(0, 'INTERNAL_ERROR', String(e))))
+  }, [id])
+  useFrameHeight(frame, id)
+  const container = frame && opts.container && !!form?.systemCovidoo
+  const shell = (body: preact.ComponentChildren) => (
     <PublicFrame footer={!frame}>
-      <article class="event-public">
-        {!frame && (
-          <header class="event-hero" style={event.primaryColor ? { borderTopColor: event.primaryColor } : undefined}>
-            {event.agency && <p class="muted">{event.agency.displayName}</p>}
-            <h1>{event.displayName}</h1>
-            {event.subTitle && <p class="lead">{event.subTitle}</p>}
-            <p class="event-meta">
-              <span>
-                {formatDate(event.startDate, event.timezone)}, {formatTime(event.startDate, event.timezone)} – {formatTime(event.endDate, event.timezone)}
-              </span>
-              {place && <span>{place}</span>}
-            </p>
-          </header>
-        )}
-        <Card>
-          {done ? (
-            <div class="done" role="status">
-              <h2>{t('registration.done.title')}</h2>
-              <p>{done.status === 'REQUIRE_APPROVAL' ? t('registration.done.approval') : t('registration.done.text', { email: done.email })}</p>
-            </div>
-          ) : event.registrationState !== 'OPEN' ? (
-            <Alert tone="warn">{t(`events.registrationState.${event.registrationState}`)}</Alert>
-          ) : (
-            <>
-              {event.freePlaces != null && <p class="muted">{t('registration.freePlaces', { n: event.freePlaces })}</p>}
-              <RegistrationForm event={event} onDone={setDone} />
-            </>
-          )}
-        </Card>
-      </article>
+      <div class={`public-page ${frame ? 'is-frame' : ''} ${container ? 'is-container' : ''}`}>
+        {body}
+        {!opts.hideCookieinfo && <p class="cookie-info">{t('registration.cookieInfo')}</p>}
+      </div>
     </PublicFrame>
+  )
+  if (error) return shell(<Alert tone="error">{error.status === 404 ? t('errors.NOT_FOUND') : errorText(error)}</Alert>)
+  if (!event || !form) return <Spinner />
+  const place =
+    event.eventType === 'ONLINE'
+      ? t('events.online')
+      : [event.address.locationName, [event.address.street, event.address.streetNumber].filter(Boolean).join(' '), [event.address.postCode, event.address.city].filter(Boolean).join(' ')].filter(Boolean).join(', ')
+  const full = event.registrationState === 'FULL'
+  const open = event.registrationState === 'OPEN' || (full && form.waitingList)
+  return shell(
+    <article class="event-public">
+      {!frame && (
+        <header class="event-hero" style={event.primaryColor ? { borderTopColor: event.primaryColor } : undefined}>
+          {event.agency && <p class="muted">{event.agency.displayName}</p>}
+          <h1>{event.displayName}</h1>
+          {event.subTitle && <p class="lead">{event.subTitle}</p>}
+          <p class="event-meta">
+            <span>
+              {formatDate(event.startDate, event.timezone)}, {formatTime(event.startDate, event.timezone)} – {formatTime(event.endDate, event.timezone)}
+            </span>
+            {place && <span>{place}</span>}
+          </p>
+        </header>
+      )}
+      <Card class="registration-card" aria-labelledby="reg-title">
+        <h2 id="reg-title" class="form-title">
+          {frame ? event.displayName : t('registration.title')}
+        </h2>
+        {done ? (
+          <DoneMessage done={done} />
+        ) : !open ? (
+          <Alert tone="warn">{t(`events.registrationState.${event.registrationState}`)}</Alert>
+        ) : (
+          <>
+            {full ? <Alert tone="info">{t('registration.waitingListOpen')}</Alert> : event.freePlaces != null && <p class="muted">{t('registration.freePlaces', { n: event.freePlaces })}</p>}
+            <Registration event={event} form={form} opts={opts} onDone={setDone} />
+          </>
+        )}
+      </Card>
+    </article>,
   )
 }
 

@@ -1,0 +1,23 @@
+/* einlass embed helper: include once on a page that frames /public/event/{id}/frame.
+   The frame reports its height (einlass:height) so the iframe grows with the form, and asks to be
+   scrolled into view after sending (einlass:scroll, to the element named by scrollId or the frame). */
+(function () {
+  if (window.__einlassEmbed) return
+  window.__einlassEmbed = true
+  function frameOf(source) {
+    var frames = document.getElementsByTagName('iframe')
+    for (var i = 0; i < frames.length; i++) if (frames[i].contentWindow === source) return frames[i]
+    return null
+  }
+  window.addEventListener('message', function (e) {
+    var d = e.data
+    if (!d || typeof d !== 'object' || typeof d.type !== 'string' || d.type.indexOf('einlass:') !== 0) return
+    var frame = frameOf(e.source)
+    if (!frame) return
+    if (d.type === 'einlass:height' && typeof d.height === 'number' && d.height > 0) frame.style.height = Math.ceil(d.height) + 'px'
+    if (d.type === 'einlass:scroll') {
+      var target = (d.scrollId && document.getElementById(String(d.scrollId))) || frame
+      if (target.scrollIntoView) target.scrollIntoView({ behavior: 'smooth', block: 'start' })
+    }
+  })
+})()
