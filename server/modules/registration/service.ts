@@ -3,13 +3,8 @@
 // guest with escorts and field values, claims uploads and queues the confirmation mail, or nothing
 // happens at all.
 import type { AppContext } from '../../context'
-<<<<<<< HEAD
 import { type Db, isUniqueViolation } from '../../db/database'
-import { bool, isoNow } from '../../db/types'
-=======
-import type { Db } from '../../db/database'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
->>>>>>> e6714b1 (Form engine, field definitions, reservations and uploads on the server)
 import { t } from '../../i18n/catalogue'
 import { formatDate, formatTime } from '../../i18n/format'
 import { resolveLanguage } from '../../i18n/languages'
@@ -239,15 +234,6 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
         )
         .execute()
     }
-<<<<<<< HEAD
-    const token = await issueAccessToken(ctx, trx, userId, GUEST_ACCESS)
-    await queueConfirmation(ctx, trx, event, visitor, token, language)
-    return { visitor, status }
-  }).catch((e) => {
-    // the same e-mail registering twice at the same moment: the unique index decides, not a 500
-    if (isUniqueViolation(e, 'event_visitor')) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
-    throw e
-=======
 
     const rows: Array<{ visitor_id: number; event_id: number; field_id: number; data: string | null; value: string; asset_id: number | null }> = []
     const slotPicks: Array<{ field: string; timeslotId: number; amount: number; reservationToken?: string | null }> = []
@@ -294,7 +280,10 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       await queueConfirmation(ctx, trx, event, visitor, token, language, defs, d)
     }
     return { visitor, status, warnings: admin ? ev.missing : [] }
->>>>>>> e6714b1 (Form engine, field definitions, reservations and uploads on the server)
+  }).catch((e) => {
+    // the same e-mail registering twice at the same moment: the unique index decides, not a 500
+    if (isUniqueViolation(e, 'event_visitor')) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+    throw e
   })
   ctx.notifyMail()
   return result
