@@ -20,7 +20,6 @@ export const de = {
   'field.CHOICE_REQUIRED': 'Bitte treffen Sie eine Auswahl.',
   'field.OWN_VALUE_REQUIRED': 'Bitte geben Sie einen eigenen Wert ein.',
   'field.INVALID_TIME': 'Bitte eine gültige Uhrzeit (HH:mm) eingeben.',
-  'field.INVALID_PHONE': 'Bitte eine gültige Telefonnummer eingeben.',
   'field.MIN_AGE': 'Das Mindestalter beträgt {n} Jahre.',
   'field.MAX_AGE': 'Das Höchstalter beträgt {n} Jahre.',
   'field.SELECTION_LIMIT': 'Es sind höchstens {n} erlaubt.',
@@ -32,7 +31,6 @@ export const de = {
   'field.APPEARANCE_NOT_ALLOWED': 'Trennlinien und Erklärungen können kein Pflichtfeld sein.',
   'field.FIELD_LOCKED': 'Dieses Feld ist fest und kann nicht geändert werden.',
   'field.DUPLICATE': 'Dieser Eintrag kommt doppelt vor.',
-  'field.CAPACITY_BELOW_TAKEN': 'Es sind bereits mehr Plätze vergeben.',
   'field.TYPE_CHANGE_NOT_ALLOWED': 'Der Feldtyp kann nicht geändert werden.',
 
   // errors
@@ -256,7 +254,6 @@ export const en: Record<Keys, string> = {
   'field.CHOICE_REQUIRED': 'Please make a choice.',
   'field.OWN_VALUE_REQUIRED': 'Please enter your own value.',
   'field.INVALID_TIME': 'Please enter a valid time (HH:mm).',
-  'field.INVALID_PHONE': 'Please enter a valid phone number.',
   'field.MIN_AGE': 'The minimum age is {n} years.',
   'field.MAX_AGE': 'The maximum age is {n} years.',
   'field.SELECTION_LIMIT': 'At most {n} allowed.',
@@ -268,7 +265,6 @@ export const en: Record<Keys, string> = {
   'field.APPEARANCE_NOT_ALLOWED': 'Separators and explanations cannot be required.',
   'field.FIELD_LOCKED': 'This field is fixed and cannot be changed.',
   'field.DUPLICATE': 'This entry appears twice.',
-  'field.CAPACITY_BELOW_TAKEN': 'More places are already taken.',
   'field.TYPE_CHANGE_NOT_ALLOWED': 'The field type cannot be changed.',
   'errors.FIELD_LOCKED': 'This field is fixed and cannot be removed or changed.',
   'errors.FIELD_IN_USE': 'Places of this field are already taken.',

@@ -73,15 +73,15 @@ export function registrationRoutes(ctx: AppContext) {
       { params: z.object({ id: idParam() }), detail: { tags, summary: 'Basic data of the known guest for the form; locked keys when the event has lockBasicData' } },
     )
     .get(
-      '/proxy/api/events/:id/visitors/:visitorId/fields',
+      '/proxy/api/events/:id/visitors/:vid/fields',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
         const event = await eventOfAgency(ctx, actor, c.params.id)
-        const v = await ctx.db.selectFrom('event_visitor').select('id').where('id', '=', c.params.visitorId).where('event_id', '=', event.id).executeTakeFirst()
+        const v = await ctx.db.selectFrom('event_visitor').select('id').where('id', '=', c.params.vid).where('event_id', '=', event.id).executeTakeFirst()
         if (!v) throw notFound()
         return visitorFields(ctx, [v.id])
       },
-      { params: z.object({ id: idParam(), visitorId: idParam() }), detail: { tags, summary: 'The event-specific field values of a registration (visitorFields)' } },
+      { params: z.object({ id: idParam(), vid: idParam() }), detail: { tags, summary: 'The event-specific field values of a registration (visitorFields)' } },
     )
 }
 

@@ -25,8 +25,11 @@ export function reservationMs(): number {
   return Number.isFinite(test) && test > 0 ? test * 1000 : RESERVATION_MINUTES * 60_000
 }
 
-const notAvailable = (free: number) =>
-  new AppError(409, free === 0 ? 'TIMESLOT_NOT_AVAILABLE' : 'TIMESLOT_NOT_RESERVED', { extra: { succeeded: false, freeSlots: free, reservationToken: null, expireDate: null } })
+/** freeSlots 0: the slot is gone; anything else: it could not be reserved (guest-side.md 8). */
+function notAvailable(free: number) {
+  const extra = { succeeded: false, freeSlots: free, reservationToken: null, expireDate: null }
+  return free === 0 ? new AppError(409, 'TIMESLOT_NOT_AVAILABLE', { extra }) : new AppError(409, 'TIMESLOT_NOT_RESERVED', { extra })
+}
 
 /** Takes places in a timeslot; false when that would pass its capacity. */
 export async function takeSlot(trx: Db, timeslotId: number, amount: number): Promise<boolean> {
