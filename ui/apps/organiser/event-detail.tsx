@@ -28,9 +28,14 @@ export function EventDetail({ id }: { id: number }) {
         title={event.displayName}
         subtitle={`${formatDateTime(event.startDate, event.timezone)} · ${event.eventType === 'ONLINE' ? t('events.online') : [event.address.locationName, event.address.city].filter(Boolean).join(', ')}`}
         actions={
-          <a class="btn btn-secondary" href={`/public/event/${event.id}`} target="_blank" rel="noopener">
-            {t('events.publicPage')}
-          </a>
+          <>
+            <a class="btn btn-secondary" href={`/events/${event.id}/form`}>
+              {t('formBuilder.openForm')}
+            </a>
+            <a class="btn btn-secondary" href={`/public/event/${event.id}`} target="_blank" rel="noopener">
+              {t('events.publicPage')}
+            </a>
+          </>
         }
       />
       <Card>

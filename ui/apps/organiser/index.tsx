@@ -10,6 +10,8 @@ import { can } from '../../../server/modules/identity/roles'
 import { EventDetail } from './event-detail'
 import { EventCreate } from './event-form'
 import { EventsList } from './events-list'
+import { FormBuilder } from './forms/builder'
+import { AdminRegistration } from './forms/register'
 import { LicensePage } from './license'
 import { UserContext, type UserDetails } from './user'
 
@@ -33,6 +35,8 @@ export default function OrganiserApp() {
       <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={data.user.email}>
         <Switch>
           <Route path="/events/new" component={EventCreate} />
+          <Route path="/events/:id/form">{(p) => <FormBuilder id={Number(p.id)} />}</Route>
+          <Route path="/events/:id/register">{(p) => <AdminRegistration id={Number(p.id)} />}</Route>
           <Route path="/events/:id">{(p) => <EventDetail id={Number(p.id)} />}</Route>
           <Route path="/events" component={EventsList} />
           <Route path="/agency/abo" component={LicensePage} />

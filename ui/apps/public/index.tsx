@@ -149,6 +149,11 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
       .catch((e) => setError(e instanceof ApiError ? e : new ApiError(0, 'INTERNAL_ERROR', String(e))))
   }, [id])
   useFrameHeight(frame, id)
+  useEffect(() => {
+    // framed: the host page's background shows through
+    document.body.classList.toggle('in-frame', frame)
+    return () => document.body.classList.remove('in-frame')
+  }, [frame])
   const container = frame && opts.container && !!form?.systemCovidoo
   const shell = (body: preact.ComponentChildren) => (
     <PublicFrame footer={!frame}>

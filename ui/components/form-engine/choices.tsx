@@ -103,8 +103,8 @@ export function SmartList({ c, f, value, onChange, onBlur, language }: { c: Fiel
               <span class="choice-text">
                 <strong>{labelOf(v, language)}</strong>
                 {v.description && <small class="muted">{v.description}</small>}
+                <span class={`choice-free ${out ? 'out' : ''}`}>{freeText(v.freeValue)}</span>
               </span>
-              <span class={`choice-free ${out ? 'out' : ''}`}>{freeText(v.freeValue)}</span>
             </label>
             {f.amountSelection && mine && (
               <label class="choice-amount">
@@ -163,8 +163,8 @@ export function TimeslotPicker({
               <span class="choice-text">
                 <strong>{labelOf({ displayName: s.displayName }, language)}</strong>
                 {(s.dateInfo || s.dateTimezoneInfo) && <small class="muted">{[s.dateInfo, s.dateTimezoneInfo].filter(Boolean).join(' · ')}</small>}
+                <span class={`choice-free ${mine ? 'mine' : freeOf(s) === 0 ? 'out' : ''}`}>{state === 'pending' ? t('form.reserving') : mine && state === 'selected' ? t('form.reserved') : freeText(freeOf(s))}</span>
               </span>
-              <span class={`choice-free ${freeOf(s) === 0 ? 'out' : ''}`}>{state === 'pending' ? t('form.reserving') : mine && state === 'selected' ? t('form.reserved') : freeText(freeOf(s))}</span>
             </button>
           </li>
         )

@@ -60,7 +60,8 @@ export function useReservations(opts: {
   onExpire.current = opts.onExpire
 
   const latest = Object.values(slots).reduce<number | null>((m, s) => (s.expireDate ? Math.max(m ?? 0, new Date(s.expireDate).getTime()) : m), null)
-  const remaining = latest === null ? null : Math.max(0, latest - now)
+  // Date.now() as well: `now` only moves with the tick, a fresh reservation must not show extra seconds
+  const remaining = latest === null ? null : Math.max(0, latest - Math.max(now, Date.now()))
 
   // countdown tick, once per second while a timed reservation exists
   useEffect(() => {
@@ -68,15 +69,6 @@ export function useReservations(opts: {
     const id = setInterval(() => setNow(Date.now()), 1000)
     return () => clearInterval(id)
   }, [latest])
-
-  // expiry: clear timed picks, release them on the server, tell the guest
-  useEffect(() => {
-    if (latest === null || now < latest) return
-    setSlots({})
-    setExpired(true)
-    onExpire.current()
-    void api('DELETE', '/proxy/api/public/reservation/timeslot', { deleteAllTimed: true, identification: opts.identification }).catch(() => undefined)
-  }, [now, latest])
 
   const poll = useCallback(async () => {
     try {
@@ -88,6 +80,17 @@ export function useReservations(opts: {
       /* the next poll tries again */
     }
   }, [opts.eventId])
+
+  // expiry: clear timed picks, release them on the server, tell the guest
+  useEffect(() => {
+    if (latest === null || now < latest) return
+    setSlots({})
+    setExpired(true)
+    onExpire.current()
+    void api('DELETE', '/proxy/api/public/reservation/timeslot', { deleteAllTimed: true, identification: opts.identification })
+      .catch(() => undefined)
+      .then(poll)
+  }, [now, latest])
 
   useEffect(() => {
     if (!opts.reserve || !opts.hasTimeslots) return
@@ -105,6 +108,7 @@ export function useReservations(opts: {
     if (!s?.token) return
     try {
       await api('DELETE', '/proxy/api/public/reservation/timeslot', { reservationToken: s.token })
+      void poll()
     } catch {
       toast(t('errors.UNABLE_TO_REVOKE_RESERVATION'), 'error', 5000)
     }
