@@ -3,6 +3,7 @@ import * as agreements from '../modules/agreements/messages'
 import * as checkin from '../modules/checkin/messages'
 import * as events from '../modules/events/messages'
 import * as forms from '../modules/forms/messages'
+import * as organiser from '../modules/events/organiser-messages'
 import * as guest from '../modules/guest/messages'
 import * as identity from '../modules/identity/messages'
 import * as license from '../modules/license/messages'
@@ -31,6 +32,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   agencyUsers,
   notificationSettings,
   agreements,
+  organiser,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

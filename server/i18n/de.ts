@@ -5,6 +5,7 @@ import { de as checkin } from '../modules/checkin/messages'
 import { de as agencyUsers } from '../modules/agency-users/messages'
 import { de as events } from '../modules/events/messages'
 import { de as forms } from '../modules/forms/messages'
+import { de as organiser } from '../modules/events/organiser-messages'
 import { de as guest } from '../modules/guest/messages'
 import { de as identity } from '../modules/identity/messages'
 import { de as license } from '../modules/license/messages'
@@ -28,4 +29,5 @@ export const de: Record<string, string> = {
   ...agencyUsers,
   ...notificationSettings,
   ...agreements,
+  ...organiser,
 }

@@ -7,6 +7,7 @@ import { useResource } from '../../components/hooks'
 import { GuestShell } from '../../components/layout'
 import { Alert, Badge, Card, LinkButton, Spinner } from '../../components/ui'
 import { t, useLanguage } from '../../i18n'
+import { RegistrationExtras } from './ticket-qr'
 
 interface GuestEvent {
   id: number
@@ -42,6 +43,7 @@ function EventCard({ e }: { e: GuestEvent }) {
           <Badge tone={e.registrationStatus.status === 'CONFIRMED' ? 'ok' : 'info'}>{t(`visitorStatus.${e.registrationStatus.status}`)}</Badge> {e.visitorCount === 1 ? t('guest.person') : t('guest.persons', { n: e.visitorCount })}
         </p>
       </div>
+      <RegistrationExtras entry={e} />
       <LinkButton href={`/public/event/${e.event.id}`} variant="secondary">
         {t('guest.toEvent')}
       </LinkButton>

@@ -1,56 +1,212 @@
+// Events list with search, the event filter dialog (agency-side.md 3) and, with EVENT_PRESET, presets.
+import { useState } from 'preact/hooks'
 import { Link } from 'wouter'
 import { formatDateTime } from '../../../server/i18n/format'
-import { useResource } from '../../components/hooks'
-import { Alert, Badge, EmptyState, LinkButton, PageHeader, Spinner } from '../../components/ui'
-import { t } from '../../i18n'
+import { ARCHIVED_FILTERS, VISIBILITIES } from '../../../server/modules/events/model'
+import { errorText } from '../../api/client'
+import { Dialog } from '../../components/dialog'
+import { Alert, Badge, Button, EmptyState, LinkButton, PageHeader, Spinner } from '../../components/ui'
+import { fieldMessage, t } from '../../i18n'
+import { hasFeature, LabelPicker, Pager, usePermission, usePostResource } from './common'
+import { type EventFull, placeOf, placesText } from './event-page'
+import { useUser } from './user'
 
-export interface EventSummary {
-  id: number
-  displayName: string
-  subTitle: string | null
+export interface EventFilterValue {
+  onlyTodayEvents: boolean
   startDate: string
   endDate: string
-  timezone: string
-  eventType: string
-  address: { locationName: string | null; city: string | null }
-  visibility: string
-  maxVisitors: number | null
-  seatsTaken: number
-  registrationState: string
+  tags: number[]
+  campaigns: number[]
+  visibilities: string[]
+  onlyShowUncomplete: boolean
+  showDeleted: boolean
+  archivedFilter: (typeof ARCHIVED_FILTERS)[number]
+}
+const EMPTY: EventFilterValue = { onlyTodayEvents: false, startDate: '', endDate: '', tags: [], campaigns: [], visibilities: [], onlyShowUncomplete: false, showDeleted: false, archivedFilter: 'HIDE_ARCHIVED' }
+
+function activeCount(f: EventFilterValue) {
+  return (
+    Number(f.onlyTodayEvents) +
+    Number(Boolean(f.startDate)) +
+    Number(Boolean(f.endDate)) +
+    Number(f.tags.length > 0) +
+    Number(f.campaigns.length > 0) +
+    Number(f.visibilities.length > 0) +
+    Number(f.onlyShowUncomplete) +
+    Number(f.showDeleted) +
+    Number(f.archivedFilter !== 'HIDE_ARCHIVED')
+  )
 }
 
-export function placesText(e: Pick<EventSummary, 'maxVisitors' | 'seatsTaken'>) {
-  return e.maxVisitors == null ? t('events.placesUnlimited', { taken: e.seatsTaken }) : t('events.places', { taken: e.seatsTaken, max: e.maxVisitors })
+function EventFilterDialog({ value, onApply, onClose }: { value: EventFilterValue; onApply(v: EventFilterValue): void; onClose(): void }) {
+  const [f, setF] = useState(value)
+  const set = (patch: Partial<EventFilterValue>) => setF({ ...f, ...patch })
+  const endBeforeStart = Boolean(f.startDate && f.endDate && f.endDate < f.startDate)
+  const check = (key: 'onlyTodayEvents' | 'onlyShowUncomplete' | 'showDeleted', label: string) => (
+    <div class="field field-full field-check">
+      <input id={`ef-${key}`} type="checkbox" checked={f[key]} onChange={(e) => set({ [key]: (e.target as HTMLInputElement).checked })} />
+      <label for={`ef-${key}`}>{label}</label>
+    </div>
+  )
+  return (
+    <Dialog
+      title={t('events.filter.title')}
+      onClose={onClose}
+      actions={
+        <>
+          <Button variant="ghost" onClick={() => setF(EMPTY)}>
+            {t('events.filter.reset')}
+          </Button>
+          <Button
+            disabled={endBeforeStart}
+            onClick={() => {
+              onApply(f)
+              onClose()
+            }}
+          >
+            {t('events.filter.apply')}
+          </Button>
+        </>
+      }
+    >
+      <div class="form-grid">
+        {check('onlyTodayEvents', t('events.filter.onlyTodayEvents'))}
+        <div class="field field-half">
+          <label for="ef-start">{t('events.filter.startDate')}</label>
+          <input id="ef-start" type="date" value={f.startDate} onInput={(e) => set({ startDate: (e.target as HTMLInputElement).value })} />
+        </div>
+        <div class={`field field-half ${endBeforeStart ? 'has-error' : ''}`}>
+          <label for="ef-end">{t('events.filter.endDate')}</label>
+          <input id="ef-end" type="date" value={f.endDate} aria-invalid={endBeforeStart} onInput={(e) => set({ endDate: (e.target as HTMLInputElement).value })} />
+          {endBeforeStart && (
+            <small class="field-error" role="alert">
+              {fieldMessage('END_BEFORE_START')}
+            </small>
+          )}
+        </div>
+        <fieldset class="field-full">
+          <legend>{t('events.field.visibility')}</legend>
+          {VISIBILITIES.map((v) => (
+            <label key={v} class="inline-check">
+              <input type="checkbox" checked={f.visibilities.includes(v)} onChange={(e) => set({ visibilities: (e.target as HTMLInputElement).checked ? [...f.visibilities, v] : f.visibilities.filter((x) => x !== v) })} />
+              {t(`events.visibility.${v}`)}
+            </label>
+          ))}
+        </fieldset>
+        <LabelPicker id="ef-tags" kind="tags" label={t('events.field.tags')} value={f.tags} onChange={(tags) => set({ tags })} allowCreate={false} />
+        <LabelPicker id="ef-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={f.campaigns} onChange={(campaigns) => set({ campaigns })} allowCreate={false} />
+        <div class="field field-full">
+          <label for="ef-archived">{t('events.filter.archivedFilter')}</label>
+          <select id="ef-archived" value={f.archivedFilter} onChange={(e) => set({ archivedFilter: (e.target as HTMLSelectElement).value as EventFilterValue['archivedFilter'] })}>
+            {ARCHIVED_FILTERS.map((a) => (
+              <option key={a} value={a}>
+                {t(`events.filter.archived.${a}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {check('onlyShowUncomplete', t('events.filter.onlyShowUncomplete'))}
+        {check('showDeleted', t('events.filter.showDeleted'))}
+      </div>
+    </Dialog>
+  )
 }
 
 export function EventsList() {
-  const { data, error } = useResource<EventSummary[]>('/proxy/api/events')
+  const user = useUser()
+  const presetsAllowed = hasFeature(user.features, 'EVENT_PRESET')
+  const canCreate = usePermission('EVENT.CREATE')
+  const [mode, setMode] = useState<'events' | 'presets'>('events')
+  const [filter, setFilter] = useState<EventFilterValue>(EMPTY)
+  const [search, setSearch] = useState('')
+  const [page, setPage] = useState(0)
+  const [dialog, setDialog] = useState(false)
+  const body = {
+    filter: {
+      ...filter,
+      startDate: filter.startDate || null,
+      endDate: filter.endDate || null,
+      status: mode === 'presets' ? ['PRESET', 'GLOBAL_PRESET'] : filter.showDeleted ? ['OK', 'DELETED'] : 'OK',
+    },
+    search: search || undefined,
+    page,
+    perPage: 20,
+    sort: { field: 'startDate', direction: 'desc' },
+  }
+  const { data, error } = usePostResource<{ items: EventFull[]; total: number }>('/proxy/api/events/search', body, search ? 250 : 0)
+  const n = activeCount(filter)
   return (
     <>
-      <PageHeader title={t('events.title')} actions={<LinkButton href="/events/new">{t('events.new')}</LinkButton>} />
-      {error && <Alert tone="error">{error.errorTranslation ?? error.errorMessage}</Alert>}
+      <PageHeader title={t('events.title')} actions={canCreate ? <LinkButton href="/events/new">{t('events.new')}</LinkButton> : undefined} />
+      {presetsAllowed && (
+        <nav class="tabs" aria-label={t('events.title')}>
+          <button type="button" class={`tab ${mode === 'events' ? 'active' : ''}`} aria-pressed={mode === 'events'} onClick={() => (setMode('events'), setPage(0))}>
+            {t('events.title')}
+          </button>
+          <button type="button" class={`tab ${mode === 'presets' ? 'active' : ''}`} aria-pressed={mode === 'presets'} onClick={() => (setMode('presets'), setPage(0))}>
+            {t('events.presets')}
+          </button>
+        </nav>
+      )}
+      <div class="toolbar">
+        <label class="search">
+          <span class="sr-only">{t('common.search')}</span>
+          <input type="search" placeholder={t('events.searchPlaceholder')} value={search} onInput={(e) => (setSearch((e.target as HTMLInputElement).value), setPage(0))} />
+        </label>
+        <Button variant="secondary" onClick={() => setDialog(true)}>
+          {t('events.filter.title')}
+          {n > 0 && <span class="count-pill">{n}</span>}
+        </Button>
+        {n > 0 && (
+          <Button variant="ghost" onClick={() => (setFilter(EMPTY), setPage(0))}>
+            {t('events.filter.reset')}
+          </Button>
+        )}
+      </div>
+      {error && <Alert tone="error">{errorText(error)}</Alert>}
       {!data && !error && <Spinner />}
-      {data && data.length === 0 && <EmptyState>{t('events.empty')}</EmptyState>}
-      {data && data.length > 0 && (
+      {data && data.items.length === 0 && <EmptyState>{n || search ? t('events.noMatch') : mode === 'presets' ? t('events.noPresets') : t('events.empty')}</EmptyState>}
+      {data && data.items.length > 0 && (
         <ul class="event-list">
-          {data.map((e) => (
+          {data.items.map((e) => (
             <li key={e.id} class="card event-row">
-              <div>
-                <Link href={`/events/${e.id}`} class="event-title">
+              <div class="event-main">
+                <Link href={mode === 'presets' ? `/events/new?preset=${e.id}` : `/events/${e.id}`} class="event-title">
                   {e.displayName}
                 </Link>
                 <div class="muted">
-                  {formatDateTime(e.startDate, e.timezone)} · {e.eventType === 'ONLINE' ? t('events.online') : [e.address.locationName, e.address.city].filter(Boolean).join(', ')}
+                  {formatDateTime(e.startDate, e.timezone)} · {placeOf(e) || t('events.noPlace')}
+                </div>
+                <div class="badges">
+                  {e.status !== 'OK' && <Badge tone={e.status === 'DELETED' ? 'error' : 'info'}>{t(`status.event.${e.status}`)}</Badge>}
+                  {e.visibility !== 'PUBLIC' && <Badge>{t(`events.visibility.${e.visibility}`)}</Badge>}
+                  {e.archived && <Badge tone="info">{t('events.archived')}</Badge>}
+                  {e.incomplete.length > 0 && <Badge tone="warn">{t('events.incompleteBadge')}</Badge>}
+                  {e.tags.map((x) => (
+                    <span key={x.id} class="chip chip-small">
+                      {x.displayName}
+                    </span>
+                  ))}
                 </div>
               </div>
               <div class="event-row-side">
-                <Badge tone={e.registrationState === 'OPEN' ? 'ok' : 'warn'}>{t(`events.registrationState.${e.registrationState}`)}</Badge>
-                <span class="muted">{placesText(e)}</span>
+                {mode === 'events' ? (
+                  <>
+                    <Badge tone={e.registrationState === 'OPEN' ? 'ok' : 'warn'}>{t(`events.registrationState.${e.registrationState}`)}</Badge>
+                    <span class="muted">{placesText(e)}</span>
+                  </>
+                ) : (
+                  <LinkButton variant="secondary" href={`/events/new?preset=${e.id}`}>
+                    {t('events.createFromPreset')}
+                  </LinkButton>
+                )}
               </div>
             </li>
           ))}
         </ul>
       )}
+      {data && <Pager page={page} perPage={20} total={data.total} onPage={setPage} />}
+      {dialog && <EventFilterDialog value={filter} onApply={(f) => (setFilter(f), setPage(0))} onClose={() => setDialog(false)} />}
     </>
   )
 }

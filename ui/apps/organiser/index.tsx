@@ -7,11 +7,14 @@ import { AdminShell } from '../../components/layout'
 import { Spinner } from '../../components/ui'
 import { setLanguage, t, useLanguage } from '../../i18n'
 import { can } from '../../../server/modules/identity/roles'
-import { EventDetail } from './event-detail'
+import { AgreementsPage } from './agreements'
 import { EventCreate } from './event-form'
+import { EventPage } from './event-page'
 import { EventsList } from './events-list'
 import { FormBuilder } from './forms/builder'
 import { AdminRegistration } from './forms/register'
+import { LimitBanner } from './limit-banner'
+import { TagsPage } from './tags'
 import { LicensePage } from './license'
 import { UserContext, type UserDetails } from './user'
 
@@ -29,15 +32,20 @@ export default function OrganiserApp() {
   if (!data) return <Spinner />
   const account = data.user.currentAccount
   const nav = [{ href: '/events', label: t('events.title') }]
+  if (account && can(account.userRole, 'AGREEMENT.MANAGE')) nav.push({ href: '/agreements', label: t('agreements.nav') })
+  if (account && can(account.userRole, 'TAG.MANAGE')) nav.push({ href: '/tags', label: t('tags.title') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
   return (
     <UserContext.Provider value={data}>
       <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={data.user.email}>
+        <LimitBanner adjustHref={account && can(account.userRole, 'AGENCY.ABO') ? '/agency/abo' : null} />
         <Switch>
           <Route path="/events/new" component={EventCreate} />
           <Route path="/events/:id/form">{(p) => <FormBuilder id={Number(p.id)} />}</Route>
           <Route path="/events/:id/register">{(p) => <AdminRegistration id={Number(p.id)} />}</Route>
-          <Route path="/events/:id">{(p) => <EventDetail id={Number(p.id)} />}</Route>
+          <Route path="/events/:id/:tab?">{(p) => <EventPage id={Number(p.id)} tab={p.tab} />}</Route>
+          <Route path="/agreements" component={AgreementsPage} />
+          <Route path="/tags" component={TagsPage} />
           <Route path="/events" component={EventsList} />
           <Route path="/agency/abo" component={LicensePage} />
           <Route>

@@ -1,0 +1,311 @@
+// The check-in desk for staff on a phone or a laptop: a code field that keeps focus (hardware scanners
+// type the code and Enter), the camera (BarcodeDetector, else jsQR loaded on demand), name search;
+// the guest with escorts and agreements; check in/out one or all; live counts.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { ApiError, errorText, get, post } from '../../api/client'
+import { Alert, Badge, Button, Card } from '../../components/ui'
+import { t } from '../../i18n'
+import { StatusBadge } from './common'
+import type { EventFull } from './event-page'
+
+interface Person {
+  person: number
+  salutation: string | null
+  title: string | null
+  firstName: string | null
+  lastName: string | null
+  checkState: 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
+}
+interface Registration {
+  id: number
+  status: string
+  vip: boolean
+  email: string | null
+  company: string | null
+  ticketCode: string | null
+  canCheckin: boolean
+  persons: Person[]
+  agreements: Array<{ id: number; displayName: string; appearance: string; status: string }>
+  missingAgreements: Array<{ id: number; displayName: string }>
+}
+interface Counts {
+  registered: number
+  checkedIn: number
+  checkedOut: number
+}
+
+const nameOf = (p: Person) => [p.title, p.firstName, p.lastName].filter(Boolean).join(' ')
+const looksLikeCode = (s: string) => s.replace(/[\s-]/g, '').length === 10 && /^[0-9A-Za-z\s-]+$/.test(s) && /\d/.test(s)
+const nonce = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`)
+
+function CameraScanner({ onCode, onClose }: { onCode(code: string): void; onClose(): void }) {
+  const video = useRef<HTMLVideoElement>(null)
+  const [err, setErr] = useState<string | null>(null)
+  useEffect(() => {
+    let stream: MediaStream | null = null
+    let stop = false
+    let raf = 0
+    ;(async () => {
+      try {
+        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false })
+        if (stop || !video.current) return
+        video.current.srcObject = stream
+        await video.current.play()
+        const Detector = (globalThis as any).BarcodeDetector
+        const detector = Detector ? new Detector({ formats: ['qr_code'] }) : null
+        const jsqr = detector ? null : (await import('jsqr')).default
+        const canvas = document.createElement('canvas')
+        const ctx2d = canvas.getContext('2d', { willReadFrequently: true })!
+        const scan = async () => {
+          if (stop || !video.current) return
+          const v = video.current
+          let found: string | null = null
+          if (v.videoWidth) {
+            if (detector) {
+              const codes = await detector.detect(v).catch(() => [])
+              found = codes[0]?.rawValue ?? null
+            } else if (jsqr) {
+              canvas.width = v.videoWidth
+              canvas.height = v.videoHeight
+              ctx2d.drawImage(v, 0, 0)
+              const img = ctx2d.getImageData(0, 0, canvas.width, canvas.height)
+              found = jsqr(img.data, img.width, img.height)?.data ?? null
+            }
+          }
+          if (found) onCode(found)
+          else raf = requestAnimationFrame(() => void scan())
+        }
+        void scan()
+      } catch {
+        setErr(t('checkin.cameraError'))
+      }
+    })()
+    return () => {
+      stop = true
+      cancelAnimationFrame(raf)
+      stream?.getTracks().forEach((tr) => tr.stop())
+    }
+  }, [])
+  return (
+    <div class="camera">
+      {err ? <Alert tone="error">{err}</Alert> : <video ref={video} muted playsInline aria-label={t('checkin.camera')} />}
+      <Button variant="secondary" onClick={onClose}>
+        {t('common.close')}
+      </Button>
+    </div>
+  )
+}
+
+export function CheckinDesk({ event }: { event: EventFull }) {
+  const [input, setInput] = useState('')
+  const [counts, setCounts] = useState<Counts | null>(null)
+  const [results, setResults] = useState<Registration[]>([])
+  const [current, setCurrent] = useState<Registration | null>(null)
+  const [message, setMessage] = useState<{ tone: 'ok' | 'error' | 'warn'; text: string } | null>(null)
+  const [missing, setMissing] = useState<{ body: Record<string, unknown>; names: string[] } | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [camera, setCamera] = useState(false)
+  const field = useRef<HTMLInputElement>(null)
+  const loadCounts = () => get<Counts>(`/proxy/api/events/${event.id}/checkin/counts`).then(setCounts, () => {})
+  useEffect(() => {
+    void loadCounts()
+    const h = setInterval(() => void loadCounts(), 5000)
+    return () => clearInterval(h)
+  }, [event.id])
+
+  const lookup = async (raw: string) => {
+    const q = raw.trim()
+    if (!q) return
+    setMessage(null)
+    setMissing(null)
+    setBusy(true)
+    try {
+      const param = looksLikeCode(q) ? `code=${encodeURIComponent(q)}` : `search=${encodeURIComponent(q)}`
+      const r = await get<{ items: Registration[] }>(`/proxy/api/events/${event.id}/checkin/lookup?${param}`)
+      setResults(r.items)
+      setCurrent(r.items.length === 1 ? r.items[0] : null)
+      if (!r.items.length) setMessage({ tone: 'error', text: t('checkin.nothingFound') })
+      setInput('')
+    } catch (e) {
+      setResults([])
+      setCurrent(null)
+      setMessage({ tone: 'error', text: errorText(e) })
+    } finally {
+      setBusy(false)
+      field.current?.focus()
+    }
+  }
+
+  const send = async (body: Record<string, unknown>) => {
+    if (!current) return
+    setBusy(true)
+    setMissing(null)
+    try {
+      const r = await post<{ persons: Person[]; status: string; checkedIn: number[]; checkedOut: number[] }>(`/proxy/api/events/${event.id}/checkin`, { visitorId: current.id, nonce: nonce(), ...body })
+      setCurrent({ ...current, persons: r.persons, status: r.status })
+      setMessage({
+        tone: 'ok',
+        text: r.checkedIn.length ? t('checkin.checkedIn', { n: r.checkedIn.length }) : t('checkin.checkedOut', { n: r.checkedOut.length }),
+      })
+      void loadCounts()
+    } catch (e) {
+      if (e instanceof ApiError && e.errorType === 'AGREEMENTS_MISSING') {
+        const names = ((e.body.missingAgreements as Array<{ displayName: string }>) ?? []).map((m) => m.displayName)
+        setMissing({ body, names })
+        setMessage({ tone: 'warn', text: errorText(e) })
+      } else setMessage({ tone: 'error', text: errorText(e) })
+    } finally {
+      setBusy(false)
+      field.current?.focus()
+    }
+  }
+
+  const anyOpen = current?.persons.some((p) => p.checkState !== 'CHECKED_IN')
+  const anyIn = current?.persons.some((p) => p.checkState === 'CHECKED_IN')
+  return (
+    <div class="desk">
+      <div class="desk-counts" aria-live="polite">
+        <div>
+          <span class="desk-count">{counts?.registered ?? '–'}</span>
+          <span>{t('checkin.registered')}</span>
+        </div>
+        <div class="desk-in">
+          <span class="desk-count">{counts?.checkedIn ?? '–'}</span>
+          <span>{t('checkin.in')}</span>
+        </div>
+        <div>
+          <span class="desk-count">{counts?.checkedOut ?? '–'}</span>
+          <span>{t('checkin.out')}</span>
+        </div>
+      </div>
+      <Card>
+        <form
+          class="desk-form"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void lookup(input)
+          }}
+        >
+          <label for="desk-code" class="sr-only">
+            {t('checkin.codeLabel')}
+          </label>
+          <input
+            id="desk-code"
+            ref={field}
+            autoFocus
+            autoComplete="off"
+            autoCapitalize="characters"
+            placeholder={t('checkin.codeLabel')}
+            value={input}
+            onInput={(e) => setInput((e.target as HTMLInputElement).value)}
+          />
+          <Button type="submit" busy={busy}>
+            {t('checkin.find')}
+          </Button>
+          <Button variant="secondary" onClick={() => setCamera(!camera)}>
+            {t('checkin.camera')}
+          </Button>
+        </form>
+        {camera && (
+          <CameraScanner
+            onCode={(code) => {
+              setCamera(false)
+              void lookup(code)
+            }}
+            onClose={() => setCamera(false)}
+          />
+        )}
+      </Card>
+      {message && (
+        <div class={`desk-message desk-${message.tone}`} role={message.tone === 'error' ? 'alert' : 'status'}>
+          {message.text}
+          {missing && (
+            <>
+              <ul>
+                {missing.names.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </ul>
+              <Button variant="secondary" busy={busy} onClick={() => void send({ ...missing.body, ignoreMissingAgreements: true })}>
+                {t('checkin.ignoreAgreements')}
+              </Button>
+            </>
+          )}
+        </div>
+      )}
+      {!current && results.length > 1 && (
+        <Card>
+          <ul class="desk-results">
+            {results.map((r) => (
+              <li key={r.id}>
+                <button type="button" class="link-btn" onClick={() => (setCurrent(r), setMessage(null))}>
+                  {nameOf(r.persons[0])}
+                </button>{' '}
+                <StatusBadge status={r.status} /> <span class="muted">{r.email}</span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {current && (
+        <Card class="desk-guest">
+          <div class="desk-guest-head">
+            <h2>
+              {nameOf(current.persons[0])} {current.vip && <Badge tone="warn">VIP</Badge>}
+            </h2>
+            <StatusBadge status={current.status} />
+          </div>
+          <p class="muted">
+            {[current.company, current.email, current.ticketCode].filter(Boolean).join(' · ')}
+          </p>
+          {!current.canCheckin && <Alert tone="error">{t('checkin.notAllowed')}</Alert>}
+          <ul class="desk-persons">
+            {current.persons.map((p) => (
+              <li key={p.person} class={`desk-person state-${p.checkState}`}>
+                <span>
+                  <strong>{nameOf(p)}</strong> {p.person > 0 && <span class="muted">({t('checkin.escort')})</span>}
+                  <br />
+                  <span class="muted">{t(`status.checkin.${p.checkState}`)}</span>
+                </span>
+                {p.checkState === 'CHECKED_IN' ? (
+                  <Button variant="secondary" busy={busy} onClick={() => void send({ checkoutGuests: [p.person] })} aria-label={t('checkin.checkOutPerson', { name: nameOf(p) })}>
+                    {t('checkin.checkOut')}
+                  </Button>
+                ) : (
+                  <Button busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: [p.person] })} aria-label={t('checkin.checkInPerson', { name: nameOf(p) })}>
+                    {t('checkin.checkIn')}
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <div class="button-row">
+            {current.persons.length > 1 && anyOpen && (
+              <Button busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: 'ALL' })}>
+                {t('checkin.checkInAll')}
+              </Button>
+            )}
+            {current.persons.length > 1 && anyIn && (
+              <Button variant="secondary" busy={busy} onClick={() => void send({ checkoutGuests: 'ALL' })}>
+                {t('checkin.checkOutAll')}
+              </Button>
+            )}
+          </div>
+          {current.agreements.length > 0 && (
+            <div class="desk-agreements">
+              <h3>{t('events.tab.agreements')}</h3>
+              <ul class="plain-list">
+                {current.agreements.map((a) => (
+                  <li key={a.id}>
+                    {a.displayName}: <Badge tone={a.status === 'CONFIRMED' ? 'ok' : a.appearance === 'REQUIRED' ? 'error' : 'neutral'}>{t(`status.agreement.${a.status}`)}</Badge>
+                    {a.appearance === 'REQUIRED' && <span class="muted"> ({t('agreements.required')})</span>}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </Card>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,253 @@
+// One event: a tab bar (overview, guests, check-in, statistics, agreements, settings) and the overview
+// with key figures, the public link and the actions (copy, save as preset, archive, delete, embed).
+import { useState } from 'preact/hooks'
+import { useLocation } from 'wouter'
+import { formatDateTime } from '../../../server/i18n/format'
+import { errorText, post, del } from '../../api/client'
+import { useResource } from '../../components/hooks'
+import { toast } from '../../components/overlay'
+import { Alert, Badge, Button, Card, PageHeader, Spinner } from '../../components/ui'
+import { t } from '../../i18n'
+import { AgreementsTab } from './agreements'
+import { CheckinDesk } from './checkin-desk'
+import { ConfirmDialog, hasFeature, Tabs, usePermission } from './common'
+import { EmbedDialog } from './embed-dialog'
+import { EventForm } from './event-form'
+import { GuestList } from './guests'
+import { StatisticsTab } from './statistics'
+import { useUser } from './user'
+
+export interface Label {
+  id: number
+  displayName: string
+  group: string | null
+  name: string
+  type: string
+}
+export interface EventFull {
+  id: number
+  agencyId: number
+  displayName: string
+  subTitle: string | null
+  description: string | null
+  startDate: string
+  endDate: string
+  timezone: string
+  useDate: boolean
+  registrationFrom: string | null
+  registrationUntil: string | null
+  eventType: string
+  visibility: string
+  status: string
+  archived: boolean
+  address: { locationName: string | null; street: string | null; streetNumber: string | null; postCode: string | null; city: string | null; country: string | null }
+  meetingUrl: string | null
+  primaryColor: string | null
+  accentColor: string | null
+  hideDeclineButton: boolean
+  useReporting: boolean
+  disabledCovidStates: string[]
+  maxVisitorPerSubscription: number
+  currency: string
+  registrationButtonType: string
+  externalConfirmationLink: string | null
+  externalConfirmationLabel: string | null
+  defaultPhoneLocale: string
+  lockBasicData: boolean
+  allowSelfCheckin: boolean
+  allowSelfCheckout: boolean
+  checkinOpenDate: string | null
+  checkinTarget: string
+  checkinUrl: string | null
+  options: string[]
+  maxVisitors: number | null
+  seatsTaken: number
+  requireApproval: boolean
+  registrationState: string
+  url: string
+  tags: Label[]
+  campaigns: Label[]
+  incomplete: string[]
+}
+
+export const placeOf = (e: Pick<EventFull, 'eventType' | 'address'>) => (e.eventType === 'ONLINE' ? t('events.online') : [e.address.locationName, e.address.city].filter(Boolean).join(', '))
+export const placesText = (e: Pick<EventFull, 'maxVisitors' | 'seatsTaken'>) =>
+  e.maxVisitors == null ? t('events.placesUnlimited', { taken: e.seatsTaken }) : t('events.places', { taken: e.seatsTaken, max: e.maxVisitors })
+
+const TABS = ['overview', 'guests', 'checkin', 'statistics', 'agreements', 'edit'] as const
+
+export function EventPage({ id, tab }: { id: number; tab?: string }) {
+  const active = (TABS as readonly string[]).includes(tab ?? '') ? tab! : 'overview'
+  const { data: event, error, reload } = useResource<EventFull>(`/proxy/api/events/${id}`)
+  const canEdit = usePermission('EVENT.EDIT')
+  const canGuests = usePermission('EVENT.GUEST.VIEW')
+  const canCheckin = usePermission('EVENT.CHECKIN')
+  const canStats = usePermission('EVENT.STATISTICS')
+  const canGuestManage = usePermission('EVENT.GUEST.MANAGE')
+  if (error) return <Alert tone="error">{errorText(error)}</Alert>
+  if (!event) return <Spinner />
+  const base = `/events/${id}`
+  const items = [
+    { key: 'overview', href: base, label: t('events.tab.overview') },
+    ...(canGuests ? [{ key: 'guests', href: `${base}/guests`, label: t('events.tab.guests') }] : []),
+    ...(canCheckin ? [{ key: 'checkin', href: `${base}/checkin`, label: t('events.tab.checkin') }] : []),
+    ...(canStats ? [{ key: 'statistics', href: `${base}/statistics`, label: t('events.tab.statistics') }] : []),
+    ...(canGuests ? [{ key: 'agreements', href: `${base}/agreements`, label: t('events.tab.agreements') }] : []),
+    ...(canEdit ? [{ key: 'edit', href: `${base}/edit`, label: t('events.tab.edit') }] : []),
+  ]
+  return (
+    <>
+      <PageHeader
+        title={event.displayName}
+        subtitle={`${formatDateTime(event.startDate, event.timezone)} · ${placeOf(event)}`}
+        actions={
+          <>
+            {canEdit && (
+              <a class="btn btn-secondary" href={`/events/${event.id}/form`}>
+                {t('formBuilder.openForm')}
+              </a>
+            )}
+            {canGuestManage && (
+              <a class="btn btn-secondary" href={`/events/${event.id}/register`}>
+                {t('formBuilder.registerGuest')}
+              </a>
+            )}
+          </>
+        }
+      />
+      <Tabs items={items} active={active} />
+      {active === 'overview' && <Overview event={event} reload={reload} />}
+      {active === 'guests' && <GuestList event={event} reloadEvent={reload} />}
+      {active === 'checkin' && <CheckinDesk event={event} />}
+      {active === 'statistics' && <StatisticsTab event={event} />}
+      {active === 'agreements' && <AgreementsTab event={event} />}
+      {active === 'edit' && <EventForm event={event} onSaved={() => void reload()} />}
+    </>
+  )
+}
+
+function Overview({ event, reload }: { event: EventFull; reload(): Promise<void> }) {
+  const [, navigate] = useLocation()
+  const user = useUser()
+  const [dialog, setDialog] = useState<'delete' | 'embed' | null>(null)
+  const [busy, setBusy] = useState(false)
+  const canCreate = usePermission('EVENT.CREATE')
+  const canEdit = usePermission('EVENT.EDIT')
+  const canDelete = usePermission('EVENT.DELETE')
+  const canEmbed = usePermission('EVENT.GUEST.MANAGE')
+  const presets = hasFeature(user.features, 'EVENT_PRESET')
+  const act = async (f: () => Promise<unknown>, done: string) => {
+    setBusy(true)
+    try {
+      await f()
+      toast(done)
+      await reload()
+    } catch (e) {
+      toast(errorText(e), 'error', 5000)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const copy = async (status: 'OK' | 'PRESET') => {
+    setBusy(true)
+    try {
+      const c = await post<EventFull>(`/proxy/api/events/${event.id}/copy`, { status, displayName: status === 'OK' ? t('events.copyName', { name: event.displayName }) : event.displayName })
+      toast(status === 'OK' ? t('events.copied') : t('events.savedAsPreset'))
+      navigate(status === 'OK' ? `/events/${c.id}/edit` : `/events/${c.id}`)
+    } catch (e) {
+      toast(errorText(e), 'error', 5000)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const deleted = event.status === 'DELETED'
+  return (
+    <>
+      {event.incomplete.length > 0 && (
+        <Alert tone="warn">
+          {t('events.incomplete')}: {event.incomplete.map((r) => t(`events.incomplete.${r}`)).join(', ')}
+        </Alert>
+      )}
+      {deleted && <Alert tone="error">{t('events.isDeleted')}</Alert>}
+      <div class="overview-grid">
+        <Card>
+          <h2>{t('events.overview.registration')}</h2>
+          <p>
+            <Badge tone={event.registrationState === 'OPEN' ? 'ok' : 'warn'}>{t(`events.registrationState.${event.registrationState}`)}</Badge>{' '}
+            <Badge>{t(`events.visibility.${event.visibility}`)}</Badge> {event.archived && <Badge tone="info">{t('events.archived')}</Badge>}{' '}
+            {event.status !== 'OK' && <Badge tone="info">{t(`status.event.${event.status}`)}</Badge>}
+          </p>
+          <p class="big-number">{placesText(event)}</p>
+          <p class="muted break">{event.url}</p>
+          <div class="button-row">
+            <a class="btn btn-secondary" href={`/public/event/${event.id}`} target="_blank" rel="noopener">
+              {t('events.publicPage')}
+            </a>
+            {canEmbed && (
+              <Button variant="secondary" onClick={() => setDialog('embed')}>
+                {t('events.embed')}
+              </Button>
+            )}
+          </div>
+        </Card>
+        <Card>
+          <h2>{t('events.overview.actions')}</h2>
+          <div class="button-col">
+            {canCreate && !deleted && (
+              <Button variant="secondary" busy={busy} onClick={() => void copy('OK')}>
+                {t('events.copy')}
+              </Button>
+            )}
+            {canCreate && presets && !deleted && event.status === 'OK' && (
+              <Button variant="secondary" busy={busy} onClick={() => void copy('PRESET')}>
+                {t('events.saveAsPreset')}
+              </Button>
+            )}
+            {canEdit && !deleted && (
+              <Button variant="secondary" busy={busy} onClick={() => void act(() => post(`/proxy/api/events/${event.id}/${event.archived ? 'unarchive' : 'archive'}`), event.archived ? t('events.unarchived') : t('events.archivedDone'))}>
+                {event.archived ? t('events.unarchive') : t('events.archive')}
+              </Button>
+            )}
+            {canDelete && !deleted && (
+              <Button variant="danger" onClick={() => setDialog('delete')}>
+                {t('events.delete')}
+              </Button>
+            )}
+            {canDelete && deleted && (
+              <Button busy={busy} onClick={() => void act(() => post(`/proxy/api/events/${event.id}/restore`), t('events.restored'))}>
+                {t('events.restore')}
+              </Button>
+            )}
+          </div>
+        </Card>
+        {(event.tags.length > 0 || event.campaigns.length > 0) && (
+          <Card>
+            <h2>{t('events.field.tags')}</h2>
+            <div class="chips">
+              {event.tags.map((x) => (
+                <span key={`t${x.id}`} class="chip">
+                  {x.displayName}
+                </span>
+              ))}
+              {event.campaigns.map((x) => (
+                <span key={`c${x.id}`} class="chip chip-campaign">
+                  {x.displayName}
+                </span>
+              ))}
+            </div>
+          </Card>
+        )}
+      </div>
+      {dialog === 'delete' && (
+        <ConfirmDialog title={t('events.delete')} confirmLabel={t('events.delete')} danger onClose={() => setDialog(null)} onConfirm={async () => {
+          await del(`/proxy/api/events/${event.id}`)
+          toast(t('events.deleted'))
+          navigate('/events')
+        }}>
+          <p>{t('events.deleteConfirm', { name: event.displayName })}</p>
+        </ConfirmDialog>
+      )}
+      {dialog === 'embed' && <EmbedDialog event={event} onClose={() => setDialog(null)} />}
+    </>
+  )
+}

@@ -1,0 +1,284 @@
+// Add or edit one guest with escort persons; status actions (approve, decline, invite, re-invite,
+// delete, restore), VIP, and what happened so far (ticket code, agreements, presence periods).
+import { useState } from 'preact/hooks'
+import { useFieldArray, useForm } from 'react-hook-form'
+import { formatDateTime } from '../../../server/i18n/format'
+import { VisitorInput } from '../../../server/modules/visitors/model'
+import { ACTION_FROM } from '../../../server/modules/visitors/transitions'
+import { errorText, post, put } from '../../api/client'
+import { Dialog } from '../../components/dialog'
+import { applyServerErrors, CheckboxField, SelectField, TextField } from '../../components/form'
+import { useResource } from '../../components/hooks'
+import { toast } from '../../components/overlay'
+import { sharedResolver } from '../../components/resolver'
+import { Alert, Badge, Button, Spinner } from '../../components/ui'
+import { t } from '../../i18n'
+import { LabelPicker, StatusBadge, usePermission } from './common'
+import type { EventFull } from './event-page'
+
+export interface GuestDetail {
+  id: number
+  status: string
+  vip: boolean
+  salutation: string | null
+  title: string | null
+  firstName: string | null
+  lastName: string | null
+  email: string | null
+  company: string | null
+  position: string | null
+  phoneNumber: string | null
+  note: string | null
+  visitorCount: number
+  ticketCode: string | null
+  invitationCount: number
+  declineReason: string | null
+  tags: Array<{ id: number; displayName: string }>
+  campaigns: Array<{ id: number; displayName: string }>
+  escortPersons: Array<{ id: number; number: number; salutation: string | null; title: string | null; firstName: string | null; lastName: string | null; email: string | null; checkState: string }>
+  presentDates?: Array<{ person: number; checkin: string; checkout: string | null; note: string | null }>
+  agreements?: Array<{ id: number; displayName: string; appearance: string; status: string | null; confirmDate: string | null; declineDate: string | null; signatureId: number | null }>
+  checkState: string
+}
+
+interface Values {
+  salutation: string
+  title: string
+  firstName: string
+  lastName: string
+  email: string
+  company: string
+  position: string
+  phoneNumber: string
+  vip: boolean
+  note: string
+  status: 'ADDED' | 'CONFIRMED'
+  escortPersons: Array<{ id?: number; firstName: string; lastName: string; email: string }>
+  tags: number[]
+  campaigns: number[]
+}
+
+const toInput = (v: Values) => ({
+  ...v,
+  escortPersons: v.escortPersons.map((e) => ({ id: e.id, firstName: e.firstName, lastName: e.lastName, email: e.email })),
+})
+
+function Actions({ event, guest, onChanged }: { event: EventFull; guest: GuestDetail; onChanged(): void }) {
+  const [busy, setBusy] = useState(false)
+  const [reason, setReason] = useState('')
+  const [reserve, setReserve] = useState(false)
+  const canManage = usePermission('EVENT.GUEST.MANAGE')
+  const canInvite = usePermission('EVENT.INVITE')
+  const run = async (action: string, body: Record<string, unknown>, done: string) => {
+    setBusy(true)
+    try {
+      await post(`/proxy/api/events/${event.id}/visitors/${guest.id}/${action}`, body)
+      toast(done)
+      onChanged()
+    } catch (e) {
+      toast(errorText(e), 'error', 5000)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const may = (a: keyof typeof ACTION_FROM) => (ACTION_FROM[a] as readonly string[]).includes(guest.status)
+  return (
+    <div class="guest-actions">
+      <div class="button-row">
+        {canManage && may('approve') && (
+          <Button busy={busy} onClick={() => void run('approve', {}, t('guests.approved'))}>
+            {t('guests.action.approve')}
+          </Button>
+        )}
+        {canInvite && may('invite') && guest.email && (
+          <Button variant="secondary" busy={busy} onClick={() => void run('invite', { reservePlace: reserve }, t('guests.invited'))}>
+            {guest.status === 'INVITED' || guest.status === 'PENDING' ? t('guests.action.reinvite') : t('guests.action.invite')}
+          </Button>
+        )}
+        {canManage && may('decline') && (
+          <Button variant="secondary" busy={busy} onClick={() => void run('decline', { reason: reason || null }, t('guests.declined'))}>
+            {t('guests.action.decline')}
+          </Button>
+        )}
+        {canManage && may('delete') && (
+          <Button variant="danger" busy={busy} onClick={() => void run('delete', {}, t('guests.deleted'))}>
+            {t('guests.action.delete')}
+          </Button>
+        )}
+        {canManage && may('restore') && (
+          <Button variant="secondary" busy={busy} onClick={() => void run('restore', {}, t('guests.restored'))}>
+            {t('guests.action.restore')}
+          </Button>
+        )}
+      </div>
+      {canInvite && may('invite') && guest.email && (
+        <label class="inline-check">
+          <input type="checkbox" checked={reserve} onChange={(e) => setReserve((e.target as HTMLInputElement).checked)} />
+          {t('guests.reservePlace')}
+        </label>
+      )}
+      {canManage && may('decline') && (
+        <div class="field field-full">
+          <label for="decline-reason">{t('guests.declineReason')}</label>
+          <input id="decline-reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+        </div>
+      )}
+    </div>
+  )
+}
+
+export function GuestDialog({ event, guestId, onClose, onChanged }: { event: EventFull; guestId: number | null; onClose(): void; onChanged(): void }) {
+  const { data, reload } = useResource<GuestDetail>(guestId ? `/proxy/api/events/${event.id}/visitors/${guestId}` : null)
+  if (guestId && !data) return <Dialog title={t('guests.edit')} onClose={onClose}><Spinner /></Dialog>
+  return (
+    <GuestForm
+      key={data ? `${data.id}-${data.status}` : 'new'}
+      event={event}
+      guest={data ?? null}
+      onClose={onClose}
+      onChanged={() => {
+        onChanged()
+        void reload()
+      }}
+    />
+  )
+}
+
+function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; guest: GuestDetail | null; onClose(): void; onChanged(): void }) {
+  const [error, setErr] = useState<string | null>(null)
+  const canManage = usePermission('EVENT.GUEST.MANAGE')
+  const { register, handleSubmit, formState, control, setError, watch, setValue } = useForm<Values>({
+    resolver: sharedResolver(VisitorInput, toInput),
+    defaultValues: {
+      salutation: guest?.salutation ?? '',
+      title: guest?.title ?? '',
+      firstName: guest?.firstName ?? '',
+      lastName: guest?.lastName ?? '',
+      email: guest?.email ?? '',
+      company: guest?.company ?? '',
+      position: guest?.position ?? '',
+      phoneNumber: guest?.phoneNumber ?? '',
+      vip: guest?.vip ?? false,
+      note: guest?.note ?? '',
+      status: 'ADDED',
+      escortPersons: guest?.escortPersons.map((e) => ({ id: e.id, firstName: e.firstName ?? '', lastName: e.lastName ?? '', email: e.email ?? '' })) ?? [],
+      tags: guest?.tags.map((x) => x.id) ?? [],
+      campaigns: guest?.campaigns.map((x) => x.id) ?? [],
+    },
+  })
+  const escorts = useFieldArray({ control, name: 'escortPersons' })
+  const v = watch()
+  const errors = formState.errors
+  const submit = handleSubmit(async (values) => {
+    setErr(null)
+    try {
+      const body = VisitorInput.parse(toInput(values))
+      if (guest) await put(`/proxy/api/events/${event.id}/visitors/${guest.id}`, body)
+      else await post(`/proxy/api/events/${event.id}/visitors`, body)
+      toast(guest ? t('common.saved') : t('guests.added'))
+      onChanged()
+      onClose()
+    } catch (e) {
+      if (!applyServerErrors(e, setError)) setErr(errorText(e))
+    }
+  })
+  return (
+    <Dialog
+      wide
+      title={guest ? [guest.firstName, guest.lastName].filter(Boolean).join(' ') : t('guests.add')}
+      onClose={onClose}
+      actions={
+        canManage ? (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button busy={formState.isSubmitting} onClick={() => void submit()}>
+              {t('common.save')}
+            </Button>
+          </>
+        ) : (
+          <Button onClick={onClose}>{t('common.close')}</Button>
+        )
+      }
+    >
+      {error && <Alert tone="error">{error}</Alert>}
+      {guest && (
+        <div class="guest-head">
+          <StatusBadge status={guest.status} /> {guest.vip && <Badge tone="warn">VIP</Badge>}{' '}
+          {guest.ticketCode && (
+            <span class="muted">
+              {t('guests.ticketCode')}: <code>{guest.ticketCode}</code>
+            </span>
+          )}
+          {guest.invitationCount > 0 && <span class="muted"> · {t('guests.invitations', { n: guest.invitationCount })}</span>}
+          {guest.declineReason && <p class="muted">{t('guests.declineReason')}: {guest.declineReason}</p>}
+          <Actions event={event} guest={guest} onChanged={onChanged} />
+        </div>
+      )}
+      <form onSubmit={submit} noValidate class="form-grid">
+        <SelectField label={t('registration.salutation')} reg={register('salutation')} errors={errors} size="half" placeholder={t('registration.salutation.choose')} options={['Herr', 'Frau', 'Divers'].map((s) => ({ value: s, label: s }))} />
+        <TextField label={t('registration.title.field')} reg={register('title')} errors={errors} size="half" />
+        <TextField label={t('registration.firstName')} reg={register('firstName')} errors={errors} size="half" required />
+        <TextField label={t('registration.lastName')} reg={register('lastName')} errors={errors} size="half" required />
+        <TextField label={t('registration.email')} reg={register('email')} errors={errors} type="email" size="half" />
+        <TextField label={t('guests.field.phoneNumber')} reg={register('phoneNumber')} errors={errors} type="tel" size="half" />
+        <TextField label={t('guests.field.company')} reg={register('company')} errors={errors} size="half" />
+        <TextField label={t('guests.field.position')} reg={register('position')} errors={errors} size="half" />
+        <CheckboxField label={t('guests.field.vip')} reg={register('vip')} errors={errors} />
+        {!guest && <SelectField label={t('guests.field.status')} reg={register('status')} errors={errors} size="half" options={(['ADDED', 'CONFIRMED'] as const).map((s) => ({ value: s, label: t(`status.visitor.${s}`) }))} />}
+        <TextField label={t('guests.field.note')} reg={register('note')} errors={errors} />
+        <LabelPicker id="g-tags" kind="tags" label={t('events.field.tags')} value={v.tags} onChange={(x) => setValue('tags', x, { shouldDirty: true })} />
+        <LabelPicker id="g-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={v.campaigns} onChange={(x) => setValue('campaigns', x, { shouldDirty: true })} />
+        <fieldset class="field-full">
+          <legend>{t('registration.escorts')}</legend>
+          {escorts.fields.map((f, i) => (
+            <div key={f.id} class="escort">
+              <div class="escort-head">
+                <strong>{t('registration.escortNumber', { n: i + 1 })}</strong>
+                <Button variant="ghost" onClick={() => escorts.remove(i)}>
+                  {t('registration.removeEscort')}
+                </Button>
+              </div>
+              <div class="form-grid">
+                <TextField label={t('registration.firstName')} reg={register(`escortPersons.${i}.firstName`)} errors={errors} size="half" required />
+                <TextField label={t('registration.lastName')} reg={register(`escortPersons.${i}.lastName`)} errors={errors} size="half" required />
+              </div>
+            </div>
+          ))}
+          <Button variant="secondary" onClick={() => escorts.append({ firstName: '', lastName: '', email: '' })}>
+            {t('registration.addEscort')}
+          </Button>
+        </fieldset>
+      </form>
+      {guest?.agreements && guest.agreements.length > 0 && (
+        <section class="guest-section-block">
+          <h3>{t('events.tab.agreements')}</h3>
+          <ul class="plain-list">
+            {guest.agreements.map((a) => (
+              <li key={a.id}>
+                <strong>{a.displayName}</strong> — {a.status ? t(`status.agreement.${a.status}`) : t('status.agreement.OPEN')}
+                {a.confirmDate && ` · ${formatDateTime(a.confirmDate, event.timezone)}`}
+                {a.declineDate && ` · ${formatDateTime(a.declineDate, event.timezone)}`}
+                {a.signatureId && <img class="signature-thumb" alt={t('agreements.signature')} src={`/proxy/api/agreements/signatures/${a.signatureId}/signature`} />}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {guest?.presentDates && guest.presentDates.length > 0 && (
+        <section class="guest-section-block">
+          <h3>{t('guests.presence')}</h3>
+          <ul class="plain-list">
+            {guest.presentDates.map((p, i) => (
+              <li key={i}>
+                {p.person === 0 ? [guest.firstName, guest.lastName].join(' ') : t('registration.escortNumber', { n: p.person })}: {formatDateTime(p.checkin, event.timezone)}
+                {p.checkout ? ` – ${formatDateTime(p.checkout, event.timezone)}` : ''} {p.note && <span class="muted">({p.note})</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </Dialog>
+  )
+}

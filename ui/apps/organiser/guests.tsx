@@ -1,0 +1,257 @@
+// The guest list of an event: guest filter (agency-side.md 3), search, sort, paging, add/edit, import,
+// export of the filtered list and invitations to it.
+import { useState } from 'preact/hooks'
+import { guestSearchToQuery, VIP_FILTERS } from '../../../server/modules/visitors/model'
+import { VISITOR_STATUSES } from '../../../server/modules/visitors/visitors.table'
+import { errorText, post } from '../../api/client'
+import { Dialog } from '../../components/dialog'
+import { Alert, Badge, Button, Card, EmptyState, Spinner } from '../../components/ui'
+import { t } from '../../i18n'
+import { LabelPicker, Pager, StatusBadge, TaskProgress, usePermission, usePostResource } from './common'
+import type { EventFull } from './event-page'
+import { type GuestDetail, GuestDialog } from './guest-dialog'
+import { ImportDialog } from './import-dialog'
+
+export interface GuestFilterValue {
+  showPending: boolean
+  vipFilter: (typeof VIP_FILTERS)[number]
+  showMailError: boolean
+  tags: number[]
+  campaigns: number[]
+  agreements: number[]
+  statuses: string[]
+}
+const EMPTY: GuestFilterValue = { showPending: false, vipFilter: 'WHATEVER', showMailError: false, tags: [], campaigns: [], agreements: [], statuses: [] }
+const count = (f: GuestFilterValue) =>
+  Number(f.showPending) + Number(f.vipFilter !== 'WHATEVER') + Number(f.showMailError) + Number(f.tags.length > 0) + Number(f.campaigns.length > 0) + Number(f.agreements.length > 0) + Number(f.statuses.length > 0)
+
+function GuestFilterDialog({ event, value, onApply, onClose }: { event: EventFull; value: GuestFilterValue; onApply(f: GuestFilterValue): void; onClose(): void }) {
+  const [f, setF] = useState(value)
+  const set = (p: Partial<GuestFilterValue>) => setF({ ...f, ...p })
+  const { data: agreementList } = usePostResource<Array<{ id: number; displayName: string }>>('/proxy/api/agreements/search', { eventId: event.id })
+  const check = (key: 'showPending' | 'showMailError', label: string) => (
+    <div class="field field-full field-check">
+      <input id={`gf-${key}`} type="checkbox" checked={f[key]} onChange={(e) => set({ [key]: (e.target as HTMLInputElement).checked })} />
+      <label for={`gf-${key}`}>{label}</label>
+    </div>
+  )
+  return (
+    <Dialog
+      title={t('guests.filter.title')}
+      onClose={onClose}
+      actions={
+        <>
+          <Button variant="ghost" onClick={() => setF(EMPTY)}>
+            {t('events.filter.reset')}
+          </Button>
+          <Button onClick={() => (onApply(f), onClose())}>{t('events.filter.apply')}</Button>
+        </>
+      }
+    >
+      <div class="form-grid">
+        {check('showPending', t('guests.filter.showPending'))}
+        {check('showMailError', t('guests.filter.showMailError'))}
+        <div class="field field-full">
+          <label for="gf-vip">{t('guests.filter.vipFilter')}</label>
+          <select id="gf-vip" value={f.vipFilter} onChange={(e) => set({ vipFilter: (e.target as HTMLSelectElement).value as GuestFilterValue['vipFilter'] })}>
+            {VIP_FILTERS.map((v) => (
+              <option key={v} value={v}>
+                {t(`guests.filter.vip.${v}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset class="field-full">
+          <legend>{t('guests.field.status')}</legend>
+          <div class="check-grid">
+            {VISITOR_STATUSES.map((s) => (
+              <label key={s} class="inline-check">
+                <input type="checkbox" checked={f.statuses.includes(s)} onChange={(e) => set({ statuses: (e.target as HTMLInputElement).checked ? [...f.statuses, s] : f.statuses.filter((x) => x !== s) })} />
+                {t(`status.visitor.${s}`)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <LabelPicker id="gf-tags" kind="tags" label={t('events.field.tags')} value={f.tags} onChange={(tags) => set({ tags })} allowCreate={false} />
+        <LabelPicker id="gf-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={f.campaigns} onChange={(campaigns) => set({ campaigns })} allowCreate={false} />
+        {agreementList && agreementList.length > 0 && (
+          <fieldset class="field-full">
+            <legend>{t('guests.filter.agreements')}</legend>
+            {agreementList.map((a) => (
+              <label key={a.id} class="inline-check">
+                <input type="checkbox" checked={f.agreements.includes(a.id)} onChange={(e) => set({ agreements: (e.target as HTMLInputElement).checked ? [...f.agreements, a.id] : f.agreements.filter((x) => x !== a.id) })} />
+                {a.displayName}
+              </label>
+            ))}
+          </fieldset>
+        )}
+      </div>
+    </Dialog>
+  )
+}
+
+function InviteDialog({ event, filter, search, total, onClose, onDone }: { event: EventFull; filter: GuestFilterValue; search: string; total: number; onClose(): void; onDone(): void }) {
+  const [reserve, setReserve] = useState(false)
+  const [task, setTask] = useState<number | null>(null)
+  const [err, setErr] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  return (
+    <Dialog
+      title={t('guests.invite.title')}
+      onClose={onClose}
+      actions={
+        task ? (
+          <Button onClick={onClose}>{t('common.close')}</Button>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button
+              busy={busy}
+              onClick={async () => {
+                setBusy(true)
+                setErr(null)
+                try {
+                  const tk = await post<{ id: number }>(`/proxy/api/events/${event.id}/invitations`, { filter, search: search || undefined, reservePlace: reserve })
+                  setTask(tk.id)
+                } catch (e) {
+                  setErr(errorText(e))
+                } finally {
+                  setBusy(false)
+                }
+              }}
+            >
+              {t('guests.invite.send')}
+            </Button>
+          </>
+        )
+      }
+    >
+      {err && <Alert tone="error">{err}</Alert>}
+      <p>{t('guests.invite.text', { n: total })}</p>
+      <p class="muted">{t('guests.invite.hint')}</p>
+      {!task && (
+        <label class="inline-check">
+          <input type="checkbox" checked={reserve} onChange={(e) => setReserve((e.target as HTMLInputElement).checked)} />
+          {t('guests.reservePlace')}
+        </label>
+      )}
+      {task && <TaskProgress taskId={task} onReload={onDone} stayOnError />}
+    </Dialog>
+  )
+}
+
+const SORTABLE = [
+  ['lastName', 'registration.lastName'],
+  ['firstName', 'registration.firstName'],
+  ['email', 'registration.email'],
+  ['company', 'guests.field.company'],
+  ['status', 'guests.field.status'],
+  ['visitorCount', 'guests.persons'],
+] as const
+
+export function GuestList({ event, reloadEvent }: { event: EventFull; reloadEvent(): Promise<void> }) {
+  const [filter, setFilter] = useState<GuestFilterValue>(EMPTY)
+  const [search, setSearch] = useState('')
+  const [sort, setSort] = useState<{ field: string; direction: 'asc' | 'desc' }>({ field: 'lastName', direction: 'asc' })
+  const [page, setPage] = useState(0)
+  const [dialog, setDialog] = useState<'filter' | 'import' | 'invite' | null>(null)
+  const [open, setOpen] = useState<number | 'new' | null>(null)
+  const canManage = usePermission('EVENT.GUEST.MANAGE')
+  const canImport = usePermission('EVENT.GUEST.IMPORT')
+  const canExport = usePermission('EVENT.GUEST.EXPORT')
+  const canInvite = usePermission('EVENT.INVITE')
+  const perPage = 50
+  const body = { filter, search: search || undefined, sort, page, perPage }
+  const { data, error, reload } = usePostResource<{ items: GuestDetail[]; total: number }>(`/proxy/api/events/${event.id}/visitors/search`, body, search ? 250 : 0)
+  const refresh = () => {
+    void reload()
+    void reloadEvent()
+  }
+  const n = count(filter)
+  const exportHref = `/proxy/api/events/${event.id}/visitors/export?${guestSearchToQuery({ filter: filter as any, search, sort: sort as any })}`
+  const sortBy = (field: string) => setSort(sort.field === field ? { field, direction: sort.direction === 'asc' ? 'desc' : 'asc' } : { field, direction: 'asc' })
+  return (
+    <Card>
+      <div class="toolbar">
+        <label class="search">
+          <span class="sr-only">{t('common.search')}</span>
+          <input type="search" placeholder={t('guests.searchPlaceholder')} value={search} onInput={(e) => (setSearch((e.target as HTMLInputElement).value), setPage(0))} />
+        </label>
+        <Button variant="secondary" onClick={() => setDialog('filter')}>
+          {t('guests.filter.title')}
+          {n > 0 && <span class="count-pill">{n}</span>}
+        </Button>
+        {n > 0 && (
+          <Button variant="ghost" onClick={() => (setFilter(EMPTY), setPage(0))}>
+            {t('events.filter.reset')}
+          </Button>
+        )}
+        <span class="toolbar-spacer" />
+        {canManage && <Button onClick={() => setOpen('new')}>{t('guests.add')}</Button>}
+        {canImport && (
+          <Button variant="secondary" onClick={() => setDialog('import')}>
+            {t('guests.import')}
+          </Button>
+        )}
+        {canExport && (
+          <a class="btn btn-secondary" href={exportHref} download>
+            {t('guests.export')}
+          </a>
+        )}
+        {canInvite && data && data.total > 0 && (
+          <Button variant="secondary" onClick={() => setDialog('invite')}>
+            {t('guests.invite.button')}
+          </Button>
+        )}
+      </div>
+      {error && <Alert tone="error">{errorText(error)}</Alert>}
+      {!data && !error && <Spinner />}
+      {data && data.items.length === 0 && <EmptyState>{n || search ? t('guests.noMatch') : t('guests.empty')}</EmptyState>}
+      {data && data.items.length > 0 && (
+        <div class="table-wrap">
+          <table class="table guest-table">
+            <thead>
+              <tr>
+                {SORTABLE.map(([field, key]) => (
+                  <th key={field} aria-sort={sort.field === field ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined} class={`col-${field}`}>
+                    <button type="button" class="th-sort" onClick={() => sortBy(field)}>
+                      {t(key)} {sort.field === field ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+                    </button>
+                  </th>
+                ))}
+                <th class="col-checkin">{t('guests.checkin')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((g) => (
+                <tr key={g.id} class="clickable" onClick={() => setOpen(g.id)}>
+                  <td class="col-lastName">
+                    <button type="button" class="link-btn" onClick={(e) => (e.stopPropagation(), setOpen(g.id))}>
+                      {g.lastName}
+                    </button>
+                    {g.vip && <Badge tone="warn">VIP</Badge>}
+                  </td>
+                  <td class="col-firstName">{g.firstName}</td>
+                  <td class="col-email">{g.email}</td>
+                  <td class="col-company">{g.company}</td>
+                  <td class="col-status">
+                    <StatusBadge status={g.status} />
+                  </td>
+                  <td class="col-visitorCount">{g.visitorCount}</td>
+                  <td class="col-checkin">{t(`status.checkin.${g.checkState}`)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && <Pager page={page} perPage={perPage} total={data.total} onPage={setPage} />}
+      {dialog === 'filter' && <GuestFilterDialog event={event} value={filter} onApply={(f) => (setFilter(f), setPage(0))} onClose={() => setDialog(null)} />}
+      {dialog === 'import' && <ImportDialog event={event} onClose={() => setDialog(null)} onImported={refresh} />}
+      {dialog === 'invite' && data && <InviteDialog event={event} filter={filter} search={search} total={data.total} onClose={() => setDialog(null)} onDone={refresh} />}
+      {open !== null && <GuestDialog event={event} guestId={open === 'new' ? null : open} onClose={() => setOpen(null)} onChanged={refresh} />}
+    </Card>
+  )
+}
