@@ -87,8 +87,10 @@ test('first start: setup, event, public registration, mail, dashboard, guest lis
 
   // the organiser sees the guest
   await page.reload()
-  await expect(page.getByRole('cell', { name: 'grete@example.org' })).toBeVisible()
   await expect(page.getByText('2 von 2 Plätzen belegt')).toBeVisible()
+  // the guest list is the event's "Gäste" tab (organiser workspace)
+  await page.getByRole('link', { name: 'Gäste', exact: true }).click()
+  await expect(page.getByRole('cell', { name: 'grete@example.org' })).toBeVisible()
   await shot(page, 'slice-10-guest-list')
 
   // phone-sized viewport: side navigation folds away
