@@ -10,7 +10,7 @@ import { Alert, Badge, Button, Card, PageHeader, Spinner } from '../../component
 import { t } from '../../i18n'
 import { AgreementsTab } from './agreements'
 import { CheckinDesk } from './checkin-desk'
-import { ConfirmDialog, hasFeature, Tabs, usePermission } from './common'
+import { ConfirmDialog, hasFeature, StatusBadge, Tabs, usePermission, usePostResource } from './common'
 import { EmbedDialog } from './embed-dialog'
 import { EventForm } from './event-form'
 import { GuestList } from './guests'
@@ -238,6 +238,7 @@ function Overview({ event, reload }: { event: EventFull; reload(): Promise<void>
           </Card>
         )}
       </div>
+      {usePermission('EVENT.GUEST.VIEW') && <LatestGuests event={event} />}
       {dialog === 'delete' && (
         <ConfirmDialog title={t('events.delete')} confirmLabel={t('events.delete')} danger onClose={() => setDialog(null)} onConfirm={async () => {
           await del(`/proxy/api/events/${event.id}`)
@@ -249,5 +250,38 @@ function Overview({ event, reload }: { event: EventFull; reload(): Promise<void>
       )}
       {dialog === 'embed' && <EmbedDialog event={event} onClose={() => setDialog(null)} />}
     </>
+  )
+}
+
+/** The latest registrations at a glance; the full list is the Gäste tab. */
+function LatestGuests({ event }: { event: EventFull }) {
+  const { data } = usePostResource<{ items: Array<{ id: number; firstName: string | null; lastName: string | null; email: string | null; status: string; visitorCount: number }>; total: number }>(
+    `/proxy/api/events/${event.id}/visitors/search`,
+    { sort: { field: 'createdAt', direction: 'desc' }, perPage: 5 },
+  )
+  if (!data || data.total === 0) return null
+  return (
+    <Card>
+      <div class="card-head">
+        <h2>{t('events.latestGuests')}</h2>
+        <a href={`/events/${event.id}/guests`}>{t('events.allGuests', { n: data.total })}</a>
+      </div>
+      <div class="table-wrap">
+        <table class="table">
+          <tbody>
+            {data.items.map((g) => (
+              <tr key={g.id}>
+                <td>{g.lastName}</td>
+                <td>{g.firstName}</td>
+                <td>{g.email}</td>
+                <td>
+                  <StatusBadge status={g.status} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
   )
 }
