@@ -29,6 +29,8 @@ export function App() {
           <Route path="/" component={Home} />
           <Route path="/setup" component={AuthApp} />
           <Route path="/login" component={AuthApp} />
+          <Route path="/invitation" component={AuthApp} />
+          <Route path="/account/deletion" component={AuthApp} />
           <Route path="/public/*" component={PublicApp} />
           <Route path="/guest" component={GuestApp} />
           <Route path="/guest/*" component={GuestApp} />

@@ -72,7 +72,9 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   const data = text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text
   if (!res.ok) {
     const d = typeof data === 'object' && data ? data : {}
-    throw new ApiError(res.status, d.errorType ?? 'INTERNAL_ERROR', d.errorMessage ?? res.statusText, d.errorTranslation, d.errorFields ?? [], d)
+    const err = new ApiError(res.status, d.errorType ?? 'INTERNAL_ERROR', d.errorMessage ?? res.statusText, d.errorTranslation, d.errorFields ?? [], d)
+    reportAuthError(err)
+    throw err
   }
   return data as T
 }
@@ -87,4 +89,14 @@ export const del = <T>(path: string, body?: unknown) => api<T>('DELETE', path, b
 export function errorText(e: unknown, fallback = 'Entschuldigung, hier ist etwas schief gelaufen.'): string {
   if (e instanceof ApiError) return e.errorTranslation || e.errorMessage || fallback
   return fallback
+}
+
+/** Listeners told when any call answers that the caller is no longer authenticated. */
+const authListeners = new Set<(e: ApiError) => void>()
+export function onAuthError(l: (e: ApiError) => void): () => void {
+  authListeners.add(l)
+  return () => void authListeners.delete(l)
+}
+export function reportAuthError(e: ApiError) {
+  if (e.status === 401 && (e.errorType === 'NOT_AUTHENTICATED' || e.errorType === 'USER_NOT_FOUND')) for (const l of authListeners) l(e)
 }

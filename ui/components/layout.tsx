@@ -1,10 +1,12 @@
 // Page frames: the organiser shell (side navigation, hidden under 845 px behind a menu button),
 // the guest shell and the plain public frame; the language switcher and the footer.
 import type { ComponentChildren } from 'preact'
-import { useState } from 'preact/hooks'
+import { useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { Link, useLocation } from 'wouter'
 import { currentLanguage, setLanguage, t, useLanguage } from '../i18n'
 import { useResource } from './hooks'
+import { AuthContext, logout } from './navigation-auth'
+import { showChangeRole } from './navigation-rules'
 
 interface LanguageOption {
   code: string
@@ -74,11 +76,8 @@ export function AdminShell({ nav, title, userLabel, children, menu }: { nav: Nav
         </Link>
         <span class="topbar-title">{title}</span>
         <div class="topbar-user">
-          <span class="muted">{userLabel}</span>
           {menu}
-          <a class="btn btn-ghost" href="/logout?redirect=/login">
-            {t('common.logout')}
-          </a>
+          <UserMenu label={userLabel} />
         </div>
       </header>
       <div class="shell-body">
@@ -101,8 +100,92 @@ export function AdminShell({ nav, title, userLabel, children, menu }: { nav: Nav
   )
 }
 
+const initials = (name: string) =>
+  name
+    .replace(/@.*/, '')
+    .split(/[\s._-]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((p) => p[0]!.toUpperCase())
+    .join('')
+
+/**
+ * The user menu of both shells: account pages, "change role" (only with more than one valid
+ * account) and logout; guests see their events and, unless the entry-pass variant is on, profile.
+ */
+export function UserMenu({ label }: { label?: string }) {
+  const auth = useContext(AuthContext)
+  const [open, setOpen] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (!open) return
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false)
+    }
+    document.addEventListener('mousedown', close)
+    document.addEventListener('keydown', close)
+    return () => {
+      document.removeEventListener('mousedown', close)
+      document.removeEventListener('keydown', close)
+    }
+  }, [open])
+  if (!auth) {
+    return (
+      <a class="btn btn-ghost" href="/logout?redirect=/login">
+        {t('common.logout')}
+      </a>
+    )
+  }
+  const { details, view } = auth
+  const guest = view === 'guest'
+  const base = guest ? '/guest/account' : '/account'
+  const entryPass = details.features.includes('SYSTEM_COVIDOO')
+  const item = (href: string, text: string) => (
+    <Link href={href} role="menuitem" class="menu-item" onClick={() => setOpen(false)}>
+      {text}
+    </Link>
+  )
+  return (
+    <div class="user-menu" ref={ref}>
+      <button type="button" class="btn btn-ghost user-menu-toggle" aria-haspopup="menu" aria-expanded={open} aria-label={`${t('nav.userMenu')}: ${label ?? details.user.email}`} onClick={() => setOpen(!open)}>
+        <span class="avatar" aria-hidden="true">
+          {initials(label ?? details.user.email)}
+        </span>
+        <span class="user-menu-label">{label ?? details.user.email}</span>
+        <span aria-hidden="true">▾</span>
+      </button>
+      {open && (
+        <div class="menu" role="menu" aria-label={t('nav.userMenu')}>
+          <div class="menu-head muted">{details.user.email}</div>
+          {guest && item('/guest/dashboard', t('nav.events'))}
+          {!(guest && entryPass) && item(`${base}/profile`, t('account.tab.profile'))}
+          {item(`${base}/security`, t('account.tab.security'))}
+          {item(`${base}/settings`, t('account.tab.settings'))}
+          {showChangeRole(details.user) && (
+            <button
+              type="button"
+              role="menuitem"
+              class="menu-item"
+              onClick={() => {
+                setOpen(false)
+                auth.openAccountSwitcher()
+              }}
+            >
+              {t('nav.changeRole')}
+            </button>
+          )}
+          <button type="button" role="menuitem" class="menu-item" onClick={() => logout(view, details.via)}>
+            {t('common.logout')}
+          </button>
+        </div>
+      )}
+    </div>
+  )
+}
+
 export function GuestShell({ children, menu }: { children: ComponentChildren; menu?: ComponentChildren }) {
   useLanguage()
+  const auth = useContext(AuthContext)
   return (
     <div class="guest-shell">
       <header class="topbar">
@@ -111,7 +194,10 @@ export function GuestShell({ children, menu }: { children: ComponentChildren; me
           <span>einlass</span>
         </a>
         <span class="topbar-title">{t('guest.dashboard.title')}</span>
-        <div class="topbar-user">{menu}</div>
+        <div class="topbar-user">
+          {menu}
+          {auth && <UserMenu />}
+        </div>
       </header>
       <main class="content narrow" id="main">
         {children}

@@ -1,13 +1,15 @@
-// The guest dashboard: registrations grouped into pending, registered, invited, open and declined.
-import { useEffect, useState } from 'preact/hooks'
+// The guest application: the dashboard (registrations grouped into pending, registered, invited,
+// open and declined), the guest account area and the open no-permission page with the access link.
 import { Redirect, Route, Switch } from 'wouter'
 import { formatDate, formatTime } from '../../../server/i18n/format'
-import { session } from '../../api/client'
 import { useResource } from '../../components/hooks'
 import { GuestShell } from '../../components/layout'
+import { NavigationAuth } from '../../components/navigation-auth'
 import { Alert, Badge, Card, LinkButton, Spinner } from '../../components/ui'
 import { t, useLanguage } from '../../i18n'
 import { RegistrationExtras } from './ticket-qr'
+import { AccountArea } from '../account'
+import { GuestNoPermission } from './nopermission'
 
 interface GuestEvent {
   id: number
@@ -83,34 +85,41 @@ function Section({ list, items }: { list: keyof Lists; items: GuestEvent[] }) {
 
 function Dashboard() {
   useLanguage()
-  const [ready, setReady] = useState(false)
-  useEffect(() => {
-    const token = new URLSearchParams(location.search).get('token')
-    if (token) {
-      session.guestToken = token
-      history.replaceState(null, '', '/guest/dashboard')
-    }
-    setReady(true)
-  }, [])
-  const { data, error } = useResource<Lists>(ready ? '/proxy/api/guest/events' : null)
+  const { data, error } = useResource<Lists>('/proxy/api/guest/events')
   return (
-    <GuestShell>
+    <>
       <h1>{t('guest.dashboard.title')}</h1>
       {error && <Alert tone="error">{error.status === 401 ? t('guest.noAccess') : error.errorTranslation ?? error.errorMessage}</Alert>}
       {!data && !error && <Spinner />}
       {data && ORDER.every((l) => data[l].length === 0) && <Card>{t('guest.empty')}</Card>}
       {data && ORDER.filter((l) => data[l].length > 0).map((l) => <Section key={l} list={l} items={data[l]} />)}
-    </GuestShell>
+    </>
+  )
+}
+
+/** Pages with security: a loaded guest (link token or session), otherwise the no-permission page. */
+function SecuredGuestPages() {
+  return (
+    <NavigationAuth view="guest">
+      <GuestShell>
+        <Switch>
+          <Route path="/guest/dashboard" component={Dashboard} />
+          <Route path="/guest/account" component={AccountArea} />
+          <Route path="/guest/account/*" component={AccountArea} />
+          <Route>
+            <Redirect to={`/guest/dashboard${location.search}`} replace />
+          </Route>
+        </Switch>
+      </GuestShell>
+    </NavigationAuth>
   )
 }
 
 export default function GuestApp() {
   return (
     <Switch>
-      <Route path="/guest/dashboard" component={Dashboard} />
-      <Route>
-        <Redirect to={`/guest/dashboard${location.search}`} replace />
-      </Route>
+      <Route path="/guest/nopermission" component={GuestNoPermission} />
+      <Route component={SecuredGuestPages} />
     </Switch>
   )
 }

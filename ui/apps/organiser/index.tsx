@@ -1,12 +1,11 @@
-// The organiser (admin) view.
-import { useEffect } from 'preact/hooks'
-import { Route, Switch, useLocation } from 'wouter'
-import { session } from '../../api/client'
-import { useResource } from '../../components/hooks'
+// The organiser (admin) view. NavigationAuth loads the user and applies the navigation rules;
+// RouteGuard asks for an account (choose-account dialog) and the route's permission.
+import { Route, Switch } from 'wouter'
 import { AdminShell } from '../../components/layout'
-import { Spinner } from '../../components/ui'
-import { setLanguage, t, useLanguage } from '../../i18n'
+import { NavigationAuth, RouteGuard, useUser } from '../../components/navigation-auth'
+import { t, useLanguage } from '../../i18n'
 import { can } from '../../../server/modules/identity/roles'
+import { AccountArea } from '../account'
 import { AgreementsPage } from './agreements'
 import { EventCreate } from './event-form'
 import { EventPage } from './event-page'
@@ -16,43 +15,58 @@ import { AdminRegistration } from './forms/register'
 import { LimitBanner } from './limit-banner'
 import { TagsPage } from './tags'
 import { LicensePage } from './license'
-import { UserContext, type UserDetails } from './user'
+import { UsersPage } from './users'
 
 export default function OrganiserApp() {
+  return (
+    <NavigationAuth view="admin">
+      <OrganiserShell />
+    </NavigationAuth>
+  )
+}
+
+function OrganiserShell() {
   useLanguage()
-  const [, navigate] = useLocation()
-  const { data, error } = useResource<UserDetails>('/proxy/userDetails')
-  useEffect(() => {
-    if (error?.status === 401) navigate('/login', { replace: true })
-  }, [error])
-  useEffect(() => {
-    if (data?.user.currentAccount) session.accountId = String(data.user.currentAccount.id)
-    if (data?.user.language.code) void setLanguage(data.user.language.code)
-  }, [data])
-  if (!data) return <Spinner />
+  const data = useUser()
   const account = data.user.currentAccount
   const nav = [{ href: '/events', label: t('events.title') }]
   if (account && can(account.userRole, 'AGREEMENT.MANAGE')) nav.push({ href: '/agreements', label: t('agreements.nav') })
   if (account && can(account.userRole, 'TAG.MANAGE')) nav.push({ href: '/tags', label: t('tags.title') })
+  if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
   return (
-    <UserContext.Provider value={data}>
-      <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={data.user.email}>
-        <LimitBanner adjustHref={account && can(account.userRole, 'AGENCY.ABO') ? '/agency/abo' : null} />
-        <Switch>
-          <Route path="/events/new" component={EventCreate} />
-          <Route path="/events/:id/form">{(p) => <FormBuilder id={Number(p.id)} />}</Route>
-          <Route path="/events/:id/register">{(p) => <AdminRegistration id={Number(p.id)} />}</Route>
-          <Route path="/events/:id/:tab?">{(p) => <EventPage id={Number(p.id)} tab={p.tab} />}</Route>
-          <Route path="/agreements" component={AgreementsPage} />
-          <Route path="/tags" component={TagsPage} />
-          <Route path="/events" component={EventsList} />
-          <Route path="/agency/abo" component={LicensePage} />
-          <Route>
-            <EventsList />
-          </Route>
-        </Switch>
-      </AdminShell>
-    </UserContext.Provider>
+    <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={[account?.firstName, account?.lastName].filter(Boolean).join(' ') || data.user.email}>
+      <Switch>
+        <Route path="/account" component={AccountArea} />
+        <Route path="/account/*" component={AccountArea} />
+        <Route>
+          <RouteGuard security={{ account: true }}>
+            <LimitBanner adjustHref={account && can(account.userRole, 'AGENCY.ABO') ? '/agency/abo' : null} />
+            <Switch>
+              <Route path="/events/new" component={EventCreate} />
+              <Route path="/events/:id/form">{(p) => <FormBuilder id={Number(p.id)} />}</Route>
+              <Route path="/events/:id/register">{(p) => <AdminRegistration id={Number(p.id)} />}</Route>
+              <Route path="/events/:id/:tab?">{(p) => <EventPage id={Number(p.id)} tab={p.tab} />}</Route>
+              <Route path="/agreements" component={AgreementsPage} />
+              <Route path="/tags" component={TagsPage} />
+              <Route path="/events" component={EventsList} />
+              <Route path="/agency/users">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.USERS' }}>
+                  <UsersPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/abo">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.ABO' }}>
+                  <LicensePage />
+                </RouteGuard>
+              </Route>
+              <Route>
+                <EventsList />
+              </Route>
+            </Switch>
+          </RouteGuard>
+        </Route>
+      </Switch>
+    </AdminShell>
   )
 }

@@ -1,0 +1,31 @@
+// Helpers of the identity journeys.
+import type { Page } from '@playwright/test'
+import { spawnSync } from 'node:child_process'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { linkIn } from '../server/testing/smtp-sink'
+import { PASSWORD, type Server } from './fixtures'
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+/** Fills the login page and submits it. */
+export async function loginUi(page: Page, server: Server, email: string, password = PASSWORD) {
+  await page.goto(`${server.url}/login`)
+  await page.getByLabel('E-Mail-Adresse').fill(email)
+  await page.getByLabel(/^Passwort( \*)?$/).fill(password)
+  await page.getByRole('button', { name: 'Anmelden' }).click()
+}
+
+/** A second agency with its administrator, written straight into the test server's SQLite file. */
+export function seedAgency(server: Server, o: { agency: string; email: string; password?: string; firstName: string; lastName: string }) {
+  const bun = resolve(here, '..', 'node_modules', '.bin', 'bun')
+  const r = spawnSync(bun, [resolve(here, 'identity-seed.ts'), join(server.dataDir, 'einlass.sqlite'), o.agency, o.email, o.password ?? PASSWORD, o.firstName, o.lastName], { encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`seeding failed: ${r.stderr}`)
+}
+
+/** The link of the newest mail to an address whose subject matches. */
+export async function mailLink(server: Server, to: string, subject: RegExp, path: string) {
+  const mail = await server.smtp.waitFor((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject), 15_000)
+  const all = server.smtp.mails.filter((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject))
+  return linkIn(all[all.length - 1] ?? mail, path)
+}

@@ -1,0 +1,271 @@
+// Settings page (agency-side 2.4): language, design, personal notifications and, for users with
+// organiser accounts, notifications per agency (yes / no / parent setting).
+import { useEffect, useState } from 'preact/hooks'
+import { errorText, get, patch } from '../../api/client'
+import { useResource } from '../../components/hooks'
+import { useAuth, useUnsavedChanges } from '../../components/navigation-auth'
+import { ACCOUNTS_PAGE, FILTER_ABOVE } from '../../components/navigation-rules'
+import { toast } from '../../components/overlay'
+import { Alert, Button, Card, Spinner } from '../../components/ui'
+import { setLanguage, t } from '../../i18n'
+import { isGuestRole } from '../../../server/modules/identity/roles'
+import type { AccountDto } from './profile'
+
+interface Setting {
+  code: string
+  enabled: boolean | null
+}
+
+export function SettingsPage() {
+  const { details } = useAuth()
+  return (
+    <>
+      <LanguageCard />
+      <DesignCard />
+      <PersonalNotifications />
+      {details.user.isAccount && <AgencyNotifications />}
+    </>
+  )
+}
+
+function LanguageCard() {
+  const auth = useAuth()
+  const { data } = useResource<Array<{ code: string; displayName: string }>>('/proxy/api/public/translations/languages')
+  const [value, setValue] = useState(auth.details.user.language.code)
+  const [busy, setBusy] = useState(false)
+  useUnsavedChanges(value !== auth.details.user.language.code)
+  const save = async () => {
+    setBusy(true)
+    try {
+      await patch(`/proxy/api/user/${auth.details.user.id}`, { language: value })
+      await setLanguage(value)
+      await auth.reload()
+      toast(t('settings.language.saved'))
+    } catch (e) {
+      toast(errorText(e), 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Card>
+      <h2>{t('settings.language')}</h2>
+      <div class="inline-form">
+        <label class="sr-only" for="settings-language">
+          {t('settings.language')}
+        </label>
+        <select id="settings-language" value={value} onChange={(e) => setValue((e.target as HTMLSelectElement).value)}>
+          {(data ?? [{ code: value, displayName: value }]).map((l) => (
+            <option key={l.code} value={l.code}>
+              {l.displayName}
+            </option>
+          ))}
+        </select>
+        <Button busy={busy} onClick={save}>
+          {t('common.save')}
+        </Button>
+      </div>
+    </Card>
+  )
+}
+
+function DesignCard() {
+  const auth = useAuth()
+  const current = auth.details.user.design ?? null
+  const [value, setValue] = useState<string | null>(current)
+  const [busy, setBusy] = useState(false)
+  useUnsavedChanges(value !== current)
+  const save = async () => {
+    setBusy(true)
+    try {
+      await patch(`/proxy/api/user/${auth.details.user.id}`, { design: value })
+      await auth.reload()
+      toast(t('settings.design.saved'))
+    } catch (e) {
+      toast(errorText(e), 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Card>
+      <h2 id="design-title">{t('settings.design')}</h2>
+      <div class="choice-row" role="radiogroup" aria-labelledby="design-title">
+        {[null, 'design_202401'].map((d) => (
+          <label key={String(d)} class={`choice ${value === d ? 'active' : ''}`}>
+            <input type="radio" name="design" checked={value === d} onChange={() => setValue(d)} />
+            <span>{t(`settings.design.${d ?? 'standard'}`)}</span>
+          </label>
+        ))}
+      </div>
+      <div class="form-actions">
+        <Button busy={busy} onClick={save}>
+          {t('common.save')}
+        </Button>
+      </div>
+    </Card>
+  )
+}
+
+/** One row per code: yes/no, plus "parent setting" (null) on the agency level. */
+function SettingsList({ list, onChange, inherit, name }: { list: Setting[]; onChange(code: string, v: boolean | null): void; inherit: boolean; name: string }) {
+  const options: Array<[boolean | null, string]> = [
+    [true, t('settings.yes')],
+    [false, t('settings.no')],
+    ...(inherit ? ([[null, t('settings.inherit')]] as Array<[null, string]>) : []),
+  ]
+  return (
+    <ul class="notification-list">
+      {list.map((s) => (
+        <li key={s.code}>
+          <span id={`${name}-${s.code}`}>{t(`notifications.code.${s.code}`)}</span>
+          <div class="segmented" role="radiogroup" aria-labelledby={`${name}-${s.code}`}>
+            {options.map(([v, label]) => (
+              <label key={String(v)} class={s.enabled === v ? 'active' : ''}>
+                <input type="radio" name={`${name}-${s.code}`} checked={s.enabled === v} onChange={() => onChange(s.code, v)} />
+                {label}
+              </label>
+            ))}
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function useSettings(path: string | null) {
+  const [saved, setSaved] = useState<Setting[] | null>(null)
+  const [list, setList] = useState<Setting[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    setSaved(null)
+    setList(null)
+    if (!path) return
+    get<Setting[]>(path)
+      .then((d) => {
+        setSaved(d)
+        setList(d)
+      })
+      .catch((e) => setError(errorText(e)))
+  }, [path])
+  const dirty = JSON.stringify(saved) !== JSON.stringify(list)
+  useUnsavedChanges(dirty)
+  return { list, setList, saved, setSaved, error, dirty }
+}
+
+function PersonalNotifications() {
+  const s = useSettings('/proxy/api/notifications/user')
+  const [busy, setBusy] = useState(false)
+  const save = async () => {
+    setBusy(true)
+    try {
+      const d = await patch<Setting[]>('/proxy/api/notifications?user=true', { notifications: s.list })
+      s.setSaved(d)
+      s.setList(d)
+      toast(t('settings.notifications.saved'))
+    } catch (e) {
+      toast(errorText(e), 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Card>
+      <h2>{t('settings.notifications')}</h2>
+      {s.error && <Alert tone="error">{s.error}</Alert>}
+      {!s.list && !s.error && <Spinner />}
+      {s.list && s.list.length === 0 && <p class="muted">{t('settings.notifications.none')}</p>}
+      {s.list && s.list.length > 0 && (
+        <>
+          <SettingsList name="personal" list={s.list} inherit={false} onChange={(code, v) => s.setList(s.list!.map((x) => (x.code === code ? { ...x, enabled: v } : x)))} />
+          <div class="form-actions">
+            <Button busy={busy} onClick={save} disabled={!s.dirty}>
+              {t('common.save')}
+            </Button>
+          </div>
+        </>
+      )}
+    </Card>
+  )
+}
+
+/** Per-agency notifications; the guest variant lists agencies with a name filter and load more. */
+function AgencyNotifications() {
+  const { view } = useAuth()
+  const { data: accounts } = useResource<AccountDto[]>('/proxy/api/user/accounts')
+  // guest-role accounts are excluded: they have no agency-level settings
+  const choices = (accounts ?? []).filter((a) => !isGuestRole(a.userRole) && a.status === 'OK')
+  const [accountId, setAccountId] = useState<number | null>(null)
+  const [filter, setFilter] = useState('')
+  const [shown, setShown] = useState(ACCOUNTS_PAGE)
+  const chosen = choices.find((a) => a.id === accountId) ?? (view === 'admin' ? choices[0] : null) ?? null
+  const s = useSettings(chosen ? `/proxy/api/notifications/account/${chosen.id}` : null)
+  const [busy, setBusy] = useState(false)
+  if (!accounts) return <Spinner />
+  if (choices.length === 0) return null
+  const label = (a: AccountDto) => `${a.agency.internalName || a.agency.displayName} / ${t(`role.${a.userRole}`)}`
+  const save = async () => {
+    if (!chosen) return
+    setBusy(true)
+    try {
+      const d = await patch<Setting[]>(`/proxy/api/notifications?accountId=${chosen.id}`, { notifications: s.list })
+      s.setSaved(d)
+      s.setList(d)
+      toast(t('settings.notifications.saved'))
+    } catch (e) {
+      toast(errorText(e), 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  const q = filter.trim().toLowerCase()
+  const filtered = q ? choices.filter((a) => label(a).toLowerCase().includes(q)) : choices
+  return (
+    <Card>
+      <h2>{t('settings.agencyNotifications')}</h2>
+      <p class="muted">{t('settings.agencyNotifications.intro')}</p>
+      {view === 'admin' ? (
+        <div class="field">
+          <label for="agency-notifications">{t('settings.agencyNotifications.agency')}</label>
+          <select id="agency-notifications" value={chosen?.id ?? ''} onChange={(e) => setAccountId(Number((e.target as HTMLSelectElement).value))}>
+            {choices.map((a) => (
+              <option key={a.id} value={a.id}>
+                {label(a)}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <div class="agency-picker">
+          {choices.length > FILTER_ABOVE && <input type="search" aria-label={t('settings.agencyNotifications.filter')} placeholder={t('settings.agencyNotifications.filter')} value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} />}
+          <ul class="account-list">
+            {filtered.slice(0, shown).map((a) => (
+              <li key={a.id}>
+                <button type="button" class={`account-entry ${chosen?.id === a.id ? 'active' : ''}`} aria-pressed={chosen?.id === a.id} onClick={() => setAccountId(a.id)}>
+                  {label(a)}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {filtered.length > shown && (
+            <Button variant="secondary" onClick={() => setShown(shown + ACCOUNTS_PAGE)}>
+              {t('auth.chooseAccount.more')}
+            </Button>
+          )}
+        </div>
+      )}
+      {s.error && <Alert tone="error">{s.error}</Alert>}
+      {chosen && !s.list && !s.error && <Spinner />}
+      {chosen && s.list && (
+        <>
+          <SettingsList name={`agency-${chosen.id}`} list={s.list} inherit onChange={(code, v) => s.setList(s.list!.map((x) => (x.code === code ? { ...x, enabled: v } : x)))} />
+          <div class="form-actions">
+            <Button busy={busy} onClick={save} disabled={!s.dirty}>
+              {t('common.save')}
+            </Button>
+          </div>
+        </>
+      )}
+    </Card>
+  )
+}
