@@ -156,7 +156,7 @@ export function UserMenu({ label }: { label?: string }) {
       </button>
       {open && (
         <div class="menu" role="menu" aria-label={t('nav.userMenu')}>
-          <div class="menu-head muted">{details.user.email}</div>
+          <div class="menu-head">{details.user.email}</div>
           {guest && item('/guest/dashboard', t('nav.events'))}
           {!(guest && entryPass) && item(`${base}/profile`, t('account.tab.profile'))}
           {item(`${base}/security`, t('account.tab.security'))}

@@ -129,8 +129,10 @@ export function NavigationAuth({ view, children }: { view: 'admin' | 'guest'; ch
         storeFailures(times)
       }
       const outcome = outcomeOfError(e, times)
-      if (view === 'guest' && (outcome.kind === 'login' || outcome.kind === 'noPermission')) {
-        navigate('/guest/nopermission', { replace: true })
+      // guest pages need a loaded guest, otherwise the no-permission page (with the access-link form)
+      if (view === 'guest' && outcome.kind !== 'forgetAccount') {
+        if (outcome.kind === 'logout') logout('guest', 'token')
+        else navigate('/guest/nopermission', { replace: true })
         return
       }
       switch (outcome.kind) {
