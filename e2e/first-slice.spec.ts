@@ -23,7 +23,8 @@ test('first start: setup, event, public registration, mail, dashboard, guest lis
   await shot(page, 'slice-02-events-empty')
 
   // log out and in again through the login page
-  await page.getByRole('link', { name: 'Abmelden' }).click()
+  await page.getByRole('button', { name: /Benutzerkonto/ }).click()
+  await page.getByRole('menuitem', { name: 'Abmelden' }).click()
   await expect(page).toHaveURL(/\/login$/)
   await page.getByLabel('E-Mail-Adresse').fill('ada@agentur.example')
   await page.getByLabel(/^Passwort( \*)?$/).fill('falsch-Falsch1!')

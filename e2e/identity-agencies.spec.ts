@@ -88,7 +88,7 @@ test('invite a colleague, accept two agencies, switch between them', async ({ pa
   await expect(kim).toHaveURL(/\/events$/)
 
   // "change role" in the menu switches to the other agency
-  await kim.getByRole('button', { name: /Benutzermenü/ }).click()
+  await kim.getByRole('button', { name: /Benutzerkonto/ }).click()
   await kim.getByRole('menuitem', { name: 'Rolle wechseln' }).click()
   const switcher = kim.getByRole('dialog', { name: 'Konto wählen' })
   await expect(switcher.getByText('aktuell')).toBeVisible()
@@ -104,7 +104,7 @@ test('invite a colleague, accept two agencies, switch between them', async ({ pa
   // phone-sized switcher
   await kim.setViewportSize({ width: 390, height: 844 })
   await kim.goto(`${server.url}/events`)
-  await kim.getByRole('button', { name: /Benutzermenü/ }).click()
+  await kim.getByRole('button', { name: /Benutzerkonto/ }).click()
   await kim.getByRole('menuitem', { name: 'Rolle wechseln' }).click()
   await expect(kim.getByRole('dialog', { name: 'Konto wählen' }).getByRole('link', { name: /Agentur Mond/ })).toBeVisible()
   await shot(kim, 'identity-27-switcher-phone')

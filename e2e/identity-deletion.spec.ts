@@ -7,7 +7,7 @@ test('profile: edit and save; deletion: mark, confirm by mail, revoke', async ({
   const { email } = await setupAdmin(page, server)
   await loginUi(page, server, email)
   await expect(page).toHaveURL(/\/events$/)
-  await page.getByRole('button', { name: /Benutzermenü/ }).click()
+  await page.getByRole('button', { name: /Benutzerkonto/ }).click()
   await page.getByRole('menuitem', { name: 'Profil' }).click()
   await expect(page).toHaveURL(/\/account\/profile$/)
   await expect(page.getByRole('heading', { name: 'Agentur Sonnenschein' })).toBeVisible()

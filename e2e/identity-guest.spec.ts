@@ -49,7 +49,7 @@ test('guest access link: no permission page, mail, dashboard, guest account area
   await shot(g, 'identity-43-guest-dashboard-phone')
 
   // the guest menu: events, profile, settings; the profile says there is no guest account
-  await g.getByRole('button', { name: /Benutzermenü/ }).click()
+  await g.getByRole('button', { name: /Benutzerkonto/ }).click()
   await shot(g, 'identity-44-guest-menu')
   await g.getByRole('menuitem', { name: 'Profil' }).click()
   await expect(g).toHaveURL(/\/guest\/account\/profile$/)
@@ -62,7 +62,7 @@ test('guest access link: no permission page, mail, dashboard, guest account area
   await shot(g, 'identity-45-guest-security')
 
   // logout without an account only drops the link
-  await g.getByRole('button', { name: /Benutzermenü/ }).click()
+  await g.getByRole('button', { name: /Benutzerkonto/ }).click()
   await g.getByRole('menuitem', { name: 'Abmelden' }).click()
   await expect(g).toHaveURL(/\/guest\/nopermission$/)
   await g.goto(`${server.url}/guest/dashboard`)

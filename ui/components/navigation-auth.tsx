@@ -141,7 +141,8 @@ export function NavigationAuth({ view, children }: { view: 'admin' | 'guest'; ch
           logout(view, detailsRef.current?.via)
           return
         case 'login':
-          navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`, { replace: true })
+          // several calls may fail at once; only the first one leads to the login page
+          if (!location.pathname.startsWith('/login')) navigate(`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`, { replace: true })
           return
         case 'forgetAccount':
           session.accountId = null
