@@ -1,0 +1,71 @@
+// Timeslots and defined values are never oversold by two server processes on one Postgres: places
+// move only through conditional updates whose row count is checked.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eventBody, postgresAvailable } from '../../testing/harness'
+import { createSchema } from '../../testing/postgres'
+import { type ServerProcess, startServerProcess } from '../../testing/process'
+
+describe.if(postgresAvailable())('timeslots and defined values with two server processes on one Postgres', () => {
+  let pg: Awaited<ReturnType<typeof createSchema>>
+  let one: ServerProcess
+  let two: ServerProcess
+  let cookie = ''
+  const post = (base: string, path: string, body: unknown) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) })
+  const query = async (sql: string, params: unknown[]) => {
+    const c = new (await import('pg')).default.Client({ connectionString: pg.url.replace(/\?.*$/, ''), options: `-c search_path=${pg.schema}` })
+    await c.connect()
+    try {
+      return (await c.query(sql, params)).rows
+    } finally {
+      await c.end()
+    }
+  }
+  beforeAll(async () => {
+    pg = await createSchema()
+    one = await startServerProcess({ env: { DATABASE_URL: pg.url } })
+    two = await startServerProcess({ env: { DATABASE_URL: pg.url } })
+    const setup = await post(one.url, '/proxy/api/setup', { agencyName: 'Zwei Prozesse', email: 'slots@example.org', password: 'Geheim123!', firstName: 'P', lastName: 'P' })
+    expect(setup.status).toBe(200)
+    cookie = setup.headers.getSetCookie()[0].split(';')[0]
+  })
+  afterAll(async () => {
+    await one?.stop()
+    await two?.stop()
+    await pg?.drop()
+  })
+
+  test('200 reservations spread over both processes for 50 free places: exactly 50 succeed', async () => {
+    const event = await (await post(two.url, '/proxy/api/events', eventBody({ maxVisitors: null }))).json()
+    const field = await (await post(one.url, `/proxy/api/events/${event.id}/fields`, { type: 'TIMESLOT', displayName: 'Slot', timeslots: [{ displayName: '10:00', capacity: 50 }] })).json()
+    const slotId = field.timeslots[0].id
+    cookie = ''
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        post(i % 2 ? one.url : two.url, '/proxy/api/public/reservation/timeslot', { timeslotId: slotId, identification: `two-proc-${i}-visitor`, amount: 1 }).then(async (r) => ({ status: r.status, body: await r.json() })),
+      ),
+    )
+    expect(results.filter((r) => r.status === 200 && r.body.succeeded).length).toBe(50)
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.errorType === 'TIMESLOT_NOT_AVAILABLE' && r.body.freeSlots === 0)).toBe(true)
+    expect([0, 1].every((odd) => results.some((r, i) => i % 2 === odd && r.status === 200))).toBe(true)
+    expect((await query('select taken from timeslot where id = $1', [slotId]))[0].taken).toBe(50)
+    expect((await query('select count(*)::int as n from timeslot_reservation where timeslot_id = $1', [slotId]))[0].n).toBe(50)
+  })
+
+  test('100 registrations over both processes for 20 places of a defined value: exactly 20', async () => {
+    const setup = await post(one.url, '/auth/login', { email: 'slots@example.org', password: 'Geheim123!' })
+    cookie = setup.headers.getSetCookie()[0].split(';')[0]
+    const event = await (await post(one.url, '/proxy/api/events', eventBody({ maxVisitors: null }))).json()
+    const field = await (await post(two.url, `/proxy/api/events/${event.id}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', appearance: 'REQUIRED', definedValues: [{ displayName: 'Töpfern', capacity: 20 }] })).json()
+    const valueId = field.definedValues[0].id
+    cookie = ''
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        post(i % 2 ? one.url : two.url, `/proxy/api/public/events/${event.id}/registrations`, { salutation: 'Frau', firstName: 'W', lastName: 'S', email: `w${i}@example.org`, fields: { [field.id]: [{ fieldValueId: valueId, amount: 1 }] } }).then((r) => r.status),
+      ),
+    )
+    expect(results.filter((s) => s === 201).length).toBe(20)
+    expect((await query('select taken from field_value where id = $1', [valueId]))[0].taken).toBe(20)
+    expect((await query('select count(*)::int as n from event_visitor where event_id = $1', [event.id]))[0].n).toBe(20)
+  })
+})
