@@ -133,37 +133,62 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const admin = opts.admin ?? null
   const language = resolveLanguage(input.language ?? opts.requestLanguage, ctx.license.features)
   const now = ctx.clock.now()
+  // Everything that only reads or computes runs before the transaction: on SQLite the transaction
+  // is the single writer, so the less it does the more registrations per second pass through.
+  const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', eventId).executeTakeFirst()
+  if (!event || (admin ? event.agency_id !== admin.account.agency_id || event.status === 'DELETED' : event.status !== 'OK' || event.visibility === 'OFFLINE')) throw notFound()
+  if (!admin) {
+    const state = registrationState({ ...event, max_visitors: null }, now)
+    if (state !== 'OPEN') throw new AppError(409, STATE_ERROR[state])
+  }
+  const defs = await formDefinitions(ctx.db, event)
+  let data: Record<string, unknown> = input
+  if (!admin && opts.userId && bool(event.lock_basic_data)) {
+    const lock = await lockedBasicData(ctx.db, event, defs, opts.userId)
+    data = { ...input, ...lock.values, fields: { ...input.fields, ...((lock.values.fields as Record<string, unknown>) ?? {}) } }
+  }
+  const vipField = admin ? defs.find((f) => f.defaultField === 'VIP') : undefined
+  const vip = !!admin && ((input as AdminRegistrationInput).vip === true || (vipField ? input.fields[String(vipField.id)] === true : false))
+  const ev: Evaluation = evaluate(defs, data, formContext(event, now, { admin: !!admin, vip, language }))
+  if (ev.invalid.length || (!admin && ev.missing.length)) {
+    const all = [...ev.missing, ...ev.invalid]
+    throw new AppError(400, 'FIELD_ERROR', { fields: problemFields(all), extra: { missingFields: missingList(all) } })
+  }
+  const d = ev.data
+  const persons = 1 + d.escortPersons.length
+  if (event.max_visitor_per_subscription > 0 && persons > event.max_visitor_per_subscription) {
+    throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
+  }
+  const email = d.email ?? null
+  // A friendly early answer; the unique index on (event, e-mail) decides under concurrency.
+  if (email) {
+    const dup = await ctx.db.selectFrom('event_visitor').select('id').where('event_id', '=', eventId).where('email', '=', email).executeTakeFirst()
+    if (dup) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+  }
+  const agency = await ctx.db.selectFrom('agency').select('display_name').where('id', '=', event.agency_id).executeTakeFirst()
+  const agencyName = agency?.display_name ?? ''
+  // field values as stored, and what they take (defined values, timeslots, uploads)
+  const byId = new Map(defs.map((f) => [String(f.id), f]))
+  const fieldRows: Array<{ field_id: number; data: string | null; value: string; asset_id: number | null }> = []
+  const valuePicks: Array<{ field: string; fieldId: number; fieldValueId: number; amount: number }> = []
+  const slotPicks: Array<{ field: string; timeslotId: number; amount: number; reservationToken?: string | null }> = []
+  const assets: Array<{ field: string; assetId: number }> = []
+  for (const [id, value] of Object.entries(d.fields)) {
+    const f = byId.get(id)
+    if (!f || f.id < 0 || value === undefined) continue
+    const kind = kindOf(f)
+    const assetId = kind === 'IMAGE' || kind === 'FILE' ? (value as { assetId: number }).assetId : null
+    if (assetId) assets.push({ field: `fields.${id}`, assetId })
+    if (kind === 'SMARTLIST') for (const x of value as Selection[]) valuePicks.push({ field: `fields.${id}`, fieldId: f.id, fieldValueId: x.fieldValueId, amount: x.amount })
+    if (kind === 'TIMESLOT') for (const x of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...x })
+    fieldRows.push({ field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
+  }
+  const person = { salutation: d.salutation, title: d.title, firstName: d.firstName, lastName: d.lastName, visitorCount: persons }
+  const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
+  const wantsMail = !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
+  const mail = wantsMail ? confirmationMail(ctx, event, agencyName, { ...person, status: expected }, language, defs, d) : null
   const result = await ctx.db.transaction().execute(async (trx) => {
-    const event = await trx.selectFrom('event').selectAll().where('id', '=', eventId).executeTakeFirst()
-    if (!event || (admin ? event.agency_id !== admin.account.agency_id || event.status === 'DELETED' : event.status !== 'OK' || event.visibility === 'OFFLINE')) throw notFound()
-    if (!admin) {
-      const state = registrationState({ ...event, max_visitors: null }, now)
-      if (state !== 'OPEN') throw new AppError(409, STATE_ERROR[state])
-    }
-    const defs = await formDefinitions(trx, event)
-    let data: Record<string, unknown> = input
-    if (!admin && opts.userId && bool(event.lock_basic_data)) {
-      const lock = await lockedBasicData(trx, event, defs, opts.userId)
-      data = { ...input, ...lock.values, fields: { ...input.fields, ...((lock.values.fields as Record<string, unknown>) ?? {}) } }
-    }
-    const vipField = admin ? defs.find((f) => f.defaultField === 'VIP') : undefined
-    const vip = !!admin && ((input as AdminRegistrationInput).vip === true || (vipField ? input.fields[String(vipField.id)] === true : false))
-    const ev: Evaluation = evaluate(defs, data, formContext(event, now, { admin: !!admin, vip, language }))
-    if (ev.invalid.length || (!admin && ev.missing.length)) {
-      const all = [...ev.missing, ...ev.invalid]
-      throw new AppError(400, 'FIELD_ERROR', { fields: problemFields(all), extra: { missingFields: missingList(all) } })
-    }
-    const d = ev.data
-    const persons = 1 + d.escortPersons.length
-    if (event.max_visitor_per_subscription > 0 && persons > event.max_visitor_per_subscription) {
-      throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
-    }
-    const email = d.email ?? null
-    if (email) {
-      const dup = await trx.selectFrom('event_visitor').select('id').where('event_id', '=', eventId).where('email', '=', email).executeTakeFirst()
-      if (dup) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
-    }
-    let status: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
+    let status: VisitorStatus = expected
     let seats = persons
     if (!(await takeSeats(trx, eventId, persons))) {
       // Full: with a waiting list the guest is kept without a place, otherwise refused.
@@ -172,7 +197,6 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       seats = 0
     }
     const userId = email ? await guestUser(trx, email, language) : null
-    const byId = new Map(defs.map((f) => [String(f.id), f]))
     const valueOfCode = (code: string) => {
       const f = defs.find((x) => x.defaultField === code)
       const v: unknown = f ? d.fields[String(f.id)] : undefined
@@ -235,33 +259,20 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
         .execute()
     }
 
-    const rows: Array<{ visitor_id: number; event_id: number; field_id: number; data: string | null; value: string; asset_id: number | null }> = []
-    const slotPicks: Array<{ field: string; timeslotId: number; amount: number; reservationToken?: string | null }> = []
-    for (const [id, value] of Object.entries(d.fields)) {
-      const f = byId.get(id)
-      if (!f || f.id < 0 || value === undefined) continue
-      const kind = kindOf(f)
-      let assetId: number | null = null
-      if (kind === 'IMAGE' || kind === 'FILE') {
-        assetId = (value as { assetId: number }).assetId
-        await claimAsset(trx, assetId, event, visitor.id, `fields.${id}`, admin ? null : (input.identification ?? null))
+    for (const x of assets) await claimAsset(trx, x.assetId, event, visitor.id, x.field, admin ? null : (input.identification ?? null))
+    if (status !== 'WAITING_LIST') {
+      for (const x of valuePicks) {
+        const r = await trx
+          .updateTable('field_value')
+          .set((eb) => ({ taken: eb('taken', '+', x.amount) }))
+          .where('id', '=', x.fieldValueId)
+          .where('field_id', '=', x.fieldId)
+          .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', x.amount), '<=', eb.ref('capacity'))]))
+          .executeTakeFirst()
+        if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: x.field, errorType: 'VALUE_UNAVAILABLE' }] })
       }
-      if (kind === 'SMARTLIST' && status !== 'WAITING_LIST') {
-        for (const s of value as Selection[]) {
-          const r = await trx
-            .updateTable('field_value')
-            .set((eb) => ({ taken: eb('taken', '+', s.amount) }))
-            .where('id', '=', s.fieldValueId)
-            .where('field_id', '=', f.id)
-            .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', s.amount), '<=', eb.ref('capacity'))]))
-            .executeTakeFirst()
-          if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: `fields.${id}`, errorType: 'VALUE_UNAVAILABLE' }] })
-        }
-      }
-      if (kind === 'TIMESLOT') for (const s of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...s })
-      rows.push({ visitor_id: visitor.id, event_id: eventId, field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
     }
-    if (rows.length) await trx.insertInto('visitor_field_value').values(rows).execute()
+    if (fieldRows.length) await trx.insertInto('visitor_field_value').values(fieldRows.map((r) => ({ ...r, visitor_id: visitor.id, event_id: eventId }))).execute()
     if (status === 'WAITING_LIST') {
       // No place: the timed reservations are given back right away.
       const tokens = slotPicks.map((p) => p.reservationToken).filter((x): x is string => !!x)
@@ -274,10 +285,22 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       }
     } else await fixSlotSelections(trx, now, visitor.id, eventId, slotPicks, !!admin)
 
-    const sendMail = email && userId && (!admin || (input as AdminRegistrationInput).sendMail !== false)
-    if (sendMail) {
-      const token = await issueAccessToken(ctx, trx, userId, GUEST_ACCESS)
-      await queueConfirmation(ctx, trx, event, visitor, token, language, defs, d)
+    if (mail && userId) {
+      const token = encodeURIComponent(await issueAccessToken(ctx, trx, userId, GUEST_ACCESS))
+      const m = status === expected ? mail : confirmationMail(ctx, event, agencyName, { ...person, status }, language, defs, d)
+      await enqueueMail(trx, {
+        kind: 'REGISTRATION_CONFIRMATION',
+        to: email!,
+        toName: [d.firstName, d.lastName].filter(Boolean).join(' '),
+        subject: m.subject,
+        html: m.html.replaceAll(TOKEN_SLOT, token),
+        text: m.text.replaceAll(TOKEN_SLOT, token),
+        language,
+        agencyId: event.agency_id,
+        eventId: event.id,
+        visitorId: visitor.id,
+        userId,
+      })
     }
     return { visitor, status, warnings: admin ? ev.missing : [] }
   }).catch((e) => {
@@ -302,11 +325,22 @@ async function claimAsset(trx: Db, assetId: number, event: EventRow, visitorId: 
   if (Number(r.numUpdatedRows) !== 1) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: 'INVALID' }] })
 }
 
-async function queueConfirmation(ctx: AppContext, trx: Db, event: EventRow, visitor: EventVisitorRow, token: string, lang: string, defs: FieldDef[], data: VisitorData) {
-  const agency = await trx.selectFrom('agency').select('display_name').where('id', '=', event.agency_id).executeTakeFirst()
-  const name = [visitor.salutation, visitor.title, visitor.first_name, visitor.last_name].filter(Boolean).join(' ')
-  const kind = visitor.status === 'REQUIRE_APPROVAL' ? 'approval' : visitor.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
-  const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
+const TOKEN_SLOT = 'EINLASSACCESSTOKENSLOT'
+
+interface MailPerson {
+  salutation?: string | null
+  title?: string | null
+  firstName?: string | null
+  lastName?: string | null
+  status: VisitorStatus
+  visitorCount: number
+}
+
+/** The confirmation mail, rendered before the transaction; the access token is filled in there. */
+function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], data: VisitorData) {
+  const name = [person.salutation, person.title, person.firstName, person.lastName].filter(Boolean).join(' ')
+  const kind = person.status === 'REQUIRE_APPROVAL' ? 'approval' : person.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
+  const url = `${ctx.config.baseUrl}/guest/dashboard?token=${TOKEN_SLOT}`
   const params = { event: event.display_name, date: formatDate(event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name }
   const place = event.event_type === 'ONLINE' ? t(lang, 'events.online') : [event.location_name, event.city].filter(Boolean).join(', ')
   // What the guest chose (timeslots, options, answers), so the mail is a complete receipt.
@@ -314,29 +348,18 @@ async function queueConfirmation(ctx: AppContext, trx: Db, event: EventRow, visi
     .filter((f) => data.fields[String(f.id)] !== undefined && f.id > 0 && !['IMAGE', 'FILE'].includes(kindOf(f)))
     .map((f) => `${labelOf(f, lang)}: ${valueText(f, data.fields[String(f.id)], lang)}`)
   const subjectKey = { confirmed: 'registration.mail.subject', approval: 'registration.mail.subjectApproval', waitingList: 'registration.mail.subjectWaitingList' }[kind]
-  const mail = renderMail({
+  return renderMail({
     subject: t(lang, subjectKey, params),
     greeting: t(lang, 'registration.mail.greeting', params),
     paragraphs: [
       t(lang, `registration.mail.${kind}`, params),
-      t(lang, 'registration.mail.persons', { n: visitor.visitor_count }),
+      t(lang, 'registration.mail.persons', { n: person.visitorCount }),
       ...(place ? [t(lang, 'registration.mail.place', { place })] : []),
       ...details,
     ],
     button: { label: t(lang, 'registration.mail.button'), url },
     after: [t(lang, 'mail.linkFallback', { url })],
-    footer: t(lang, 'mail.footer', { agency: agency?.display_name ?? '' }),
+    footer: t(lang, 'mail.footer', { agency: agencyName }),
     accentColor: event.primary_color,
-  })
-  await enqueueMail(trx, {
-    kind: 'REGISTRATION_CONFIRMATION',
-    to: visitor.email!,
-    toName: [visitor.first_name, visitor.last_name].filter(Boolean).join(' '),
-    ...mail,
-    language: lang,
-    agencyId: event.agency_id,
-    eventId: event.id,
-    visitorId: visitor.id,
-    userId: visitor.user_id,
   })
 }

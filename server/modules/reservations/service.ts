@@ -42,6 +42,18 @@ export async function takeSlot(trx: Db, timeslotId: number, amount: number): Pro
   return Number(r.numUpdatedRows) === 1
 }
 
+/** takeSlot that answers the slot's capacity and taken count afterwards (null when refused). */
+async function takeSlotReturning(trx: Db, timeslotId: number, amount: number): Promise<{ capacity: number; taken: number } | null> {
+  const r = await trx
+    .updateTable('timeslot')
+    .set((eb) => ({ taken: eb('taken', '+', amount) }))
+    .where('id', '=', timeslotId)
+    .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', amount), '<=', eb.ref('capacity'))]))
+    .returning(['capacity', 'taken'])
+    .executeTakeFirst()
+  return r ?? null
+}
+
 export async function releaseSlot(trx: Db, timeslotId: number, amount: number) {
   await trx
     .updateTable('timeslot')
@@ -76,31 +88,31 @@ export interface ReserveInput {
 
 export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
   const now = ctx.clock.now()
+  // The slot's field and event settings are read before the transaction (the single writer on SQLite).
+  const slot = await ctx.db
+    .selectFrom('timeslot')
+    .innerJoin('event_field', 'event_field.id', 'timeslot.field_id')
+    .innerJoin('event', 'event.id', 'timeslot.event_id')
+    .select([
+      'timeslot.id',
+      'timeslot.event_id',
+      'timeslot.field_id',
+      'event_field.multiple',
+      'event_field.max_per_guest',
+      'event_field.amount_selection',
+      'event.status',
+      'event.visibility',
+      'event.use_date',
+      'event.registration_from',
+      'event.registration_until',
+      'event.end_date',
+    ])
+    .where('timeslot.id', '=', input.timeslotId)
+    .executeTakeFirst()
+  if (!slot || slot.status !== 'OK' || slot.visibility === 'OFFLINE') throw notAvailable(-1)
+  if (registrationState({ ...slot, max_visitors: null, seats_taken: 0 }, now) !== 'OPEN') throw notAvailable(-1)
+  if (!bool(slot.amount_selection) && input.amount !== 1) throw notAvailable(-1)
   return ctx.db.transaction().execute(async (trx) => {
-    const slot = await trx
-      .selectFrom('timeslot')
-      .innerJoin('event_field', 'event_field.id', 'timeslot.field_id')
-      .innerJoin('event', 'event.id', 'timeslot.event_id')
-      .select([
-        'timeslot.id',
-        'timeslot.event_id',
-        'timeslot.field_id',
-        'event_field.multiple',
-        'event_field.max_per_guest',
-        'event_field.amount_selection',
-        'event.status',
-        'event.visibility',
-        'event.use_date',
-        'event.registration_from',
-        'event.registration_until',
-        'event.end_date',
-      ])
-      .where('timeslot.id', '=', input.timeslotId)
-      .executeTakeFirst()
-    if (!slot || slot.status !== 'OK' || slot.visibility === 'OFFLINE') throw notAvailable(-1)
-    if (registrationState({ ...slot, max_visitors: null, seats_taken: 0 }, now) !== 'OPEN') throw notAvailable(-1)
-    if (!bool(slot.amount_selection) && input.amount !== 1) throw notAvailable(-1)
-    await releaseExpired(trx, now, { timeslotId: slot.id })
     // What this visitor already holds in the same field: single choice allows one slot, and
     // maxPerGuest bounds the sum of amounts.
     const held = await trx
@@ -117,7 +129,10 @@ export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
     if (held.some((h) => h.timeslot_id === slot.id) || (!bool(slot.multiple) && held.length > 0) || total > bound) {
       throw notAvailable(await freeSlots(trx, slot.id))
     }
-    if (!(await takeSlot(trx, slot.id, input.amount))) throw notAvailable(await freeSlots(trx, slot.id))
+    // Expired holds are released when they stand in the way (and by availabilities), not on every call.
+    let taken = await takeSlotReturning(trx, slot.id, input.amount)
+    if (!taken && (await releaseExpired(trx, now, { timeslotId: slot.id })) > 0) taken = await takeSlotReturning(trx, slot.id, input.amount)
+    if (!taken) throw notAvailable(await freeSlots(trx, slot.id))
     const token = randomString(24)
     const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
     await trx
@@ -134,7 +149,7 @@ export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
         created_at: isoNow(now),
       })
       .execute()
-    return { succeeded: true, reservationToken: token, expireDate, freeSlots: await freeSlots(trx, slot.id) }
+    return { succeeded: true, reservationToken: token, expireDate, freeSlots: freeOf(taken) }
   })
 }
 
