@@ -4,6 +4,10 @@ import { COUNTRIES, DEFAULT_COUNTRY, countryName, isCountryCode } from './countr
 import { type FieldDef, type FormContext, groupsAsTabs, operatorsFor, widthOf } from './definitions'
 import { ageOn, amountBound, evaluate, isEmptyValue, missingFields, parseGermanDate, requiredMessage, submissionSchema, toE164, valueText, visibleFieldIds } from './engine'
 import { defaultDefs } from './service'
+import { installPhoneParser } from './engine'
+import { phoneToE164 } from './phone'
+
+installPhoneParser(phoneToE164)
 
 let seq = 100
 function field(p: Partial<FieldDef> & Pick<FieldDef, 'type'>): FieldDef {

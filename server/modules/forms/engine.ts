@@ -3,7 +3,6 @@
 // submission. The browser runs it to guide the guest; the server runs the same code on what it
 // receives, so a form the browser accepts is never refused for a different reason, and nothing the
 // browser says is trusted. Pure TypeScript: no server imports.
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min'
 import * as z from 'zod/mini'
 import { countryName, isCountryCode } from './countries'
 import {
@@ -328,15 +327,24 @@ export function dateProblem(value: string, f: Pick<FieldDef, 'settings' | 'defau
   return null
 }
 
+type PhoneParser = (value: string, defaultLocale: string) => string | null
+let phoneParser: PhoneParser | null = null
+
+/** Installs the phone number reader (forms/phone.ts): the server at start, the browser on demand. */
+export function installPhoneParser(p: PhoneParser) {
+  phoneParser = p
+}
+export const phoneParserInstalled = () => phoneParser !== null
+
 /** A phone number in E.164, or null when it is not a valid number (region: the event's default). */
 export function toE164(value: string, defaultLocale: string): string | null {
-  const region = (defaultLocale || 'de').slice(0, 2).toUpperCase() as CountryCode
-  try {
-    const p = parsePhoneNumberFromString(value, region)
-    return p && p.isValid() ? p.number : null
-  } catch {
-    return null
-  }
+  if (!phoneParser) throw new Error('phone parser not installed (import forms/phone and call installPhoneParser)')
+  return phoneParser(value, defaultLocale)
+}
+
+/** Whether a form asks for a phone number anywhere (then the browser loads the phone reader first). */
+export function formNeedsPhone(defs: readonly FieldDef[]): boolean {
+  return defs.some((f) => f.appearance !== 'HIDDEN' && (kindOf(f) === 'PHONE' || f.defaultField === 'ESCORT_PHONE_NUMBER'))
 }
 
 /** The most a guest may pick of one defined value or timeslot. */

@@ -8,7 +8,12 @@ import { AppError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import { type DefaultFieldCode, type FieldDef, LOCKED_CODES, VIP_SOURCE, operatorsFor } from './definitions'
 import type { FieldInput } from './model'
+import { installPhoneParser } from './engine'
+import { phoneToE164 } from './phone'
 import { loadFieldDefs } from './repository'
+
+// The server validates phone numbers from the start (the browser loads the reader on demand).
+installPhoneParser(phoneToE164)
 
 interface DefaultSpec {
   code: DefaultFieldCode

@@ -1,13 +1,13 @@
 // The registration form, rendered from the event's field definitions by the same engine the server
 // validates with. Used by the public page and frame, the builder's live preview and the admin mode.
 import type { ComponentChildren } from 'preact'
-import { useMemo, useRef, useState } from 'preact/hooks'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { DEFAULT_COUNTRY } from '../../../server/modules/forms/countries'
 import { type EscortData, type FieldDef, type FormContext, type SlotSelection, type VisitorData, kindOf, labelOf, widthOf } from '../../../server/modules/forms/definitions'
-import { type Problem, escortAppearance, evaluate } from '../../../server/modules/forms/engine'
+import { type Problem, escortAppearance, evaluate, formNeedsPhone, installPhoneParser, phoneParserInstalled } from '../../../server/modules/forms/engine'
 import { currentLanguage, t } from '../../i18n'
 import { OverlayMessage } from '../overlay'
-import { Button } from '../ui'
+import { Button, Spinner } from '../ui'
 import { SmartList, TimeslotPicker } from './choices'
 import { AddressInput, BirthdayInput, CountrySelect, type FieldChrome, ListInput, NumberInput, SelectInput, TextInput, YesNo, covidOptions, genderOptions, salutationOptions } from './fields'
 import { formatCountdown, useReservations } from './reservations'
@@ -44,7 +44,21 @@ export interface FormEngineProps {
 
 const MAX_ESCORTS_UNLIMITED = 10
 
+/** Loads the phone number reader first when the form asks for a phone number (keeps it out of other pages). */
 export function FormEngine(p: FormEngineProps) {
+  const [, loaded] = useState(0)
+  const ready = !formNeedsPhone(p.defs) || phoneParserInstalled()
+  useEffect(() => {
+    if (ready) return
+    void import('../../../server/modules/forms/phone').then((m) => {
+      installPhoneParser(m.phoneToE164)
+      loaded((n) => n + 1)
+    })
+  }, [ready])
+  return ready ? <FormEngineInner {...p} /> : <Spinner />
+}
+
+function FormEngineInner(p: FormEngineProps) {
   const language = currentLanguage()
   const [data, setData] = useState<VisitorData>(() => ({ fields: {}, escortPersons: [], ...p.initial, ...(p.initial?.fields ? {} : { fields: {} }) }) as VisitorData)
   const [touched, setTouched] = useState<Set<string>>(() => new Set())
