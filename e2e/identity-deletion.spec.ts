@@ -3,6 +3,8 @@
 import { expect, setupAdmin, shot, test } from './fixtures'
 import { loginUi, mailLink } from './identity-helpers'
 
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
+
 test('profile: edit and save; deletion: mark, confirm by mail, revoke', async ({ page, server }) => {
   const { email } = await setupAdmin(page, server)
   await loginUi(page, server, email)
@@ -25,6 +27,16 @@ test('profile: edit and save; deletion: mark, confirm by mail, revoke', async ({
   await page.getByLabel('Telefonnummer').fill('030 1234567')
   await page.getByLabel('Geburtstag').fill('24.12.1990')
   await page.getByLabel('Ort').fill('Berlin')
+  await page.getByLabel('Land').selectOption('AUT')
+  await page.locator('input[type=file]').setInputFiles({ name: 'ich.png', mimeType: 'image/png', buffer: PIXEL })
+  await expect(page.getByRole('img', { name: 'Profilbild' })).toBeVisible()
+  // leaving with unsaved changes asks first
+  page.once('dialog', (d) => {
+    expect(d.message()).toBe('Ungespeicherte Änderungen gehen verloren. Seite wirklich verlassen?')
+    void d.dismiss()
+  })
+  await page.getByRole('link', { name: 'Sicherheit' }).click()
+  await expect(page).toHaveURL(/\/account\/profile$/)
   await page.getByRole('button', { name: 'Speichern' }).click()
   await expect(page.getByText('Die Änderungen wurden gespeichert.')).toBeVisible()
   await expect(page.getByLabel('Telefonnummer')).toHaveValue('+49301234567')

@@ -150,6 +150,8 @@ forEachDialect('account area: user, password, profile, introduction', (h) => {
         { field: 'gender', errorType: 'INVALID' },
       ]),
     )
+    const country = await agent.patch(`/proxy/api/user/accounts/${id}`, { address: { country: 'XYZ' } })
+    expect(country.body.errorFields).toEqual([{ field: 'address.country', errorType: 'INVALID' }])
     const future = await agent.patch(`/proxy/api/user/accounts/${id}`, { birthday: '01.01.2999' })
     expect(future.body.errorFields).toEqual([{ field: 'birthday', errorType: 'INVALID_DATE' }])
     const old = await agent.patch(`/proxy/api/user/accounts/${id}`, { birthday: '31.12.1898' })
@@ -198,5 +200,45 @@ forEachDialect('account area: user, password, profile, introduction', (h) => {
     expect((await agent.delete('/proxy/api/introduction', ['agency.data'])).body).toEqual(['events.list'])
     expect((await agent.delete('/proxy/api/introduction')).body).toEqual([])
     expect((await h().request('GET', '/proxy/api/introduction')).status).toBe(401)
+  })
+})
+
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
+const picture = async () => {
+  const f = new FormData()
+  f.append('file', new File([(await new Bun.Image(PIXEL).resize(600, 600).jpeg({ quality: 85 }).bytes()) as Uint8Array<ArrayBuffer>], 'ich.jpg'))
+  return f
+}
+
+forEachDialect('account area: profile picture', (h) => {
+  test('an own account gets a picture (type USER, images only); others and read-only accounts do not', async () => {
+    const a = await createAgency(h())
+    const b = await createAgency(h())
+    const u = await createUser(h(), { accounts: [{ agencyId: a.id, role: 'AGENCY_CHECKIN' }, { agencyId: b.id, role: 'CP_PERSOO_VISITOR_GUEST', canEditAccount: false }] })
+    const agent = await loginAs(h(), u)
+    const r = await agent.request('POST', `/proxy/api/user/accounts/${u.accounts[0].id}/image`, { form: await picture() })
+    expect(r.status).toBe(200)
+    expect(r.body.image).toMatchObject({ originalFileName: 'ich.jpg' })
+    const img = await h().request('GET', r.body.image.defaultImagePath)
+    expect(img.status).toBe(200)
+    expect(img.headers.get('content-type')).toBe('image/jpeg')
+    expect((await agent.get('/proxy/api/user/accounts')).body.find((x: any) => x.id === u.accounts[0].id).image.id).toBe(r.body.image.id)
+    const text = new FormData()
+    text.append('file', new File(['kein Bild, nur Text'], 'notiz.txt'))
+    const wrong = await agent.request('POST', `/proxy/api/user/accounts/${u.accounts[0].id}/image`, { form: text })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.errorType).toBe('UPLOAD_WRONG_EXTENSION')
+    expect((await agent.request('POST', `/proxy/api/user/accounts/${u.accounts[1].id}/image`, { form: await picture() })).status).toBe(403)
+    const other = await createUser(h(), { accounts: [{ agencyId: a.id, role: 'AGENCY_EDITOR' }] })
+    expect((await agent.request('POST', `/proxy/api/user/accounts/${other.accounts[0].id}/image`, { form: await picture() })).status).toBe(404)
+    // removing the picture
+    expect((await agent.patch(`/proxy/api/user/accounts/${u.accounts[0].id}`, { imageId: null })).body.image).toBeNull()
+    // another user's asset cannot be linked
+    const theirs = await loginAs(h(), other)
+    const their = await theirs.request('POST', `/proxy/api/user/accounts/${other.accounts[0].id}/image`, { form: await picture() })
+    const b2 = await createAgency(h())
+    const stranger = await createUser(h(), { accounts: [{ agencyId: b2.id, role: 'AGENCY_EDITOR' }] })
+    const s = await loginAs(h(), stranger)
+    expect((await s.patch(`/proxy/api/user/accounts/${stranger.accounts[0].id}`, { imageId: their.body.image.id })).body.errorFields).toEqual([{ field: 'imageId', errorType: 'INVALID' }])
   })
 })

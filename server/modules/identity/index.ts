@@ -37,6 +37,7 @@ import {
   patchAccount,
   patchUser,
   showIntroductions,
+  uploadAccountImage,
 } from './user-service'
 
 /** Only same-site paths, so /logout?redirect= cannot send people elsewhere. */
@@ -157,6 +158,11 @@ function userRoutes(ctx: AppContext) {
       '/proxy/api/user/accounts/:id',
       async (c) => patchAccount(ctx, await requireSelf(ctx, c), c.params.id, c.body),
       { params: IdParams, body: AccountProfileBody, ...tag('Update the profile of one own account') },
+    )
+    .post(
+      '/proxy/api/user/accounts/:id/image',
+      async (c) => uploadAccountImage(ctx, await requireSelf(ctx, c), c.params.id, c.body.file),
+      { params: IdParams, body: z.object({ file: z.instanceof(File, { message: 'REQUIRED' }) }), ...tag('Upload the profile picture of an own account (multipart: file; type USER, images only)') },
     )
     .patch(
       '/proxy/api/user/:id',

@@ -2,6 +2,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min'
 import { z } from 'zod'
 import { email, requiredText } from '../../shared/validation'
+import { isCountryCode } from '../forms/countries'
 
 /** Specials allowed by the spec: , . - _ ! @ # $ % ^ & + = § / ( ) { } [ ] ? " ´ ` */
 export const PASSWORD_SPECIALS = ',.-_!@#$%^&+=§/(){}[]?"´`'
@@ -151,7 +152,8 @@ export const AddressBody = z.object({
   streetNumber: opt(20),
   postCode: opt(20),
   city: opt(120),
-  country: opt(3),
+  /** ISO 3166-1 alpha-3 of the spec's country table (default DEU in forms) */
+  country: opt(3).refine((v) => v == null || isCountryCode(v), 'INVALID'),
 })
 
 /** PATCH /api/user/accounts/{id}: the profile form. */

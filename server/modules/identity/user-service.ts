@@ -4,6 +4,7 @@ import { isoNow } from '../../db/types'
 import { availableLanguages } from '../../i18n/languages'
 import { AppError, fieldError, forbidden, notFound } from '../../shared/errors'
 import { issuesToFields } from '../../shared/validation'
+import { storeUpload } from '../assets/service'
 import type { SelfActor } from './auth'
 import { accountDto, canEditAccount, userDto } from './dto'
 import { type AccountProfileBody, DESIGNS, PasswordChangeBody, type UserPatchBody } from './model'
@@ -128,30 +129,29 @@ export async function patchAccount(ctx: AppContext, actor: SelfActor, id: number
   return accountDto(fresh, ctx.license.features, await imageDtoOf(ctx, fresh.image_asset_id))
 }
 
-/**
- * Profile pictures are assets of the uploads module (table `asset`, when present). Looked up
- * defensively so the account area works on a database without that module.
- */
-async function imageOf(ctx: AppContext, assetId: number, agencyId: number, userId: number): Promise<{ id: number; original_file_name: string } | null> {
-  try {
-    const row = await (ctx.db as any).selectFrom('asset').selectAll().where('id', '=', assetId).executeTakeFirst()
-    if (!row) return null
-    if (row.agency_id != null && row.agency_id !== agencyId && row.user_id !== userId) return null
-    return row
-  } catch {
-    return null
-  }
+/** Profile pictures are assets of the uploads module (type USER): the user's own, or of the account's agency. */
+async function imageOf(ctx: AppContext, assetId: number, agencyId: number, userId: number) {
+  const row = await ctx.db.selectFrom('asset').selectAll().where('id', '=', assetId).executeTakeFirst()
+  if (!row || row.type !== 'USER' || !row.mime_type.startsWith('image/')) return null
+  return row.owner_user_id === userId || row.agency_id === agencyId ? row : null
 }
 
 export async function imageDtoOf(ctx: AppContext, assetId: number | null) {
   if (assetId == null) return null
-  try {
-    const row = await (ctx.db as any).selectFrom('asset').selectAll().where('id', '=', assetId).executeTakeFirst()
-    if (!row) return null
-    return { id: row.id as number, defaultImagePath: `/proxy/api/asset/${row.id}?dimension=Regular_400`, originalFileName: (row.original_file_name ?? row.file_name ?? '') as string }
-  } catch {
-    return null
-  }
+  const row = await ctx.db.selectFrom('asset').select(['id', 'original_file_name']).where('id', '=', assetId).executeTakeFirst()
+  return row ? { id: row.id, defaultImagePath: `/proxy/api/asset/${row.id}?dimension=Regular_400`, originalFileName: row.original_file_name } : null
+}
+
+/** Uploads the profile picture of an own account (upload type USER, not encrypted, images only). */
+export async function uploadAccountImage(ctx: AppContext, actor: SelfActor, id: number, file: File) {
+  const account = (await listAccountsOfUser(ctx.db, actor.user.id)).find((a) => a.id === id)
+  if (!account) throw notFound()
+  if (!canEditAccount(account, ctx.license.features)) throw forbidden()
+  if (account.status !== 'OK') throw new AppError(409, 'ACCOUNT_NOT_ACTIVATED')
+  const asset = await storeUpload(ctx, { file, fileName: file.name || 'profil.jpg', type: 'USER', secure: false, storeOwnMedia: false, agencyId: account.agency_id, eventId: null, ownerUserId: actor.user.id, ownerIdentification: null })
+  await ctx.db.updateTable('account').set({ image_asset_id: asset.id, updated_at: isoNow(ctx.clock.now()) }).where('id', '=', id).execute()
+  const fresh = (await listAccountsOfUser(ctx.db, actor.user.id)).find((x) => x.id === id)!
+  return accountDto(fresh, ctx.license.features, await imageDtoOf(ctx, fresh.image_asset_id))
 }
 
 export async function accountsWithImages(ctx: AppContext, userId: number) {

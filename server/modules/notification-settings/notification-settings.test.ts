@@ -92,6 +92,19 @@ forEachDialect('notification settings', (h) => {
     expect((await e.get(`/proxy/api/notifications/event/${otherEvent.id}`)).status).toBe(404)
   })
 
+  test('NEW_REGISTRATION through a real public registration: one mail to the organiser who wants it', async () => {
+    const admin = await h().admin({ agency: 'Agentur Echt' })
+    const ev = (await admin.post('/proxy/api/events', eventBody({ displayName: 'Sommerabend' }))).body
+    await admin.patch('/proxy/api/notifications?user=true', { notifications: [{ code: 'NEW_REGISTRATION', enabled: true }] })
+    const guestEmail = uniqueEmail('gast')
+    const r = await h().request('POST', `/proxy/api/public/events/${ev.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Gerda', lastName: 'Gast', email: guestEmail } })
+    expect(r.status).toBe(201)
+    await h().deliverMail()
+    const mail = await h().smtp.waitFor((m) => m.to.includes(admin.email) && m.subject === 'Neue Anmeldung: Sommerabend')
+    expect(mail.text).toContain(`Gerda Gast (${guestEmail})`)
+    expect(mail.text).toContain('Status Angemeldet')
+  })
+
   test('LOGIN_NEW_DEVICE: a login from an unknown browser mails the user unless switched off', async () => {
     const u = await createUser(h())
     await loginAs(h(), u, { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' })

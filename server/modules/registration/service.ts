@@ -18,6 +18,7 @@ import type { AccountActor } from '../identity/auth'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { randomString } from '../identity/tokens'
 import { enqueueMail } from '../mail/outbox'
+import { notifyNewRegistration } from '../notification-settings/service'
 import { renderMail } from '../mail/render'
 import { NO, fixSlotSelections } from '../reservations/service'
 import { takeSeats } from '../visitors/capacity'
@@ -301,6 +302,11 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
         visitorId: visitor.id,
         userId,
       })
+    }
+    // organisers who asked for it (notification setting NEW_REGISTRATION) hear of guests' own registrations
+    if (!admin) {
+      const guestName = [visitor.first_name, visitor.last_name].filter(Boolean).join(' ') || (email ?? '')
+      await notifyNewRegistration(ctx, trx, { agencyId: event.agency_id, eventId, eventName: event.display_name, guestName, guestEmail: email ?? '', persons: visitor.visitor_count, status })
     }
     return { visitor, status, warnings: admin ? ev.missing : [] }
   }).catch((e) => {

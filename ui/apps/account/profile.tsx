@@ -7,13 +7,15 @@ import { formatDate } from '../../../server/i18n/format'
 import { AccountProfileBody, DELETE_WORD, DeleteConfirmBody, GENDERS } from '../../../server/modules/identity/model'
 import { ApiError, del, errorText, get, patch, post } from '../../api/client'
 import { Dialog } from '../../components/dialog'
-import { SelectField, TextField, applyServerErrors } from '../../components/form'
+import type { FieldErrors, UseFormRegisterReturn } from 'react-hook-form'
+import { COUNTRIES } from '../../../server/modules/forms/countries'
+import { Field, SelectField, TextField, applyServerErrors } from '../../components/form'
 import { useResource } from '../../components/hooks'
 import { useAuth, useUnsavedChanges } from '../../components/navigation-auth'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
 import { Alert, Badge, Button, Card, Spinner } from '../../components/ui'
-import { t } from '../../i18n'
+import { currentLanguage, t } from '../../i18n'
 
 export interface AccountDto {
   id: number
@@ -254,7 +256,7 @@ function ProfileCard({ account, onSaved }: { account: AccountDto; onSaved(): Pro
       )}
       {!canEdit && <p class="muted">{t('account.readOnly')}</p>}
       {error && <Alert tone="error">{error}</Alert>}
-      {account.image && <img class="profile-image" src={account.image.defaultImagePath} alt={t('account.image')} width="96" height="96" />}
+      <ProfileImage account={account} editable={editing} onChanged={onSaved} />
       <form onSubmit={submit} noValidate class="form-grid profile-form">
         <fieldset class="plain" disabled={ro}>
           <div class="form-grid">
@@ -268,7 +270,7 @@ function ProfileCard({ account, onSaved }: { account: AccountDto; onSaved(): Pro
             <TextField label={t('account.field.streetNumber')} reg={register('address.streetNumber')} errors={e} size="half" />
             <TextField label={t('account.field.postCode')} reg={register('address.postCode')} errors={e} size="half" autocomplete="postal-code" />
             <TextField label={t('account.field.city')} reg={register('address.city')} errors={e} size="half" autocomplete="address-level2" />
-            <TextField label={t('account.field.country')} reg={register('address.country')} errors={e} size="half" placeholder="DEU" />
+            <CountryField reg={register('address.country')} errors={e} />
             <TextField label={t('account.field.birthday')} reg={register('birthday')} errors={e} size="half" placeholder={t('account.field.birthday.hint')} hint={t('account.field.birthday.hint')} inputMode="numeric" />
             <SelectField label={t('account.field.gender')} reg={register('gender')} errors={e} size="half" placeholder={t('account.choose')} options={GENDERS.map((g) => ({ value: g, label: t(`account.gender.${g}`) }))} />
             <TextField label={t('account.field.phoneNumber')} reg={register('phoneNumber')} errors={e} size="half" type="tel" autocomplete="tel" hint={t('account.field.phone.hint')} />
@@ -292,6 +294,83 @@ function ProfileCard({ account, onSaved }: { account: AccountDto; onSaved(): Pro
         </p>
       )}
     </Card>
+  )
+}
+
+/** Countries of the spec's table in their continent groups (the forms module's data). */
+function CountryField({ reg, errors }: { reg: UseFormRegisterReturn; errors: FieldErrors<any> }) {
+  const lang = currentLanguage()
+  const groups = new Map<string, typeof COUNTRIES[number][]>()
+  for (const c of COUNTRIES) if (!c.spacer) groups.set(c.group, [...(groups.get(c.group) ?? []), c])
+  return (
+    <Field label={t('account.field.country')} name={reg.name} errors={errors} size="half">
+      {(a) => (
+        <select {...a} {...reg}>
+          <option value="">{t('account.choose')}</option>
+          {[...groups].map(([group, list]) => (
+            <optgroup key={group} label={group}>
+              {list.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {lang.startsWith('de') ? c.name : c.intName}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      )}
+    </Field>
+  )
+}
+
+/** The profile picture: shown always, uploaded or removed while editing (type USER, images only). */
+function ProfileImage({ account, editable, onChanged }: { account: AccountDto; editable: boolean; onChanged(): Promise<void> }) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const upload = async (file: File | undefined) => {
+    if (!file) return
+    setBusy(true)
+    setError(null)
+    try {
+      const form = new FormData()
+      form.append('file', file)
+      await post(`/proxy/api/user/accounts/${account.id}/image`, form)
+      await onChanged()
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const remove = async () => {
+    setBusy(true)
+    try {
+      await patch(`/proxy/api/user/accounts/${account.id}`, { imageId: null })
+      await onChanged()
+    } catch (e) {
+      setError(errorText(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const initials = [account.firstName, account.lastName].filter(Boolean).map((x) => x![0]!.toUpperCase()).join('') || '?'
+  return (
+    <div class="profile-image-row">
+      {account.image ? <img class="profile-image" src={account.image.defaultImagePath} alt={t('account.image')} width="96" height="96" /> : <span class="profile-image placeholder" aria-hidden="true">{initials}</span>}
+      {editable && (
+        <div class="profile-image-actions">
+          <label class={`btn btn-secondary ${busy ? 'disabled' : ''}`}>
+            {t('account.image.upload')}
+            <input type="file" accept="image/*" class="sr-only" disabled={busy} onChange={(e) => upload((e.target as HTMLInputElement).files?.[0])} />
+          </label>
+          {account.image && (
+            <Button variant="ghost" busy={busy} onClick={remove}>
+              {t('account.image.remove')}
+            </Button>
+          )}
+          {error && <small class="field-error">{error}</small>}
+        </div>
+      )}
+    </div>
   )
 }
 
