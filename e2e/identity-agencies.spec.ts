@@ -1,7 +1,7 @@
 // Identity journey: two agencies invite the same person (real mails through the SMTP sink); she sets
 // her password through the first link, accepts the second, and switches between the agencies.
 import { expect, setupAdmin, shot, test } from './fixtures'
-import { loginUi, mailLink, seedAgency } from './identity-helpers'
+import { loginUi, mailLink, seedAccounts, seedAgency } from './identity-helpers'
 
 const KIM = 'kim.kollegin@example.org'
 const KIM_PASSWORD = 'Kims-Passw0rt'
@@ -100,6 +100,23 @@ test('invite a colleague, accept two agencies, switch between them', async ({ pa
   await kim.goto(`${server.url}/agency/users`)
   await expect(kim.getByRole('heading', { name: 'Keine Berechtigung' })).toBeVisible()
   await shot(kim, 'identity-26-no-permission')
+
+  // many accounts: a filter (above 5) and pages of 20 with "show more"
+  seedAccounts(server, KIM, 23)
+  await kim.goto(`${server.url}/events`)
+  await kim.getByRole('button', { name: /Benutzerkonto/ }).click()
+  await kim.getByRole('menuitem', { name: 'Rolle wechseln' }).click()
+  const many = kim.getByRole('dialog', { name: 'Konto wählen' })
+  await expect(many.getByRole('searchbox')).toBeVisible()
+  await expect(many.locator('.account-entry:not(.guest-entry)')).toHaveCount(20)
+  await many.getByRole('button', { name: 'Mehr anzeigen' }).click()
+  await expect(many.locator('.account-entry:not(.guest-entry)')).toHaveCount(25)
+  await many.getByRole('searchbox').fill('intern-1')
+  await expect(many.locator('.account-entry:not(.guest-entry)')).toHaveCount(11)
+  await many.getByRole('searchbox').fill('mond')
+  await expect(many.locator('.account-entry:not(.guest-entry)')).toHaveCount(1)
+  await shot(kim, 'identity-28-switcher-filter')
+  await many.getByRole('button', { name: 'Schließen' }).click()
 
   // phone-sized switcher
   await kim.setViewportSize({ width: 390, height: 844 })

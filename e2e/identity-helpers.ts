@@ -18,8 +18,18 @@ export async function loginUi(page: Page, server: Server, email: string, passwor
 
 /** A second agency with its administrator, written straight into the test server's SQLite file. */
 export function seedAgency(server: Server, o: { agency: string; email: string; password?: string; firstName: string; lastName: string }) {
+  seed(server, ['agency', o.agency, o.email, o.password ?? PASSWORD, o.firstName, o.lastName])
+}
+
+/** Gives an existing user `count` more editor accounts, each in a new agency ("Filiale NN"). */
+export function seedAccounts(server: Server, email: string, count: number) {
+  seed(server, ['accounts', email, String(count)])
+}
+
+function seed(server: Server, args: string[]) {
   const bun = resolve(here, '..', 'node_modules', '.bin', 'bun')
-  const r = spawnSync(bun, [resolve(here, 'identity-seed.ts'), join(server.dataDir, 'einlass.sqlite'), o.agency, o.email, o.password ?? PASSWORD, o.firstName, o.lastName], { encoding: 'utf8' })
+  const [mode, ...rest] = args
+  const r = spawnSync(bun, [resolve(here, 'identity-seed.ts'), mode, join(server.dataDir, 'einlass.sqlite'), ...rest], { encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`seeding failed: ${r.stderr}`)
 }
 
