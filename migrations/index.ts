@@ -5,10 +5,12 @@ import * as m001 from './2026-11-22-001_core'
 import * as m200 from './2026-11-22-200_identity'
 import * as m300 from './2026-11-22-300_forms'
 import * as m401 from './2026-11-22-401_organiser'
+import * as m402 from './2026-11-22-402_guest_list_indexes'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
   '2026-11-22-200_identity': m200,
   '2026-11-22-300_forms': m300,
   '2026-11-22-401_organiser': m401,
+  '2026-11-22-402_guest_list_indexes': m402,
 }

@@ -16,6 +16,31 @@ import { formatTicketCode } from './ticket'
 import type { CheckinInput } from './model'
 
 export const CHECKIN_STATUSES = ['CONFIRMED', 'APPEARED'] as const
+
+// Whether an event has REQUIRED agreements at all, remembered for a few seconds per process: the
+// check-in hot path then skips the agreements query for the (usual) events without any. Local changes
+// clear it at once (forgetRequiredAgreements); other processes see a change within REQUIRED_TTL_MS.
+const REQUIRED_TTL_MS = 5000
+const requiredCache = new Map<number, { has: boolean; until: number }>()
+export function forgetRequiredAgreements() {
+  requiredCache.clear()
+}
+async function hasRequiredAgreements(db: Db, event: { id: number; agency_id: number }): Promise<boolean> {
+  const hit = requiredCache.get(event.id)
+  const now = Date.now()
+  if (hit && hit.until > now) return hit.has
+  const row = await db
+    .selectFrom('agreement')
+    .select('id')
+    .where('active', '=', true as never)
+    .where('appearance', '=', 'REQUIRED')
+    .where('agency_id', '=', event.agency_id)
+    .where((eb) => eb.or([eb('event_id', '=', event.id), eb('validity', '=', 'GLOBAL')]))
+    .limit(1)
+    .executeTakeFirst()
+  requiredCache.set(event.id, { has: Boolean(row), until: now + REQUIRED_TTL_MS })
+  return Boolean(row)
+}
 const canCheckIn = (status: string) => (CHECKIN_STATUSES as readonly string[]).includes(status)
 
 export interface Person {
@@ -112,10 +137,19 @@ function select(p: 'ALL' | number[], persons: Person[], eligible: (x: Person) =>
 const nameOf = (p: Person) => [p.firstName, p.lastName].filter(Boolean).join(' ')
 
 export async function performCheckin(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF' = 'DESK') {
-  if (input.nonce) {
-    const done = await ctx.db.selectFrom('checkin_request').select(['status', 'response', 'event_id']).where('nonce', '=', input.nonce).executeTakeFirst()
-    if (done && done.event_id === event.id && done.status > 0) return { replayed: true, ...fromJson<Record<string, unknown>>(done.response, {}) }
+  try {
+    return await checkinOnce(ctx, event, accountId, input, origin)
+  } catch (e) {
+    // A retried request whose first attempt went through: answer what the first one answered.
+    if (input.nonce && e instanceof AppError && e.status === 409) {
+      const done = await ctx.db.selectFrom('checkin_request').select(['response', 'event_id']).where('nonce', '=', input.nonce).executeTakeFirst()
+      if (done && done.event_id === event.id) return { replayed: true, ...fromJson<Record<string, unknown>>(done.response, {}) }
+    }
+    throw e
   }
+}
+
+async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF') {
   const v = input.code ? await findByCode(ctx, event, input.code) : await ctx.db.selectFrom('event_visitor').selectAll().where('id', '=', input.visitorId!).where('event_id', '=', event.id).executeTakeFirst()
   if (!v) throw notFound()
   const escorts = await escortsOf(ctx.db, v)
@@ -125,22 +159,12 @@ export async function performCheckin(ctx: AppContext, event: EventRow, accountId
   if (toIn.length && !canCheckIn(v.status)) throw new AppError(409, 'CHECKIN_STATUS', { params: { status: v.status } })
   if (input.checkinGuests === 'ALL' && !toIn.length && input.checkoutGuests !== 'ALL' && !toOut.length) throw new AppError(409, 'ALL_CHECKED_IN')
   if (input.checkoutGuests === 'ALL' && !toOut.length && !toIn.length) throw new AppError(409, 'NONE_CHECKED_IN')
-  if (toIn.length && !input.ignoreMissingAgreements) {
+  if (toIn.length && !input.ignoreMissingAgreements && (await hasRequiredAgreements(ctx.db, event))) {
     const missing = await missingRequiredAgreements(ctx.db, event, v.id)
     if (missing.length) throw new AppError(409, 'AGREEMENTS_MISSING', { extra: { missingAgreements: missing.map((m) => ({ id: m.id, displayName: m.display_name })) } })
   }
   const now = isoNow(ctx.clock.now())
   const result = await ctx.db.transaction().execute(async (trx) => {
-    if (input.nonce) {
-      // Placeholder first: a concurrent request with the same nonce waits on it (Postgres) or runs after
-      // us (SQLite's single writer) and then finds our answer.
-      const claimed = await trx.insertInto('checkin_request').values({ nonce: input.nonce, event_id: event.id, status: 0, response: '{}', created_at: now }).onConflict((oc) => oc.column('nonce').doNothing()).returning('nonce').executeTakeFirst()
-      if (!claimed) {
-        const done = await trx.selectFrom('checkin_request').select(['response', 'event_id']).where('nonce', '=', input.nonce).executeTakeFirstOrThrow()
-        if (done.event_id !== event.id) throw new AppError(409, 'NONCE_REUSED')
-        return { replay: fromJson<Record<string, unknown>>(done.response, {}) }
-      }
-    }
     for (const p of toIn) {
       const r =
         p.person === 0
@@ -208,11 +232,19 @@ export async function performCheckin(ctx: AppContext, event: EventRow, accountId
       checkedOut: [...outSet],
       persons: after,
     }
-    if (input.nonce) await trx.updateTable('checkin_request').set({ status: 200, response: toJson(response) }).where('nonce', '=', input.nonce).execute()
-    return { response }
+    if (input.nonce) {
+      // The nonce is stored with the answer in the same transaction. A request with the same nonce that
+      // committed first makes this insert a no-op: we roll back and answer like it (409 → replay above).
+      const stored = await trx
+        .insertInto('checkin_request')
+        .values({ nonce: input.nonce, event_id: event.id, status: 200, response: toJson(response), created_at: now })
+        .onConflict((oc) => oc.column('nonce').doNothing())
+        .executeTakeFirst()
+      if (Number(stored.numInsertedOrUpdatedRows ?? 1n) === 0) throw new AppError(409, 'NONCE_REUSED')
+    }
+    return response
   })
-  if ('replay' in result) return { replayed: true, ...result.replay }
-  return { replayed: false, ...result.response }
+  return { replayed: false, ...result }
 }
 
 /** Persons holding a place, in now, and out, for the desk's live counts. */

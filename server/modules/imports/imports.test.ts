@@ -89,6 +89,20 @@ forEachDialect(
       expect((await admin.get(`/proxy/api/events/${e.id}`)).body.seatsTaken).toBe(0)
     })
 
+    test('a failure after batches were written removes every row of the import and gives the places back', async () => {
+      const e = await createEvent(admin, { maxVisitors: 550 })
+      const rows = Array.from({ length: 600 }, (_, i) => `Gast${i};Nummer${i};g${i}@batch.example`)
+      const up = (await upload(admin, e.id, ['Vorname;Nachname;E-Mail', ...rows].join('\n'))).body
+      const run = await admin.post(`/proxy/api/events/${e.id}/imports/${up.id}/run`, { mapping: up.suggestedMapping, defaultStatus: 'CONFIRMED' })
+      const done = await runTask(run.body.id)
+      expect(done).toMatchObject({ status: 'ERROR', taskInfo: { state: 'EVENT_FULL' } })
+      expect((await admin.get(`/proxy/api/events/${e.id}/visitors`)).body.total).toBe(0)
+      expect((await admin.get(`/proxy/api/events/${e.id}`)).body.seatsTaken).toBe(0)
+      const ok = await admin.post(`/proxy/api/events/${e.id}/imports/${up.id}/run`, { mapping: up.suggestedMapping, defaultStatus: 'ADDED' })
+      expect((await runTask(ok.body.id)).taskInfo.state).toBe('IMPORTED:600:0')
+      expect((await admin.get(`/proxy/api/events/${e.id}/visitors`)).body.total).toBe(600)
+    })
+
     test('mapping needs first and last name; Windows-1252 files are read; other agencies 404', async () => {
       const e = await createEvent(admin)
       const latin = new Uint8Array([...new TextEncoder().encode('Vorname,Nachname\nJ'), 0xfc, ...new TextEncoder().encode('rgen,M'), 0xfc, ...new TextEncoder().encode('ller\n')])

@@ -11,7 +11,7 @@ import { randomString } from '../identity/tokens'
 import { registerTaskHandler, enqueueTask, type TaskProgress } from '../tasks/runner'
 import { eventOfAgency } from '../events/service'
 import { findOrCreateLabel } from '../tags/service'
-import { takeSeats } from '../visitors/capacity'
+import { releaseSeats, takeSeats } from '../visitors/capacity'
 import { decodeFile, detectDelimiter, records, suggestMapping } from './csv'
 import { ESCORT_SLOTS, type ImportRunInput, MAX_IMPORT_BYTES, type Mapping } from './model'
 
@@ -155,111 +155,158 @@ interface ImportPayload extends ImportRunInput {
   dryRun: boolean
 }
 
+/**
+ * Two streaming passes over the stored file keep memory bounded (no row objects are kept): the first
+ * validates every row and collects the report; the second writes the valid rows in batches of 500,
+ * each batch its own short transaction so registrations and check-ins keep flowing meanwhile (on SQLite
+ * a long transaction would hold the only connection). Every row carries the task's import id; if any
+ * batch fails (e.g. EVENT_FULL) one compensating transaction removes every row of the import and gives
+ * its places back, so an import ends whole or not at all.
+ */
 async function runImport(ctx: AppContext, taskId: number, p: ImportPayload, progress: TaskProgress) {
   const file = await ctx.db.selectFrom('import_file').selectAll().where('id', '=', p.importId).executeTakeFirstOrThrow()
   const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', p.eventId).executeTakeFirstOrThrow()
   const existing = new Set(
     (await ctx.db.selectFrom('event_visitor').select('email').where('event_id', '=', event.id).where('email', 'is not', null).execute()).map((r) => r.email!),
   )
+  // pass 1: validate
   const seen = new Set<string>()
-  const good: GoodRow[] = []
   const errors: RowError[] = []
+  let errorCount = 0
+  let valid = 0
   let duplicates = 0
   let n = 0
-  let first = true
+  const classify = (values: string[], line: number): GoodRow | null => {
+    const { row, errors: rowErrors } = readRow(values, line, p.mapping, p.defaultStatus)
+    if (row?.email && (existing.has(row.email) || seen.has(row.email))) {
+      duplicates++
+      if (errors.length < 1000) errors.push({ line, field: 'email', errorType: existing.has(row.email) ? 'ALREADY_REGISTERED' : 'DUPLICATE_IN_FILE' })
+      return null
+    }
+    if (!row) {
+      for (const e of rowErrors) if (errors.length < 1000) errors.push(e)
+      return null
+    }
+    if (row.email) seen.add(row.email)
+    return row
+  }
   await progress.update({ current: 0, total: file.row_count, errors: 0 }, true)
+  let first = true
   for await (const r of records(file.content, file.delimiter)) {
     if (first) {
       first = false
       continue
     }
     n++
-    const { row, errors: rowErrors } = readRow(r.values, r.line, p.mapping, p.defaultStatus)
-    if (row?.email && (existing.has(row.email) || seen.has(row.email))) {
-      duplicates++
-      errors.push({ line: r.line, field: 'email', errorType: existing.has(row.email) ? 'ALREADY_REGISTERED' : 'DUPLICATE_IN_FILE' })
-    } else if (row) {
-      if (row.email) seen.add(row.email)
-      good.push(row)
-    } else errors.push(...rowErrors)
-    if (n % 1000 === 0) await progress.update({ current: n, errors: n - good.length })
+    if (classify(r.values, r.line)) valid++
+    else errorCount++
+    if (n % 2000 === 0) await progress.update({ current: n, errors: errorCount })
   }
-  const badRows = n - good.length
-  const report = { dryRun: p.dryRun, rows: n, valid: good.length, invalid: badRows, duplicates, imported: 0, errors: errors.slice(0, 1000) }
-  const summary = (imported: number) => toJson({ ...report, imported })
+  const report = { dryRun: p.dryRun, rows: n, valid, invalid: errorCount, duplicates, imported: 0, errors }
   if (p.dryRun) {
-    await progress.update({ current: n, total: n, errors: badRows }, true)
-    return { state: `DRY_RUN:${good.length}:${badRows}`, result: JSON.parse(summary(0)) }
+    await progress.update({ current: n, total: n, errors: errorCount }, true)
+    return { state: `DRY_RUN:${valid}:${errorCount}`, result: report }
   }
-  if (badRows && !p.skipInvalid) {
-    await ctx.db.updateTable('task').set({ result: summary(0), current_count: n, error_count: badRows }).where('id', '=', taskId).execute()
+  if (errorCount && !p.skipInvalid) {
+    await ctx.db.updateTable('task').set({ result: toJson(report), current_count: n, error_count: errorCount }).where('id', '=', taskId).execute()
     throw new AppError(400, 'IMPORT_HAS_INVALID_ROWS')
   }
-  const persons = good.filter((g) => g.status === 'CONFIRMED').reduce((a, g) => a + 1 + g.escorts.length, 0)
-  await progress.update({ current: 0, total: good.length, errors: badRows }, true)
-  // No progress writes inside: on SQLite the transaction holds the only connection.
-  try {
+  // pass 2: write the valid rows (the same classification, so exactly the rows counted as valid)
+  seen.clear()
+  duplicates = 0
+  errors.length = 0
+  await progress.update({ current: 0, total: valid, errors: errorCount }, true)
+  const tagIds = new Map<string, number>()
+  const now = isoNow(ctx.clock.now())
+  let written = 0
+  let batch: GoodRow[] = []
+  const flush = async () => {
+    if (!batch.length) return
+    const rows = batch
+    batch = []
     await ctx.db.transaction().execute(async (trx) => {
+      const persons = rows.filter((g) => g.status === 'CONFIRMED').reduce((a, g) => a + 1 + g.escorts.length, 0)
       if (persons && !(await takeSeats(trx, event.id, persons))) throw new AppError(409, 'EVENT_FULL')
-      const tagIds = new Map<string, number>()
-      const now = isoNow(ctx.clock.now())
-      for (let i = 0; i < good.length; i += BATCH) {
-        const batch = good.slice(i, i + BATCH)
-        const tokens = batch.map(() => randomString(20))
-        const inserted = await trx
-          .insertInto('event_visitor')
-          .values(
-            batch.map((g, j) => ({
-              event_id: event.id,
-              status: g.status,
-              salutation: g.salutation,
-              title: g.title,
-              first_name: g.firstName,
-              last_name: g.lastName,
-              email: g.email,
-              company: g.company,
-              position: g.position,
-              phone_number: g.phoneNumber,
-              vip: g.vip,
-              note: g.note,
-              visitor_count: 1 + g.escorts.length,
-              seats_held: g.status === 'CONFIRMED' ? 1 + g.escorts.length : 0,
-              event_token: tokens[j],
-              download_token: randomString(20),
-              source: 'IMPORT',
-              registered_at: g.status === 'CONFIRMED' ? now : null,
-              created_at: now,
-              updated_at: now,
-            })),
-          )
-          .returning(['id', 'event_token'])
-          .execute()
-        const idOf = new Map(inserted.map((r) => [r.event_token, r.id]))
-        const escorts = batch.flatMap((g, j) => g.escorts.map((e, k) => ({ visitor_id: idOf.get(tokens[j])!, number: k + 1, first_name: e.firstName, last_name: e.lastName })))
-        for (let k = 0; k < escorts.length; k += BATCH) await trx.insertInto('escort_person').values(escorts.slice(k, k + BATCH)).execute()
-        const links = new Map<string, { visitor_id: number; tag_id: number }>()
-        for (let j = 0; j < batch.length; j++) {
-          for (const name of batch[j].tags) {
-            const key = name.toLowerCase()
-            let id = tagIds.get(key)
-            if (id === undefined) {
-              id = (await findOrCreateLabel(trx, 'tag', event.agency_id, name)).row.id
-              tagIds.set(key, id)
-            }
-            const visitorId = idOf.get(tokens[j])!
-            links.set(`${visitorId}:${id}`, { visitor_id: visitorId, tag_id: id })
+      const tokens = rows.map(() => randomString(20))
+      const inserted = await trx
+        .insertInto('event_visitor')
+        .values(
+          rows.map((g, j) => ({
+            event_id: event.id,
+            status: g.status,
+            salutation: g.salutation,
+            title: g.title,
+            first_name: g.firstName,
+            last_name: g.lastName,
+            email: g.email,
+            company: g.company,
+            position: g.position,
+            phone_number: g.phoneNumber,
+            vip: g.vip,
+            note: g.note,
+            visitor_count: 1 + g.escorts.length,
+            seats_held: g.status === 'CONFIRMED' ? 1 + g.escorts.length : 0,
+            event_token: tokens[j],
+            download_token: randomString(20),
+            source: 'IMPORT',
+            import_task_id: taskId,
+            registered_at: g.status === 'CONFIRMED' ? now : null,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .returning(['id', 'event_token'])
+        .execute()
+      const idOf = new Map(inserted.map((r) => [r.event_token, r.id]))
+      const escorts = rows.flatMap((g, j) => g.escorts.map((e, k) => ({ visitor_id: idOf.get(tokens[j])!, number: k + 1, first_name: e.firstName, last_name: e.lastName })))
+      if (escorts.length) await trx.insertInto('escort_person').values(escorts).execute()
+      const links = new Map<string, { visitor_id: number; tag_id: number }>()
+      for (let j = 0; j < rows.length; j++) {
+        for (const name of rows[j].tags) {
+          const key = name.toLowerCase()
+          let id = tagIds.get(key)
+          if (id === undefined) {
+            id = (await findOrCreateLabel(trx, 'tag', event.agency_id, name)).row.id
+            tagIds.set(key, id)
           }
+          const visitorId = idOf.get(tokens[j])!
+          links.set(`${visitorId}:${id}`, { visitor_id: visitorId, tag_id: id })
         }
-        const linkRows = [...links.values()]
-        for (let k = 0; k < linkRows.length; k += BATCH) await trx.insertInto('visitor_tag').values(linkRows.slice(k, k + BATCH)).execute()
       }
+      if (links.size) await trx.insertInto('visitor_tag').values([...links.values()]).execute()
     })
+    written += rows.length
+    await progress.update({ current: written })
+  }
+  try {
+    first = true
+    for await (const r of records(file.content, file.delimiter)) {
+      if (first) {
+        first = false
+        continue
+      }
+      const row = classify(r.values, r.line)
+      if (row) batch.push(row)
+      if (batch.length >= BATCH) await flush()
+    }
+    await flush()
   } catch (e) {
-    await ctx.db.updateTable('task').set({ result: summary(0) }).where('id', '=', taskId).execute()
+    await undoImport(ctx, event.id, taskId)
+    await ctx.db.updateTable('task').set({ result: toJson(report) }).where('id', '=', taskId).execute()
     throw e
   }
-  await progress.update({ current: good.length, total: good.length, errors: badRows }, true)
-  return { state: `IMPORTED:${good.length}:${badRows}`, result: JSON.parse(summary(good.length)) }
+  await progress.update({ current: written, total: valid, errors: errorCount }, true)
+  await ctx.db.deleteFrom('import_file').where('id', '=', file.id).execute()
+  return { state: `IMPORTED:${written}:${errorCount}`, result: { ...report, imported: written } }
+}
+
+/** Removes every row an import wrote and gives their places back, in one transaction. */
+async function undoImport(ctx: AppContext, eventId: number, taskId: number) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const held = await trx.selectFrom('event_visitor').select((eb) => eb.fn.sum<number>('seats_held').as('n')).where('event_id', '=', eventId).where('import_task_id', '=', taskId).executeTakeFirst()
+    await trx.deleteFrom('event_visitor').where('event_id', '=', eventId).where('import_task_id', '=', taskId).execute()
+    await releaseSeats(trx, eventId, Number(held?.n ?? 0))
+  })
 }
 
 registerTaskHandler(IMPORT_TASK, (ctx, task, payload, progress) => runImport(ctx, task.id, payload as ImportPayload, progress))

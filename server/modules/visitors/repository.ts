@@ -1,6 +1,8 @@
-import { sql } from 'kysely'
+import { SqliteAdapter, sql } from 'kysely'
 import type { Db } from '../../db/database'
 import type { GuestFilter, GuestSearch } from './model'
+
+const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter
 
 export function normaliseCode(input: string): string {
   return input
@@ -36,18 +38,14 @@ export function visitorQuery(db: Db, eventId: number, filter: GuestFilter, searc
     .split(/\s+/)
     .filter(Boolean)
     .slice(0, 5)
+  // One expression over the joined text per row instead of one per column: the scan is the cost here.
+  // SQLite's LIKE already ignores ASCII case (and its lower() folds nothing more); Postgres needs lower().
+  const joined = sql<string>`coalesce(v.first_name, '') || ' ' || coalesce(v.last_name, '') || ' ' || coalesce(v.email, '') || ' ' || coalesce(v.company, '')`
+  const haystack = isSqlite(db) ? joined : sql<string>`lower(${joined})`
   for (const w of words) {
     const like = `%${w}%`
     const code = normaliseCode(w)
-    q = q.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['v.first_name']), 'like', like),
-        eb(eb.fn('lower', ['v.last_name']), 'like', like),
-        eb('v.email', 'like', like),
-        eb(eb.fn('lower', ['v.company']), 'like', like),
-        ...(code.length >= 4 ? [eb('v.ticket_code', 'like', `${code}%`)] : []),
-      ]),
-    )
+    q = q.where((eb) => eb.or([eb(haystack, 'like', like), ...(code.length >= 4 ? [eb('v.ticket_code', 'like', `${code}%`)] : [])]))
   }
   return q
 }
@@ -66,10 +64,22 @@ const SORT_COLUMNS = {
 
 export async function searchVisitors(db: Db, eventId: number, s: GuestSearch) {
   const q = visitorQuery(db, eventId, s.filter, s.search)
-  let page = q.selectAll('v')
-  for (const col of SORT_COLUMNS[s.sort.field]) page = page.orderBy(sql.ref(col), s.sort.direction)
-  page = page.orderBy('v.id', s.sort.direction)
-  const [rows, total] = await Promise.all([page.limit(s.perPage).offset(s.page * s.perPage).execute(), q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()])
+  const order = <T extends { orderBy: (...a: any[]) => T }>(x: T): T => {
+    let o = x
+    for (const col of SORT_COLUMNS[s.sort.field]) o = o.orderBy(sql.ref(col), s.sort.direction)
+    return o.orderBy('v.id', s.sort.direction)
+  }
+  if (s.search?.trim()) {
+    // A search scans the event's rows anyway: one scan over the list index (it holds every searched
+    // column) yields the matching ids in order and their count; then only the page's rows are read.
+    const ids = (await order(q.select('v.id')).execute()).map((r) => r.id)
+    const pageIds = ids.slice(s.page * s.perPage, (s.page + 1) * s.perPage)
+    if (!pageIds.length) return { rows: [], total: ids.length }
+    const rows = await db.selectFrom('event_visitor').selectAll().where('id', 'in', pageIds).execute()
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    return { rows: pageIds.map((id) => byId.get(id)!), total: ids.length }
+  }
+  const [rows, total] = await Promise.all([order(q.selectAll('v')).limit(s.perPage).offset(s.page * s.perPage).execute(), q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()])
   return { rows, total: Number(total?.n ?? 0) }
 }
 

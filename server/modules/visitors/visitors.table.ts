@@ -57,6 +57,8 @@ export interface EventVisitorTable {
   note: string | null
   /** when the organiser last approved or declined */
   decided_at: Timestamp | null
+  /** the import task that wrote the row (a failed import removes exactly its rows) */
+  import_task_id: number | null
 }
 export type EventVisitorRow = Selectable<EventVisitorTable>
 
