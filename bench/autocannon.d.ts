@@ -12,4 +12,3 @@ declare module 'autocannon' {
   function autocannon(opts: Record<string, unknown>): Promise<autocannon.Result>
   export default autocannon
 }
-declare module 'autocannon'
