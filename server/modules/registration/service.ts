@@ -13,6 +13,7 @@ import type { EventRow } from '../events/events.table'
 import { registrationState } from '../events/rules'
 import { type FieldDef, type FormContext, type Selection, type SlotSelection, type VisitorData, kindOf, labelOf } from '../forms/definitions'
 import { type Evaluation, type Problem, addressComplete, evaluate, valueText } from '../forms/engine'
+import { groupCommit } from '../forms/group-commit'
 import { formDefinitions } from '../forms/service'
 import type { AccountActor } from '../identity/auth'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
@@ -188,7 +189,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
   const wantsMail = !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
   const mail = wantsMail ? confirmationMail(ctx, event, agencyName, { ...person, status: expected }, language, defs, d) : null
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await groupCommit(ctx, async (trx) => {
     let status: VisitorStatus = expected
     let seats = persons
     if (!(await takeSeats(trx, eventId, persons))) {

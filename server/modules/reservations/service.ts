@@ -8,6 +8,7 @@ import { bool, isoNow } from '../../db/types'
 import { AppError } from '../../shared/errors'
 import { registrationState } from '../events/rules'
 import { randomString } from '../identity/tokens'
+import { groupCommit } from '../forms/group-commit'
 import { freeOf } from '../forms/repository'
 
 /** `false` for a where clause on a boolean column (read back as 0/1, written as a boolean). */
@@ -112,7 +113,7 @@ export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
   if (!slot || slot.status !== 'OK' || slot.visibility === 'OFFLINE') throw notAvailable(-1)
   if (registrationState({ ...slot, max_visitors: null, seats_taken: 0 }, now) !== 'OPEN') throw notAvailable(-1)
   if (!bool(slot.amount_selection) && input.amount !== 1) throw notAvailable(-1)
-  return ctx.db.transaction().execute(async (trx) => {
+  return groupCommit(ctx, async (trx) => {
     // What this visitor already holds in the same field: single choice allows one slot, and
     // maxPerGuest bounds the sum of amounts.
     const held = await trx
