@@ -2,6 +2,7 @@
 // expiry released by the server, registration only with valid reservations, and no overselling.
 import { expect, test } from 'bun:test'
 import { eventBody, forEachDialect, uniqueEmail } from '../../testing/harness'
+import { releaseFieldPlaces, takeFieldPlaces } from './service'
 
 let n = 0
 const ident = () => `browser${Date.now().toString(36)}${(n++).toString(36)}`
@@ -173,5 +174,31 @@ forEachDialect('timeslot reservations', (h) => {
     expect(t.taken).toBe(50)
     const held = await h().ctx.db.selectFrom('timeslot_reservation').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '=', eventId).executeTakeFirstOrThrow()
     expect(Number(held.n)).toBe(50)
+  })
+
+  test('a registration\'s choices give their places back and take them again', async () => {
+    const { admin, eventId, field, slots } = await setup()
+    const ws = await admin.post(`/proxy/api/events/${eventId}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', definedValues: [{ displayName: 'Töpfern', capacity: 1 }] })
+    const id = ident()
+    const res = await reserve({ timeslotId: slots[1], identification: id })
+    const r = await h().request('POST', `/api/public/events/${eventId}/registrations`, {
+      body: { ...guest(field.id, { timeslotId: slots[1], amount: 1, reservationToken: res.body.reservationToken }, id), fields: { [field.id]: [{ timeslotId: slots[1], amount: 1, reservationToken: res.body.reservationToken }], [ws.body.id]: [{ fieldValueId: ws.body.definedValues[0].id, amount: 1 }] } },
+    })
+    expect(r.status).toBe(201)
+    const counts = async () => ({
+      slot: (await h().ctx.db.selectFrom('timeslot').select('taken').where('id', '=', slots[1]).executeTakeFirstOrThrow()).taken,
+      value: (await h().ctx.db.selectFrom('field_value').select('taken').where('id', '=', ws.body.definedValues[0].id).executeTakeFirstOrThrow()).taken,
+    })
+    expect(await counts()).toEqual({ slot: 1, value: 1 })
+    await h().ctx.db.transaction().execute((trx) => releaseFieldPlaces(trx, r.body.visitorId))
+    expect(await counts()).toEqual({ slot: 0, value: 0 })
+    await h().ctx.db.transaction().execute((trx) => takeFieldPlaces(trx, r.body.visitorId, eventId, new Date()))
+    expect(await counts()).toEqual({ slot: 1, value: 1 })
+    // released again, someone else takes the last slot: taking back fails and changes nothing
+    await h().ctx.db.transaction().execute((trx) => releaseFieldPlaces(trx, r.body.visitorId))
+    expect((await reserve({ timeslotId: slots[1], identification: ident() })).status).toBe(200)
+    const again = await h().ctx.db.transaction().execute((trx) => takeFieldPlaces(trx, r.body.visitorId, eventId, new Date())).catch((e) => e)
+    expect(again.errorType).toBe('FIELD_ERROR')
+    expect(await counts()).toEqual({ slot: 1, value: 0 })
   })
 })

@@ -252,3 +252,58 @@ export async function releaseVisitorSlots(trx: Db, visitorId: number) {
     if (Number(gone.numDeletedRows) === 1) await releaseSlot(trx, r.timeslot_id, r.amount)
   }
 }
+
+/**
+ * A registration's defined-value and timeslot choices hold their places exactly while the
+ * registration holds event places (seats_held > 0). Whoever moves seats_held between 0 and more
+ * (decline, delete, restore, waiting list → place) calls these in the same transaction.
+ */
+export async function releaseFieldPlaces(trx: Db, visitorId: number): Promise<void> {
+  await releaseVisitorSlots(trx, visitorId)
+  for (const s of await choicesOf(trx, visitorId, 'SMARTLIST')) {
+    await trx
+      .updateTable('field_value')
+      .set((eb) => ({ taken: eb('taken', '-', s.amount) }))
+      .where('id', '=', s.id)
+      .execute()
+  }
+}
+
+/** Takes the places of a registration's choices again; FIELD_ERROR when one is no longer free. */
+export async function takeFieldPlaces(trx: Db, visitorId: number, eventId: number, now: Date): Promise<void> {
+  for (const s of await choicesOf(trx, visitorId, 'SMARTLIST')) {
+    const r = await trx
+      .updateTable('field_value')
+      .set((eb) => ({ taken: eb('taken', '+', s.amount) }))
+      .where('id', '=', s.id)
+      .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', s.amount), '<=', eb.ref('capacity'))]))
+      .executeTakeFirst()
+    if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: `fields.${s.fieldId}`, errorType: 'VALUE_UNAVAILABLE' }] })
+  }
+  const slots = await choicesOf(trx, visitorId, 'TIMESLOT')
+  await fixSlotSelections(
+    trx,
+    now,
+    visitorId,
+    eventId,
+    slots.map((s) => ({ field: `fields.${s.fieldId}`, timeslotId: s.id, amount: s.amount })),
+    true,
+  )
+}
+
+/** The stored choices of one kind: defined value or timeslot id with amount. */
+async function choicesOf(trx: Db, visitorId: number, type: 'SMARTLIST' | 'TIMESLOT') {
+  const rows = await trx
+    .selectFrom('visitor_field_value')
+    .innerJoin('event_field', 'event_field.id', 'visitor_field_value.field_id')
+    .select(['visitor_field_value.field_id', 'visitor_field_value.value'])
+    .where('visitor_field_value.visitor_id', '=', visitorId)
+    .where('event_field.type', '=', type)
+    .execute()
+  const out: Array<{ fieldId: number; id: number; amount: number }> = []
+  for (const r of rows) {
+    const list = JSON.parse(r.value) as Array<{ fieldValueId?: number; timeslotId?: number; amount: number }>
+    for (const x of list) out.push({ fieldId: r.field_id, id: Number(type === 'SMARTLIST' ? x.fieldValueId : x.timeslotId), amount: x.amount })
+  }
+  return out
+}
