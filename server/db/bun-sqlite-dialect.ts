@@ -1,8 +1,16 @@
 // Kysely dialect over bun:sqlite.
-// Why our own driver instead of Kysely's SqliteDialect: (1) write transactions must start with
-// `BEGIN IMMEDIATE` — a deferred BEGIN upgrades its lock at the first write and under concurrency
-// fails with SQLITE_BUSY that busy_timeout cannot cure; (2) bun:sqlite's `query()` caches prepared
-// statements, which the register/check-in hot paths need.
+// Why our own driver instead of Kysely's SqliteDialect:
+// (1) write transactions must start with `BEGIN IMMEDIATE` — a deferred BEGIN upgrades its lock at
+//     the first write and under concurrency fails with SQLITE_BUSY that busy_timeout cannot cure;
+// (2) bun:sqlite's `query()` caches prepared statements, which the hot paths need;
+// (3) group commit. SQLite has one writer, so transactions run one after another on the single
+//     connection anyway. Under load each transaction's COMMIT (writing every page it touched to
+//     the WAL) cost more than all its statements together. When further transactions are already
+//     waiting, a finished transaction therefore only releases its SAVEPOINT and hands the
+//     connection on; the last one of the group commits for all of them. Every transaction still
+//     runs alone, sees everything committed before it and rolls back only its own savepoint; a
+//     caller's commit returns only after the group's COMMIT, so nothing is acknowledged before it
+//     is durable. Statements outside a transaction commit an open group first.
 import type { Database as BunDatabase, Statement } from 'bun:sqlite'
 import {
   CompiledQuery,
@@ -14,75 +22,145 @@ import {
   type Kysely,
   type QueryCompiler,
   type QueryResult,
-  type TransactionSettings,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely'
 
-class BunSqliteConnection implements DatabaseConnection {
-  constructor(private readonly db: BunDatabase) {}
+/** Most transactions committed together (bounds the extra wait of the group's first member). */
+export const MAX_GROUP = 64
+
+function run<R>(db: BunDatabase, compiled: CompiledQuery): QueryResult<R> {
+  const stmt = db.query(compiled.sql) as Statement
+  const params = compiled.parameters as any[]
+  if (stmt.columnNames.length > 0) return { rows: stmt.all(...params) as R[] }
+  const r = stmt.run(...params)
+  return { rows: [], numAffectedRows: BigInt(r.changes), insertId: BigInt(r.lastInsertRowid) }
+}
+
+/** One acquisition of the single connection (Kysely acquires, uses, releases). */
+class Holder implements DatabaseConnection {
+  inTransaction = false
+  released = false
+  constructor(private readonly driver: BunSqliteDriver) {}
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const stmt = this.db.query(compiled.sql) as Statement
-    const params = compiled.parameters as any[]
-    if (stmt.columnNames.length > 0) {
-      return Promise.resolve({ rows: stmt.all(...params) as R[] })
+    try {
+      return Promise.resolve(this.driver.execute<R>(this, compiled))
+    } catch (e) {
+      return Promise.reject(e)
     }
-    const r = stmt.run(...params)
-    return Promise.resolve({
-      rows: [],
-      numAffectedRows: BigInt(r.changes),
-      insertId: BigInt(r.lastInsertRowid),
-    })
   }
 
   // eslint-disable-next-line require-yield
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const stmt = this.db.query(compiled.sql) as Statement
-    for (const row of stmt.iterate(...(compiled.parameters as any[]))) yield { rows: [row as R] }
+    const result = this.driver.execute<R>(this, compiled)
+    for (const row of result.rows) yield { rows: [row] }
   }
 }
 
-/** One connection, handed out one holder at a time: SQLite has a single writer anyway. */
+interface Group {
+  waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>
+}
+
 class BunSqliteDriver implements Driver {
-  private connection!: BunSqliteConnection
   private queue: Array<() => void> = []
   private busy = false
+  /** the open write transaction shared by the current group, if any */
+  private group: Group | null = null
 
   constructor(private readonly db: BunDatabase) {}
 
-  async init() {
-    this.connection = new BunSqliteConnection(this.db)
-  }
+  async init() {}
 
   acquireConnection(): Promise<DatabaseConnection> {
+    const holder = new Holder(this)
     if (!this.busy) {
       this.busy = true
-      return Promise.resolve(this.connection)
+      return Promise.resolve(holder)
     }
-    return new Promise((resolve) => this.queue.push(() => resolve(this.connection)))
+    return new Promise((resolve) => this.queue.push(() => resolve(holder)))
   }
 
-  async beginTransaction(conn: DatabaseConnection, _settings: TransactionSettings) {
-    await conn.executeQuery(CompiledQuery.raw('begin immediate'))
-  }
-
-  async commitTransaction(conn: DatabaseConnection) {
-    await conn.executeQuery(CompiledQuery.raw('commit'))
-  }
-
-  async rollbackTransaction(conn: DatabaseConnection) {
-    await conn.executeQuery(CompiledQuery.raw('rollback'))
-  }
-
-  async releaseConnection(): Promise<void> {
+  private handOver() {
     const next = this.queue.shift()
     if (next) next()
     else this.busy = false
   }
 
+  execute<R>(holder: Holder, compiled: CompiledQuery): QueryResult<R> {
+    if (!holder.inTransaction && this.group) this.flush()
+    return run<R>(this.db, compiled)
+  }
+
+  /** Commits the open group and answers its waiting members. */
+  private flush() {
+    const group = this.group
+    if (!group) return
+    this.group = null
+    try {
+      this.db.exec('commit')
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('rollback')
+      for (const w of group.waiters) w.reject(e)
+      throw e
+    }
+    for (const w of group.waiters) w.resolve()
+  }
+
+  async beginTransaction(conn: DatabaseConnection) {
+    const holder = conn as Holder
+    if (!this.group) {
+      this.db.exec('begin immediate')
+      this.group = { waiters: [] }
+    }
+    this.db.exec('savepoint einlass_tx')
+    holder.inTransaction = true
+  }
+
+  async commitTransaction(conn: DatabaseConnection) {
+    const holder = conn as Holder
+    this.db.exec('release einlass_tx')
+    holder.inTransaction = false
+    const group = this.group!
+    if (this.queue.length > 0 && group.waiters.length < MAX_GROUP - 1) {
+      // more transactions are waiting: let the next one run inside this write transaction
+      const committed = new Promise<void>((resolve, reject) => group.waiters.push({ resolve, reject }))
+      holder.released = true
+      this.handOver()
+      return committed
+    }
+    this.flush()
+  }
+
+  async rollbackTransaction(conn: DatabaseConnection) {
+    const holder = conn as Holder
+    // a member whose group commit failed has handed the connection on already: nothing to undo here
+    if (holder.released) return
+    holder.inTransaction = false
+    if (!this.db.inTransaction) {
+      // SQLite ended the whole write transaction itself (e.g. disk full): the group's work is gone
+      const group = this.group
+      this.group = null
+      for (const w of group?.waiters ?? []) w.reject(new Error('SQLite rolled back the transaction'))
+      return
+    }
+    if (this.group) {
+      this.db.exec('rollback to einlass_tx')
+      this.db.exec('release einlass_tx')
+      if (this.queue.length === 0) this.flush()
+    }
+  }
+
+  async releaseConnection(conn: DatabaseConnection): Promise<void> {
+    const holder = conn as Holder
+    if (holder.released) return
+    holder.released = true
+    this.handOver()
+  }
+
   async destroy() {
+    this.flush()
     this.db.close(false)
   }
 }
