@@ -53,6 +53,15 @@ export function rssMb(pid: number): number {
   return Math.round((kb / 1024) * 10) / 10
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // fields after the command name (which may contain spaces) start at ") "
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const ticks = Number(f[11]) + Number(f[12])
+  return ticks / 100
+}
+
 export interface StormResult {
   requests: number
   perSecond: number
@@ -63,11 +72,14 @@ export interface StormResult {
   latencyP99: number
   errors: number
   durationS: number
+  /** server CPU per created registration, ms (set when the server's pid is known) */
+  cpuMsPerRegistration?: number
 }
 
 /** Registration storm: every request a new e-mail (autocannon's setupRequest hook). */
-export async function storm(url: string, opts: { connections: number; durationS: number; tag: string; headers?: Record<string, string> }): Promise<StormResult & { createdEmails: Set<string> }> {
+export async function storm(url: string, opts: { connections: number; durationS: number; tag: string; headers?: Record<string, string>; serverPid?: number }): Promise<StormResult & { createdEmails: Set<string> }> {
   let n = 0
+  const cpu0 = opts.serverPid ? cpuSeconds(opts.serverPid) : 0
   const createdEmails = new Set<string>()
   const result = await autocannon({
     url,
@@ -94,6 +106,7 @@ export async function storm(url: string, opts: { connections: number; durationS:
   for (const [code, v] of Object.entries((result as any).statusCodeStats ?? {})) statusCounts[code] = Number((v as any).count)
   const created = statusCounts['201'] ?? 0
   const seconds = (result as any).duration ?? opts.durationS
+  const cpuMsPerRegistration = opts.serverPid && created ? Math.round(((cpuSeconds(opts.serverPid) - cpu0) * 1000 * 1000) / created) / 1000 : undefined
   return {
     requests: result.requests.total,
     perSecond: Math.round(result.requests.total / seconds),
@@ -105,5 +118,6 @@ export async function storm(url: string, opts: { connections: number; durationS:
     errors: result.errors + result.timeouts,
     durationS: Math.round(seconds * 10) / 10,
     createdEmails,
+    cpuMsPerRegistration,
   }
 }

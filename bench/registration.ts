@@ -13,6 +13,8 @@ export interface RegistrationBench {
   einlass: StormResult
   baseline: StormResult
   ratio: number
+  /** the same ratio from server CPU time per registration (independent of other load on the machine) */
+  cpuRatio: number | null
   capacityCheck: { capacity: number; created: number; seatsTaken: number; rows: number; refusedFull: number }
   checks: string[]
 }
@@ -84,7 +86,7 @@ export async function registrationBench(opts: { connections: number; durationS: 
       const big = await e.event(1_000_000)
       const path = `${e.url}/proxy/api/public/events/${big}/registrations`
       await storm(path, { connections: opts.connections, durationS: opts.warmupS, tag: 'warm' })
-      einlass = await storm(path, { connections: opts.connections, durationS: opts.durationS, tag: 'run' })
+      einlass = await storm(path, { connections: opts.connections, durationS: opts.durationS, tag: 'run', serverPid: e.proc.pid })
       // capacity under the same storm: a small event must fill exactly
       const small = await e.event(500)
       const full = await storm(`${e.url}/proxy/api/public/events/${small}/registrations`, { connections: opts.connections, durationS: 3, tag: 'cap' })
@@ -115,13 +117,14 @@ export async function registrationBench(opts: { connections: number; durationS: 
         await Bun.sleep(20)
       }
       await storm(url, { connections: opts.connections, durationS: opts.warmupS, tag: 'warm' })
-      baseline = await storm(url, { connections: opts.connections, durationS: opts.durationS, tag: 'run' })
+      baseline = await storm(url, { connections: opts.connections, durationS: opts.durationS, tag: 'run', serverPid: b.pid })
     } finally {
       await stop(b)
     }
     noneLost(baseFile, 'visitor', 1, baseline, 'run.', opts.connections, checks, 'baseline')
 
-    return { einlass, baseline, ratio: Math.round((einlass.createdPerSecond / baseline.createdPerSecond) * 100) / 100, capacityCheck, checks }
+    const cpuRatio = einlass.cpuMsPerRegistration && baseline.cpuMsPerRegistration ? Math.round((baseline.cpuMsPerRegistration / einlass.cpuMsPerRegistration) * 100) / 100 : null
+    return { einlass, baseline, ratio: Math.round((einlass.createdPerSecond / baseline.createdPerSecond) * 100) / 100, cpuRatio, capacityCheck, checks }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

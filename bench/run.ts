@@ -25,13 +25,13 @@ if (!only || only === 'registration') {
   const r = await registrationBench({ connections, durationS, warmupS: 3 })
   out.registration = r
   console.log(`\nPublic registration storm, ${connections} connections, ${durationS} s, SQLite`)
-  console.log('| server | registrations/s | p50 ms | p99 ms | 201 | other answers |')
-  console.log('|---|---:|---:|---:|---:|---|')
+  console.log('| server | registrations/s | p50 ms | p99 ms | server CPU ms per registration | 201 | other answers |')
+  console.log('|---|---:|---:|---:|---:|---:|---|')
   for (const [name, s] of [['einlass (compiled binary)', r.einlass], ['Bun + bun:sqlite baseline', r.baseline]] as const) {
     const other = Object.entries(s.statusCounts).filter(([c]) => c !== '201').map(([c, n]) => `${c}: ${n}`).join(', ') || '–'
-    console.log(`| ${name} | ${s.createdPerSecond} | ${s.latencyP50} | ${s.latencyP99} | ${s.created} | ${other}${s.errors ? `, errors: ${s.errors}` : ''} |`)
+    console.log(`| ${name} | ${s.createdPerSecond} | ${s.latencyP50} | ${s.latencyP99} | ${s.cpuMsPerRegistration ?? '–'} | ${s.created} | ${other}${s.errors ? `, errors: ${s.errors}` : ''} |`)
   }
-  console.log(`ratio einlass / baseline: ${r.ratio}`)
+  console.log(`ratio einlass / baseline: ${r.ratio} (registrations/s), ${r.cpuRatio} (CPU per registration)`)
   console.log(`capacity check: ${r.capacityCheck.created} of ${r.capacityCheck.capacity} places taken, seats_taken ${r.capacityCheck.seatsTaken}, ${r.capacityCheck.refusedFull} refused as full`)
   for (const c of r.checks) console.log(`check: ${c}`)
   if (r.einlass.createdPerSecond < TARGETS.registrationsPerSecond) misses.push(`registrations/s ${r.einlass.createdPerSecond} < ${TARGETS.registrationsPerSecond}`)

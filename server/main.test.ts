@@ -7,10 +7,12 @@ import { join } from 'node:path'
 import pkg from '../package.json'
 import { SETTINGS } from './config/config'
 import { migrations } from '../migrations'
-import { postgresAvailable } from './testing/harness'
+import { patientTests, postgresAvailable } from './testing/harness'
 import { testLicenseText } from './testing/license-test-key'
 import { createSchema } from './testing/postgres'
 import { runCli, startServerProcess } from './testing/process'
+
+patientTests()
 
 const dirs: string[] = []
 const tmp = () => {

@@ -63,7 +63,7 @@ interface Group {
   waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>
 }
 
-class BunSqliteDriver implements Driver {
+export class BunSqliteDriver implements Driver {
   private queue: Array<() => void> = []
   private busy = false
   /** the open write transaction shared by the current group, if any */
@@ -106,6 +106,15 @@ class BunSqliteDriver implements Driver {
       throw e
     }
     for (const w of group.waiters) w.resolve()
+  }
+
+  /**
+   * Runs a compiled statement directly on the connection of the transaction in progress (see
+   * db/prepared.ts). Only valid from inside that transaction: the driver runs one at a time.
+   */
+  runInTransaction<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
+    if (!this.db.inTransaction) throw new Error('runInTransaction outside a transaction')
+    return run<R>(this.db, CompiledQuery.raw(sql, parameters as unknown[]))
   }
 
   async beginTransaction(conn: DatabaseConnection) {
@@ -165,13 +174,23 @@ class BunSqliteDriver implements Driver {
   }
 }
 
+/** Kysely's SQLite adapter, carrying the driver so prepared statements can reach it. */
+export class BunSqliteAdapter extends SqliteAdapter {
+  constructor(readonly driver: BunSqliteDriver) {
+    super()
+  }
+}
+
 export class BunSqliteDialect implements Dialect {
-  constructor(private readonly db: BunDatabase) {}
+  private readonly driver: BunSqliteDriver
+  constructor(db: BunDatabase) {
+    this.driver = new BunSqliteDriver(db)
+  }
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter()
+    return new BunSqliteAdapter(this.driver)
   }
   createDriver(): Driver {
-    return new BunSqliteDriver(this.db)
+    return this.driver
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler()

@@ -5,11 +5,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { postgresAvailable } from '../testing/harness'
+import { patientTests, postgresAvailable } from '../testing/harness'
 import { createSchema } from '../testing/postgres'
 import { diffShapes, postgresShape, type SchemaShape, sqliteShape } from '../testing/schema-shape'
 import { type DatabaseHandle, openDatabase } from './database'
 import { migrateToLatest } from './migrate'
+
+patientTests()
 
 describe.if(postgresAvailable())('migrations give the same schema on SQLite and Postgres', () => {
   let dir: string

@@ -5,6 +5,9 @@ import { existsSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { startServerProcess } from '../testing/process'
+import { patientTests } from '../testing/harness'
+
+patientTests()
 
 test('SIGTERM: a slow request in flight completes, new connections are refused, the database is closed, exit 0', async () => {
   const server = await startServerProcess({ env: { EINLASS_LOG_LEVEL: 'info' } })

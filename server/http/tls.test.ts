@@ -6,6 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ServerProcess, startServerProcess } from '../testing/process'
+import { patientTests } from '../testing/harness'
+
+patientTests()
 
 const insecure = { tls: { rejectUnauthorized: false } } as RequestInit
 

@@ -4,7 +4,7 @@
 //   forEachDialect('events', (h) => {
 //     test('creates', async () => { const admin = await h().admin(); ... })
 //   })
-import { afterAll, beforeAll, describe } from 'bun:test'
+import { afterAll, beforeAll, describe, setDefaultTimeout } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -177,8 +177,16 @@ export async function createHarness(dialect: Dialect, opts: HarnessOptions = {})
   return h
 }
 
+/**
+ * 5 s per test is too short for tests that start servers or hash passwords on a loaded machine.
+ * bunfig.toml cannot set it and setDefaultTimeout() holds for the file that calls it while
+ * loading, so every suite calls this (forEachDialect does); `npm test` also passes --timeout.
+ */
+export const patientTests = () => setDefaultTimeout(30_000)
+
 /** Registers the suite once per available dialect, each with its own harness. */
 export function forEachDialect(name: string, fn: (h: () => Harness, dialect: Dialect) => void, opts: HarnessOptions = {}) {
+  patientTests()
   for (const dialect of dialects()) {
     describe(`${name} [${dialect}]`, () => {
       let harness: Harness | null = null

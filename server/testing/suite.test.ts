@@ -3,6 +3,9 @@
 import { describe, expect, test } from 'bun:test'
 import { spawnSync } from 'node:child_process'
 import { BUN, ROOT } from './process'
+import { patientTests } from './harness'
+
+patientTests()
 
 const UNREACHABLE = 'postgres://nobody@127.0.0.1:1/none'
 const run = (env: Record<string, string>) =>

@@ -2,6 +2,7 @@
 // tokens (deletion confirmation, e-mail two-factor codes). Lifetimes are documented in docs/identity.md.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { isoNow, toJson } from '../../db/types'
 import type { AccessTokenRow } from './identity.table'
 import { newToken, secretMatches, splitToken } from './tokens'
@@ -15,6 +16,20 @@ export const ACCESS_LIFETIME_MS: Record<string, number> = {
   GUEST_ACCESS: 90 * DAY,
 }
 
+// every registration issues one: compiled once (db/prepared.ts)
+const insertAccessToken = prepared((db, p: { id: string; secretHash: string; userId: number; purpose: string; data: string | null; maxUses: number | null; createdAt: string; expiresAt: string }) =>
+  db.insertInto('access_token').values({
+    id: p.id,
+    secret_hash: p.secretHash,
+    user_id: p.userId,
+    purpose: p.purpose,
+    data: p.data,
+    max_uses: p.maxUses,
+    created_at: p.createdAt,
+    expires_at: p.expiresAt,
+  }),
+)
+
 export async function issueAccessToken(
   ctx: AppContext,
   db: Db,
@@ -25,19 +40,16 @@ export async function issueAccessToken(
   const t = newToken()
   const now = ctx.clock.now()
   const lifetime = opts.lifetimeMs ?? ACCESS_LIFETIME_MS[purpose] ?? DAY
-  await db
-    .insertInto('access_token')
-    .values({
-      id: t.id,
-      secret_hash: t.secretHash,
-      user_id: userId,
-      purpose,
-      data: opts.data === undefined ? null : toJson(opts.data),
-      max_uses: opts.maxUses ?? null,
-      created_at: isoNow(now),
-      expires_at: isoNow(new Date(now.getTime() + lifetime)),
-    })
-    .execute()
+  await insertAccessToken(db, {
+    id: t.id,
+    secretHash: t.secretHash,
+    userId,
+    purpose,
+    data: opts.data === undefined ? null : toJson(opts.data),
+    maxUses: opts.maxUses ?? null,
+    createdAt: isoNow(now),
+    expiresAt: isoNow(new Date(now.getTime() + lifetime)),
+  })
   return t.token
 }
 

@@ -1,5 +1,6 @@
 // The outbox: a mail is written in the same transaction as what caused it; the worker delivers it.
 import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { toJson } from '../../db/types'
 import type { MailAttachment } from './mail.table'
 
@@ -18,24 +19,41 @@ export interface OutgoingMail {
   userId?: number | null
 }
 
-export async function enqueueMail(db: Db, m: OutgoingMail): Promise<number> {
-  const row = await db
+// every registration queues one: compiled once (db/prepared.ts)
+const insertMail = prepared((db, p: { kind: string; to: string; toName: string | null; subject: string; html: string; text: string; language: string; attachments: string; agencyId: number | null; eventId: number | null; visitorId: number | null; userId: number | null }) =>
+  db
     .insertInto('mail_outbox')
     .values({
-      kind: m.kind,
-      to_address: m.to,
-      to_name: m.toName ?? null,
-      subject: m.subject,
-      html: m.html,
-      text: m.text,
-      language: m.language ?? 'de',
-      attachments: toJson(m.attachments ?? []),
-      agency_id: m.agencyId ?? null,
-      event_id: m.eventId ?? null,
-      visitor_id: m.visitorId ?? null,
-      user_id: m.userId ?? null,
+      kind: p.kind,
+      to_address: p.to,
+      to_name: p.toName,
+      subject: p.subject,
+      html: p.html,
+      text: p.text,
+      language: p.language,
+      attachments: p.attachments,
+      agency_id: p.agencyId,
+      event_id: p.eventId,
+      visitor_id: p.visitorId,
+      user_id: p.userId,
     })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
+    .returning('id'),
+)
+
+export async function enqueueMail(db: Db, m: OutgoingMail): Promise<number> {
+  const row = await insertMail.first(db, {
+    kind: m.kind,
+    to: m.to,
+    toName: m.toName ?? null,
+    subject: m.subject,
+    html: m.html,
+    text: m.text,
+    language: m.language ?? 'de',
+    attachments: toJson(m.attachments ?? []),
+    agencyId: m.agencyId ?? null,
+    eventId: m.eventId ?? null,
+    visitorId: m.visitorId ?? null,
+    userId: m.userId ?? null,
+  })
+  return row!.id
 }

@@ -4,6 +4,7 @@
 // happens at all.
 import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
 import { t } from '../../i18n/catalogue'
 import { formatDate, formatTime } from '../../i18n/format'
@@ -43,13 +44,76 @@ export interface RegisterOptions {
 
 const STATE_ERROR = { NOT_OPEN: 'REGISTRATION_NOT_OPEN', CLOSED: 'REGISTRATION_CLOSED', EXPIRED: 'EVENT_EXPIRED', FULL: 'EVENT_FULL' } as const
 
+// The registration hot path's statements, compiled once (db/prepared.ts).
+const Q = {
+  event: prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id)),
+  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select('id').where('event_id', '=', p.eventId).where('email', '=', p.email)),
+  agencyName: prepared((db, p: { id: number }) => db.selectFrom('agency').select('display_name').where('id', '=', p.id)),
+  userByEmail: prepared((db, p: { email: string }) => db.selectFrom('app_user').select('id').where('email', '=', p.email)),
+  // another registration may create the same guest at the same moment (for another event)
+  insertGuestUser: prepared((db, p: { email: string; language: string }) =>
+    db.insertInto('app_user').values({ email: p.email, password_hash: null, status: 'OK', language: p.language }).onConflict((oc) => oc.column('email').doNothing()).returning('id'),
+  ),
+  insertVisitor: prepared(
+    (
+      db,
+      p: {
+        eventId: number
+        userId: number | null
+        status: VisitorStatus
+        vip: boolean
+        salutation: string | null
+        title: string | null
+        firstName: string | null
+        lastName: string | null
+        email: string | null
+        company: string | null
+        position: string | null
+        phoneNumber: string | null
+        visitorCount: number
+        seatsHeld: number
+        eventToken: string
+        downloadToken: string
+        source: string
+        language: string
+        at: string
+      },
+    ) =>
+      db
+        .insertInto('event_visitor')
+        .values({
+          event_id: p.eventId,
+          user_id: p.userId,
+          status: p.status,
+          vip: p.vip,
+          salutation: p.salutation,
+          title: p.title,
+          first_name: p.firstName,
+          last_name: p.lastName,
+          email: p.email,
+          company: p.company,
+          position: p.position,
+          phone_number: p.phoneNumber,
+          visitor_count: p.visitorCount,
+          seats_held: p.seatsHeld,
+          event_token: p.eventToken,
+          download_token: p.downloadToken,
+          source: p.source,
+          language: p.language,
+          registered_at: p.at,
+          created_at: p.at,
+          updated_at: p.at,
+        })
+        .returningAll(),
+  ),
+}
+
 /** Finds the guest's user by e-mail or creates one without a password (they log in by link). */
 async function guestUser(trx: Db, email: string, language: string) {
-  const existing = await trx.selectFrom('app_user').select(['id']).where('email', '=', email).executeTakeFirst()
+  const existing = await Q.userByEmail.first(trx, { email })
   if (existing) return existing.id
-  // another registration may create the same guest at the same moment (for another event)
-  const row = await trx.insertInto('app_user').values({ email, password_hash: null, status: 'OK', language }).onConflict((oc) => oc.column('email').doNothing()).returning('id').executeTakeFirst()
-  return row?.id ?? (await trx.selectFrom('app_user').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
+  const created = await Q.insertGuestUser.first(trx, { email, language })
+  return created?.id ?? (await Q.userByEmail.first(trx, { email }))!.id
 }
 
 export function formContext(event: EventRow, now: Date, opts: { admin: boolean; vip: boolean; language: string }): FormContext {
@@ -137,7 +201,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const now = ctx.clock.now()
   // Everything that only reads or computes runs before the transaction: on SQLite the transaction
   // is the single writer, so the less it does the more registrations per second pass through.
-  const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', eventId).executeTakeFirst()
+  const event = await Q.event.first(ctx.db, { id: eventId })
   if (!event || (admin ? event.agency_id !== admin.account.agency_id || event.status === 'DELETED' : event.status !== 'OK' || event.visibility === 'OFFLINE')) throw notFound()
   if (!admin) {
     const state = registrationState({ ...event, max_visitors: null }, now)
@@ -164,10 +228,10 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const email = d.email ?? null
   // A friendly early answer; the unique index on (event, e-mail) decides under concurrency.
   if (email) {
-    const dup = await ctx.db.selectFrom('event_visitor').select('id').where('event_id', '=', eventId).where('email', '=', email).executeTakeFirst()
+    const dup = await Q.duplicate.first(ctx.db, { eventId, email })
     if (dup) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
   }
-  const agency = await ctx.db.selectFrom('agency').select('display_name').where('id', '=', event.agency_id).executeTakeFirst()
+  const agency = await Q.agencyName.first(ctx.db, { id: event.agency_id })
   const agencyName = agency?.display_name ?? ''
   // field values as stored, and what they take (defined values, timeslots, uploads)
   const byId = new Map(defs.map((f) => [String(f.id), f]))
@@ -205,33 +269,27 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       return typeof v === 'string' ? v : null
     }
     const at = isoNow(now)
-    const visitor = await trx
-      .insertInto('event_visitor')
-      .values({
-        event_id: eventId,
-        user_id: userId,
-        status,
-        vip,
-        salutation: d.salutation ?? null,
-        title: d.title ?? null,
-        first_name: d.firstName ?? null,
-        last_name: d.lastName ?? null,
-        email,
-        company: valueOfCode('COMPANY'),
-        position: valueOfCode('POSITION'),
-        phone_number: valueOfCode('PHONE_NUMBER') ?? valueOfCode('MOBILE_PHONE_NUMBER'),
-        visitor_count: persons,
-        seats_held: seats,
-        event_token: randomString(20),
-        download_token: randomString(20),
-        source: admin ? 'ADMIN' : 'PUBLIC',
-        language,
-        registered_at: at,
-        created_at: at,
-        updated_at: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    const visitor = (await Q.insertVisitor.first(trx, {
+      eventId,
+      userId,
+      status,
+      vip,
+      salutation: d.salutation ?? null,
+      title: d.title ?? null,
+      firstName: d.firstName ?? null,
+      lastName: d.lastName ?? null,
+      email,
+      company: valueOfCode('COMPANY'),
+      position: valueOfCode('POSITION'),
+      phoneNumber: valueOfCode('PHONE_NUMBER') ?? valueOfCode('MOBILE_PHONE_NUMBER'),
+      visitorCount: persons,
+      seatsHeld: seats,
+      eventToken: randomString(20),
+      downloadToken: randomString(20),
+      source: admin ? 'ADMIN' : 'PUBLIC',
+      language,
+      at,
+    }))!
     if (d.escortPersons.length) {
       await trx
         .insertInto('escort_person')
