@@ -81,7 +81,8 @@ export async function storm(url: string, opts: { connections: number; durationS:
   let n = 0
   const cpu0 = opts.serverPid ? cpuSeconds(opts.serverPid) : 0
   const createdEmails = new Set<string>()
-  const result = await autocannon({
+  // @types/autocannon describes an older result shape; the fields read below are those of v9
+  const result: any = await autocannon({
     url,
     connections: opts.connections,
     duration: opts.durationS,
@@ -103,9 +104,9 @@ export async function storm(url: string, opts: { connections: number; durationS:
     ],
   } as any)
   const statusCounts: Record<string, number> = {}
-  for (const [code, v] of Object.entries((result as any).statusCodeStats ?? {})) statusCounts[code] = Number((v as any).count)
+  for (const [code, v] of Object.entries(result.statusCodeStats ?? {})) statusCounts[code] = Number((v as { count: number }).count)
   const created = statusCounts['201'] ?? 0
-  const seconds = (result as any).duration ?? opts.durationS
+  const seconds = result.duration ?? opts.durationS
   const cpuMsPerRegistration = opts.serverPid && created ? Math.round(((cpuSeconds(opts.serverPid) - cpu0) * 1000 * 1000) / created) / 1000 : undefined
   return {
     requests: result.requests.total,

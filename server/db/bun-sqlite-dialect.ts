@@ -5,12 +5,16 @@
 // (2) bun:sqlite's `query()` caches prepared statements, which the hot paths need;
 // (3) group commit. SQLite has one writer, so transactions run one after another on the single
 //     connection anyway. Under load each transaction's COMMIT (writing every page it touched to
-//     the WAL) cost more than all its statements together. When further transactions are already
-//     waiting, a finished transaction therefore only releases its SAVEPOINT and hands the
-//     connection on; the last one of the group commits for all of them. Every transaction still
+//     the WAL) cost more than all its statements together. A finished transaction therefore only
+//     releases its SAVEPOINT and hands the connection on; the transactions that run until the
+//     next turn of the event loop (or until MAX_GROUP) share one COMMIT. Every transaction still
 //     runs alone, sees everything committed before it and rolls back only its own savepoint; a
 //     caller's commit returns only after the group's COMMIT, so nothing is acknowledged before it
-//     is durable. Statements outside a transaction commit an open group first.
+//     is durable. Writes outside a transaction commit an open group first; reads outside a
+//     transaction (the checks a request makes before its transaction) run without ending it.
+// (4) WAL checkpoints off the commit path: SQLite's automatic checkpoint runs inside the commit
+//     that crosses 1,000 pages and syncs the database file there. The automatic one is off
+//     (database.ts) and checkpoint() runs a passive one between transactions, about once a second.
 import type { Database as BunDatabase, Statement } from 'bun:sqlite'
 import {
   CompiledQuery,
@@ -29,6 +33,8 @@ import {
 
 /** Most transactions committed together (bounds the extra wait of the group's first member). */
 export const MAX_GROUP = 64
+/** Statements that only read: they may run inside an open group without committing it. */
+const READ_ONLY = /^\s*select\b/i
 
 function run<R>(db: BunDatabase, compiled: CompiledQuery): QueryResult<R> {
   const stmt = db.query(compiled.sql) as Statement
@@ -89,8 +95,19 @@ export class BunSqliteDriver implements Driver {
   }
 
   execute<R>(holder: Holder, compiled: CompiledQuery): QueryResult<R> {
-    if (!holder.inTransaction && this.group) this.flush()
+    if (!holder.inTransaction && this.group && !READ_ONLY.test(compiled.sql)) this.flush()
     return run<R>(this.db, compiled)
+  }
+
+  /** A passive WAL checkpoint in the queue's turn, outside any transaction. */
+  async checkpoint(): Promise<void> {
+    const holder = (await this.acquireConnection()) as Holder
+    try {
+      this.flush()
+      this.db.exec('pragma wal_checkpoint(PASSIVE)')
+    } finally {
+      await this.releaseConnection(holder)
+    }
   }
 
   /** Commits the open group and answers its waiting members. */
@@ -132,14 +149,34 @@ export class BunSqliteDriver implements Driver {
     this.db.exec('release einlass_tx')
     holder.inTransaction = false
     const group = this.group!
-    if (this.queue.length > 0 && group.waiters.length < MAX_GROUP - 1) {
-      // more transactions are waiting: let the next one run inside this write transaction
-      const committed = new Promise<void>((resolve, reject) => group.waiters.push({ resolve, reject }))
-      holder.released = true
-      this.handOver()
-      return committed
+    if (group.waiters.length + 1 >= MAX_GROUP) {
+      this.flush()
+      return
     }
-    this.flush()
+    // Acknowledged after the group's COMMIT: in the queue's turn once the waiting transactions
+    // have run, or on the next turn of the event loop, so requests arriving meanwhile join in.
+    const committed = new Promise<void>((resolve, reject) => group.waiters.push({ resolve, reject }))
+    holder.released = true
+    this.handOver()
+    this.scheduleFlush()
+    return committed
+  }
+
+  private flushScheduled = false
+  private scheduleFlush() {
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    setImmediate(async () => {
+      const holder = await this.acquireConnection()
+      this.flushScheduled = false
+      try {
+        this.flush()
+      } catch {
+        // the members were told (their commit rejected)
+      } finally {
+        await this.releaseConnection(holder)
+      }
+    })
   }
 
   async rollbackTransaction(conn: DatabaseConnection) {
@@ -157,7 +194,8 @@ export class BunSqliteDriver implements Driver {
     if (this.group) {
       this.db.exec('rollback to einlass_tx')
       this.db.exec('release einlass_tx')
-      if (this.queue.length === 0) this.flush()
+      // nothing of others waits in this write transaction: end it now
+      if (this.group.waiters.length === 0) this.flush()
     }
   }
 
@@ -182,7 +220,7 @@ export class BunSqliteAdapter extends SqliteAdapter {
 }
 
 export class BunSqliteDialect implements Dialect {
-  private readonly driver: BunSqliteDriver
+  readonly driver: BunSqliteDriver
   constructor(db: BunDatabase) {
     this.driver = new BunSqliteDriver(db)
   }

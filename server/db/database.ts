@@ -43,6 +43,9 @@ function pgTypes() {
   }
 }
 
+/** How often the SQLite WAL is checkpointed into the database file. */
+export const CHECKPOINT_MS = 1000
+
 export function openSqlite(path: string): BunDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const raw = new BunDatabase(path, { create: true, strict: true })
@@ -51,14 +54,35 @@ export function openSqlite(path: string): BunDatabase {
   raw.exec('pragma busy_timeout = 5000')
   raw.exec('pragma foreign_keys = ON')
   raw.exec('pragma temp_store = MEMORY')
+  // checkpoints run on a timer between transactions, not inside a commit (bun-sqlite-dialect.ts)
+  raw.exec('pragma wal_autocheckpoint = 0')
+  raw.exec('pragma journal_size_limit = 67108864')
   return raw
 }
 
 export async function openDatabase(target: DatabaseTarget, opts: { poolSize?: number } = {}): Promise<DatabaseHandle> {
   if (target.dialect === 'sqlite') {
     const raw = openSqlite(target.path)
-    const db = new Kysely<DB>({ dialect: new BunSqliteDialect(raw) })
-    return { db, dialect: 'sqlite', close: () => db.destroy() }
+    const dialect = new BunSqliteDialect(raw)
+    const db = new Kysely<DB>({ dialect })
+    let checkpointing = false
+    const timer = setInterval(() => {
+      if (checkpointing) return
+      checkpointing = true
+      dialect.driver
+        .checkpoint()
+        .catch(() => {})
+        .finally(() => (checkpointing = false))
+    }, CHECKPOINT_MS)
+    timer.unref?.()
+    return {
+      db,
+      dialect: 'sqlite',
+      close: () => {
+        clearInterval(timer)
+        return db.destroy()
+      },
+    }
   }
   const pool = new pg.Pool({
     connectionString: target.url,
