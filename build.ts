@@ -114,6 +114,14 @@ async function compile() {
     '--compile',
     '--minify-syntax',
     '--minify-whitespace',
+    // precompiled bytecode: the binary is ready in about half the time
+    '--bytecode',
+    '--format',
+    'esm',
+    // configuration comes from flags, environment and einlass.toml only, never from a stray
+    // .env or bunfig.toml in the working directory
+    '--no-compile-autoload-dotenv',
+    '--no-compile-autoload-bunfig',
     join(buildDir, 'entry.ts'),
     '--outfile',
     outfile,

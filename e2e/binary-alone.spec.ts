@@ -1,6 +1,6 @@
 // The executable copied alone into an empty folder starts, keeps its data in ./data beside it and
 // serves the UI (every asset is inside the file).
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServerProcess } from '../server/testing/process'
@@ -11,6 +11,8 @@ test('the binary alone in an empty folder serves the setup page', async ({ page 
   const binary = join(folder, 'einlass')
   copyFileSync(BINARY, binary)
   expect(readdirSync(folder)).toEqual(['einlass'])
+  // a stray .env in the folder is not configuration (it would stop the start if it were read)
+  writeFileSync(join(folder, '.env'), 'EINLASS_LOG_LEVEL=loud\n')
   // no data dir, no config, no base URL: only the port
   const server = await startServerProcess({ command: [binary], cwd: folder, dataDir: folder, cleanup: false, env: { EINLASS_DATA_DIR: '', EINLASS_BASE_URL: '' } })
   try {
