@@ -7,14 +7,15 @@ repo="${1:-$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)}"
 dir="$(mktemp -d)"
 port="$(node -e "const s=require('net').createServer().listen(0,()=>{console.log(s.address().port);s.close()})")"
 cleanup() {
-  if [ -n "${pid:-}" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  # npm start runs in its own process group (setsid): stop npm and the server it started
+  if [ -n "${pid:-}" ]; then kill -TERM -- "-$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
   rm -rf "$dir"
 }
 trap cleanup EXIT
 git clone --quiet "$repo" "$dir/einlass"
 cd "$dir/einlass"
 npm install --no-audit --no-fund
-PORT="$port" npm start > "$dir/start.log" 2>&1 &
+PORT="$port" setsid npm start > "$dir/start.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 120); do
   if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
