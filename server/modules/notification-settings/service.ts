@@ -2,6 +2,7 @@
 // value that is not null wins (event, then account, then personal), else the code's default.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { bool } from '../../db/types'
 import { t } from '../../i18n/catalogue'
 import { AppError, notFound } from '../../shared/errors'
@@ -118,31 +119,41 @@ function pick(rows: Array<{ scope: string; enabled: number | null }>, fallback: 
  * The organiser accounts of an agency that want a notification (code) for an event, with their
  * user's address and language. One query, for use inside the transaction that caused the event.
  */
+// Runs inside every registration's transaction (NEW_REGISTRATION): compiled once per code
+// (db/prepared.ts); the roles allowed for a code are constants of its statement.
+const recipientQueries = new Map<string, ReturnType<typeof recipientQuery>>()
+function recipientQuery(code: string, roles: readonly string[]) {
+  return prepared((db, p: { agencyId: number; eventId: number }) =>
+    db
+      .selectFrom('account as a')
+      .innerJoin('app_user as u', 'u.id', 'a.user_id')
+      .leftJoin('notification_setting as n', (j) =>
+        j
+          .onRef('n.user_id', '=', 'a.user_id')
+          .on('n.code', '=', code)
+          .on((eb) =>
+            eb.or([
+              eb.and([eb('n.scope', '=', 'USER'), eb('n.scope_id', '=', 0)]),
+              eb.and([eb('n.scope', '=', 'ACCOUNT'), eb('n.scope_id', '=', eb.ref('a.id'))]),
+              eb.and([eb('n.scope', '=', 'EVENT'), eb('n.scope_id', '=', p.eventId)]),
+            ]),
+          ),
+      )
+      .select(['a.id as account_id', 'u.id as user_id', 'u.email', 'u.language', 'n.scope', 'n.enabled'])
+      .where('a.agency_id', '=', p.agencyId)
+      .where('a.status', '=', 'OK')
+      .where('u.status', '=', 'OK')
+      .where('a.user_role', 'in', [...roles]),
+  )
+}
+
 export async function recipientsOf(db: Db, agencyId: number, code: string, eventId?: number) {
   const def = NOTIFICATION_CODES.find((c) => c.code === code)!
   const permission = def.audience.kind === 'organiser' ? def.audience.permission : undefined
   const roles = ORGANISER_ROLES.filter((r) => !permission || can(r, permission))
-  const rows = await db
-    .selectFrom('account as a')
-    .innerJoin('app_user as u', 'u.id', 'a.user_id')
-    .leftJoin('notification_setting as n', (j) =>
-      j
-        .onRef('n.user_id', '=', 'a.user_id')
-        .on('n.code', '=', code)
-        .on((eb) =>
-          eb.or([
-            eb.and([eb('n.scope', '=', 'USER'), eb('n.scope_id', '=', 0)]),
-            eb.and([eb('n.scope', '=', 'ACCOUNT'), eb('n.scope_id', '=', eb.ref('a.id'))]),
-            eb.and([eb('n.scope', '=', 'EVENT'), eb('n.scope_id', '=', eventId ?? -1)]),
-          ]),
-        ),
-    )
-    .select(['a.id as account_id', 'u.id as user_id', 'u.email', 'u.language', 'n.scope', 'n.enabled'])
-    .where('a.agency_id', '=', agencyId)
-    .where('a.status', '=', 'OK')
-    .where('u.status', '=', 'OK')
-    .where('a.user_role', 'in', roles)
-    .execute()
+  let query = recipientQueries.get(code)
+  if (!query) recipientQueries.set(code, (query = recipientQuery(code, roles)))
+  const rows = (await query(db, { agencyId, eventId: eventId ?? -1 })).rows
   const byAccount = new Map<number, { userId: number; email: string; language: string; settings: Array<{ scope: string; enabled: number | null }> }>()
   for (const r of rows) {
     const e = byAccount.get(r.account_id) ?? { userId: r.user_id, email: r.email, language: r.language, settings: [] }
