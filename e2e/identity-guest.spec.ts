@@ -33,6 +33,7 @@ test('guest access link: no permission page, mail, dashboard, guest account area
   await g.getByLabel(/^E-Mail-Adresse/).fill(email)
   await g.getByRole('button', { name: 'Zugangslink senden' }).click()
   await expect(g.getByText('Diese E-Mail-Adresse gehört zu einem Benutzerkonto. Bitte melden Sie sich mit Ihrem Passwort an.')).toBeVisible()
+  await expect(g.getByRole('link', { name: 'Passwort vergessen?' })).toHaveAttribute('href', '/password/forgot')
   await g.getByRole('button', { name: 'OK' }).click()
   await g.getByLabel(/^E-Mail-Adresse/).fill(guestMail)
   const send = g.getByRole('button', { name: 'Zugangslink senden' })

@@ -31,6 +31,7 @@ export function App() {
           <Route path="/login" component={AuthApp} />
           <Route path="/invitation" component={AuthApp} />
           <Route path="/account/deletion" component={AuthApp} />
+          <Route path="/password/*" component={AuthApp} />
           <Route path="/public/*" component={PublicApp} />
           <Route path="/guest" component={GuestApp} />
           <Route path="/guest/*" component={GuestApp} />

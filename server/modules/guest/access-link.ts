@@ -2,14 +2,13 @@
 // in (guest token), for guests only — a user with an organiser account logs in with the password.
 import type { AppContext } from '../../context'
 import { AppError } from '../../shared/errors'
-import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
-import { mailAccessLink } from '../identity/mails'
+import { sendGuestAccessLink } from '../identity/access-tokens'
 import { throttle } from '../identity/rate-limit'
 import { findUserByEmail } from '../identity/repository'
 import { ORGANISER_ROLES } from '../identity/roles'
 
 /** A requested access link works for a day (links in registration mails: see ACCESS_LIFETIME_MS). */
-export const ACCESS_LINK_HOURS = 24
+export { ACCESS_LINK_HOURS } from '../identity/access-tokens'
 
 export async function resendAccessLink(ctx: AppContext, email: string, ip: string | null) {
   await throttle(ctx, [
@@ -20,10 +19,7 @@ export async function resendAccessLink(ctx: AppContext, email: string, ip: strin
   if (!user || user.status === 'PENDING_ACTIVATION') throw new AppError(404, 'NOT_FOUND')
   const organiser = await ctx.db.selectFrom('account').select('id').where('user_id', '=', user.id).where('user_role', 'in', [...ORGANISER_ROLES]).executeTakeFirst()
   if (organiser) throw new AppError(409, 'USER_HAS_ACCOUNT')
-  await ctx.db.transaction().execute(async (trx) => {
-    const token = await issueAccessToken(ctx, trx, user.id, GUEST_ACCESS, { lifetimeMs: ACCESS_LINK_HOURS * 3_600_000 })
-    await mailAccessLink(ctx, trx, user, token, ACCESS_LINK_HOURS)
-  })
+  await ctx.db.transaction().execute((trx) => sendGuestAccessLink(ctx, trx, user))
   ctx.notifyMail()
   return { sent: true }
 }

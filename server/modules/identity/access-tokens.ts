@@ -5,6 +5,7 @@ import type { Db } from '../../db/database'
 import { prepared } from '../../db/prepared'
 import { isoNow, toJson } from '../../db/types'
 import type { AccessTokenRow } from './identity.table'
+import { mailAccessLink } from './mails'
 import { newToken, secretMatches, splitToken } from './tokens'
 
 export const GUEST_ACCESS = 'GUEST_ACCESS'
@@ -29,6 +30,15 @@ const insertAccessToken = prepared((db, p: { id: string; secretHash: string; use
     expires_at: p.expiresAt,
   }),
 )
+
+/** A requested access link (guest no-permission page, "Passwort vergessen" of a guest) works for a day. */
+export const ACCESS_LINK_HOURS = 24
+
+/** Issues a requested access link and mails it (the access-link mail), inside the caller's transaction. */
+export async function sendGuestAccessLink(ctx: AppContext, db: Db, user: { id: number; email: string; language: string }) {
+  const token = await issueAccessToken(ctx, db, user.id, GUEST_ACCESS, { lifetimeMs: ACCESS_LINK_HOURS * 3_600_000 })
+  await mailAccessLink(ctx, db, user, token, ACCESS_LINK_HOURS)
+}
 
 export async function issueAccessToken(
   ctx: AppContext,

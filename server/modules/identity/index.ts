@@ -14,16 +14,20 @@ import {
   AccountPasswordBody,
   AccountProfileBody,
   DeleteAccountsBody,
+  ForgotPasswordBody,
   LoginBody,
   LoginTfaBody,
   LoginTfaSendBody,
   ReasonBody,
+  ResetPasswordBody,
+  ResetTokenQuery,
   SetupBody,
   TfaAddBody,
   TfaLinkBody,
   TokenBody,
   UserPatchBody,
 } from './model'
+import { requestPasswordReset, resetLinkInfo, resetPassword } from './password-reset'
 import { listAccountsOfUser } from './repository'
 import { isGuestRole } from './roles'
 import { createAgencyWithAdmin, login, loginSecondStep, pendingLogin, setupRequired } from './service'
@@ -248,6 +252,23 @@ function tfaRoutes(ctx: AppContext) {
     })
 }
 
+function passwordResetRoutes(ctx: AppContext) {
+  return new Elysia({ name: 'identity-password-reset' })
+    .post(
+      '/proxy/api/public/password/forgot',
+      async (c) => requestPasswordReset(ctx, c.body.email, clientIp(c.request, c.server)),
+      { body: ForgotPasswordBody, ...tag('Forgotten password: mail a reset link (guests without a password: the access link); the same answer whether or not the address is known') },
+    )
+    .get('/proxy/api/public/password/reset', async (c) => resetLinkInfo(ctx, c.query.token), {
+      query: ResetTokenQuery,
+      ...tag('Check a reset link (token): the e-mail it is for, or 410 LINK_EXPIRED'),
+    })
+    .post('/proxy/api/public/password/reset', async (c) => resetPassword(ctx, c.body), {
+      body: ResetPasswordBody,
+      ...tag('Set a new password with a reset link (token, password, passwordRepeat); ends every session, does not log in'),
+    })
+}
+
 export function identityRoutes(ctx: AppContext) {
-  return new Elysia({ name: 'identity' }).use(authRoutes(ctx)).use(userRoutes(ctx)).use(tfaRoutes(ctx))
+  return new Elysia({ name: 'identity' }).use(authRoutes(ctx)).use(userRoutes(ctx)).use(tfaRoutes(ctx)).use(passwordResetRoutes(ctx))
 }

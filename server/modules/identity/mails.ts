@@ -97,3 +97,31 @@ export function mailColleagueJoined(ctx: AppContext, db: Db, to: Recipient, p: {
     button: { label: t(lang, 'identity.mail.colleagueJoined.button'), url: `${ctx.config.baseUrl}/agency/users` },
   })
 }
+
+export function mailPasswordReset(ctx: AppContext, db: Db, to: Recipient, token: string, minutes: number) {
+  const lang = to.language
+  const url = `${ctx.config.baseUrl}/password/reset?token=${encodeURIComponent(token)}`
+  return send(db, 'PASSWORD_RESET', to, {
+    subject: t(lang, 'identity.mail.passwordReset.subject'),
+    paragraphs: [t(lang, 'identity.mail.passwordReset.body', { minutes }), t(lang, 'identity.mail.passwordReset.ignore')],
+    button: { label: t(lang, 'identity.mail.passwordReset.button'), url },
+  })
+}
+
+/** A reset asked for a user who was invited but never set a password: the invitation is the way in. */
+export function mailPasswordResetPending(db: Db, to: Recipient) {
+  const lang = to.language
+  return send(db, 'PASSWORD_RESET', to, {
+    subject: t(lang, 'identity.mail.passwordPending.subject'),
+    paragraphs: [t(lang, 'identity.mail.passwordPending.body'), t(lang, 'identity.mail.passwordPending.expired'), t(lang, 'identity.mail.passwordReset.ignore')],
+  })
+}
+
+export function mailPasswordChanged(ctx: AppContext, db: Db, to: Recipient, when: string) {
+  const lang = to.language
+  return send(db, 'PASSWORD_CHANGED', to, {
+    subject: t(lang, 'identity.mail.passwordChanged.subject'),
+    paragraphs: [t(lang, 'identity.mail.passwordChanged.body', { date: formatDate(when), time: formatTime(when) }), t(lang, 'identity.mail.passwordChanged.advice')],
+    button: { label: t(lang, 'identity.mail.passwordChanged.button'), url: `${ctx.config.baseUrl}/password/forgot` },
+  })
+}

@@ -59,6 +59,29 @@ export const PasswordChangeBody = z
   .refine((v) => v.password === v.passwordRepeat, { path: ['passwordRepeat'], message: 'PASSWORD_REPEAT_MISMATCH' })
 export type PasswordChangeBody = z.infer<typeof PasswordChangeBody>
 
+/** New password with its repeat: the invitation, the reset page and their server checks. */
+const newPasswordFields = { password: strongPassword(), passwordRepeat: passwordRepeat() }
+const repeatMatches = (v: { password: string; passwordRepeat: string }) => v.password === v.passwordRepeat
+const REPEAT_MISMATCH = { path: ['passwordRepeat'], message: 'PASSWORD_REPEAT_MISMATCH' }
+
+/** The form on /password/reset. */
+export const NewPasswordForm = z.object(newPasswordFields).refine(repeatMatches, REPEAT_MISMATCH)
+export type NewPasswordForm = z.infer<typeof NewPasswordForm>
+
+/** A link token as it arrives from a mail (an unknown or malformed one is simply not found). */
+const linkToken = () => z.string({ error: 'REQUIRED' }).trim().min(1, 'REQUIRED').max(200, 'INVALID')
+
+/** POST /api/public/password/forgot */
+export const ForgotPasswordBody = z.object({ email: email() })
+export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>
+
+/** GET /api/public/password/reset?token= */
+export const ResetTokenQuery = z.object({ token: linkToken() })
+
+/** POST /api/public/password/reset */
+export const ResetPasswordBody = z.object({ token: linkToken(), ...newPasswordFields }).refine(repeatMatches, REPEAT_MISMATCH)
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>
+
 export const DESIGNS = ['design_202401'] as const
 export const UserSettingsBody = z.object({
   language: z.string().min(2, 'REQUIRED').max(10, 'INVALID').optional(),

@@ -33,6 +33,10 @@ export const RATE_LIMITS = {
   ACCESS_LINK_ADDRESS: { max: 20, windowMs: 60 * MIN },
   /** e-mail two-factor codes sent to one user */
   TFA_MAIL_USER: { max: 5, windowMs: 15 * MIN },
+  /** "Passwort vergessen" requests for one e-mail address (counted whether or not it belongs to a user) */
+  PASSWORD_RESET_ACCOUNT: { max: 5, windowMs: 60 * MIN },
+  /** "Passwort vergessen" requests from one client address (any e-mail) */
+  PASSWORD_RESET_ADDRESS: { max: 20, windowMs: 60 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 
@@ -91,4 +95,10 @@ export async function forgive(ctx: AppContext, checks: Array<[RateLimitName, str
       .where('bucket', '=', bucketOf(name, key))
       .execute()
   }
+}
+
+/** Closes the windows of the named buckets (a password reset lifts the login lock of that account). */
+export async function clearLimits(ctx: AppContext, checks: Array<[RateLimitName, string | null | undefined]>): Promise<void> {
+  const buckets = checks.filter(([, key]) => key).map(([name, key]) => bucketOf(name, key!))
+  if (buckets.length) await ctx.db.deleteFrom('rate_limit').where('bucket', 'in', buckets).execute()
 }

@@ -8,6 +8,7 @@ import { storeUpload } from '../assets/service'
 import type { SelfActor } from './auth'
 import { accountDto, canEditAccount, userDto } from './dto'
 import { type AccountProfileBody, DESIGNS, PasswordChangeBody, type UserPatchBody } from './model'
+import { PASSWORD_RESET } from './password-reset'
 import { hashPassword, requirePasswordOf } from './passwords'
 import { listAccountsOfUser } from './repository'
 import { isGuestRole } from './roles'
@@ -74,6 +75,8 @@ export async function patchUser(ctx: AppContext, actor: SelfActor, id: number, b
       } else {
         // a new password always ends the other sessions
         await invalidateUserSessions(ctx, actor.user.id, actor.session?.id, trx)
+        // and any reset link still travelling in a mailbox
+        await trx.deleteFrom('access_token').where('user_id', '=', actor.user.id).where('purpose', '=', PASSWORD_RESET).execute()
       }
     })
     passwordChanged = true

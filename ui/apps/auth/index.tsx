@@ -1,5 +1,5 @@
-// First-start setup, login (with the two-factor step), accepting an invitation and confirming a
-// deletion: the pages a person sees before (or without) being logged in.
+// First-start setup, login (with the two-factor step), forgotten password, accepting an invitation
+// and confirming a deletion: the pages a person sees before (or without) being logged in.
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useState } from 'preact/hooks'
 import { useForm } from 'react-hook-form'
@@ -14,6 +14,7 @@ import { clearAuthFailures } from '../../components/navigation-auth'
 import { Alert, Button, Card, LinkButton, Spinner } from '../../components/ui'
 import { t, useLanguage } from '../../i18n'
 import { PasswordChecklist } from '../account/widgets'
+import { ForgotPasswordPage, ResetPasswordPage } from './password-reset'
 
 interface TfaMethodEntry {
   id: number
@@ -91,7 +92,7 @@ function LoginPage() {
   const redirect = new URLSearchParams(location.search).get('redirect')
   const [error, setErrorText] = useState<string | null>(null)
   const [tfa, setTfa] = useState<TfaMethodEntry[] | null>(null)
-  const { register, handleSubmit, formState } = useForm<LoginBody>({ resolver: zodResolver(LoginBody), mode: 'onTouched' })
+  const { register, handleSubmit, formState, getValues } = useForm<LoginBody>({ resolver: zodResolver(LoginBody), mode: 'onTouched' })
   useEffect(() => {
     get<{ required: boolean }>('/proxy/api/setup').then((r) => r.required && navigate('/setup', { replace: true }))
   }, [])
@@ -115,6 +116,18 @@ function LoginPage() {
         <form onSubmit={submit} noValidate class="form-grid">
           <TextField label={t('auth.login.email')} reg={register('email')} errors={formState.errors} required type="email" autocomplete="username" />
           <TextField label={t('auth.login.password')} reg={register('password')} errors={formState.errors} required type="password" autocomplete="current-password" />
+          <p class="auth-forgot">
+            <a
+              href="/password/forgot"
+              onClick={(e) => {
+                e.preventDefault()
+                const email = getValues('email')?.trim()
+                navigate('/password/forgot', { state: email ? { email } : null })
+              }}
+            >
+              {t('auth.login.forgot')}
+            </a>
+          </p>
           <div class="form-actions">
             <Button type="submit" busy={formState.isSubmitting}>
               {t('auth.login.submit')}
@@ -333,7 +346,11 @@ export default function AuthApp() {
   const [isSetup] = useRoute('/setup')
   const [isInvitation] = useRoute('/invitation')
   const [isDeletion] = useRoute('/account/deletion')
+  const [isForgot] = useRoute('/password/forgot')
+  const [isReset] = useRoute('/password/reset')
   if (isSetup) return <SetupPage />
+  if (isForgot) return <ForgotPasswordPage />
+  if (isReset) return <ResetPasswordPage />
   if (isInvitation) return <InvitationPage />
   if (isDeletion) return <DeletionConfirmPage />
   return <LoginPage />

@@ -51,7 +51,7 @@ export function GuestNoPermission() {
         <OverlayMessage tone={result.tone} messages={result.messages} onClose={() => setResult(null)}>
           {result.login && (
             <p>
-              <a href="/login">{t('guest.nopermission.login')}</a>
+              <a href="/login">{t('guest.nopermission.login')}</a> · <a href="/password/forgot">{t('auth.login.forgot')}</a>
             </p>
           )}
         </OverlayMessage>
