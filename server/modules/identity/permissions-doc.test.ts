@@ -37,13 +37,16 @@ const PUBLIC = new Set([
   'GET /proxy/api/public/invitation',
   'POST /proxy/api/public/invitation',
   'POST /proxy/api/public/visitor/resendMail',
+  'POST /proxy/api/public/password/forgot',
+  'GET /proxy/api/public/password/reset',
+  'POST /proxy/api/public/password/reset',
 ])
 
 forEachDialect('identity routes refuse anonymous callers', (h) => {
   test('every identity, agency-user, notification and guest-identity route answers 401 without a login', async () => {
     const routes = (h().app.app as any).routes as Array<{ method: string; path: string }>
     const mine = routes.filter((r) =>
-      /^\/(auth|userDetails|logout|proxy\/(userDetails|auth|account\/guest|api\/(user|user-tfa|notifications|introduction|agency\/users|setup|public\/(user|invitation|visitor\/resendMail))))/.test(r.path),
+      /^\/(auth|userDetails|logout|proxy\/(userDetails|auth|account\/guest|api\/(user|user-tfa|notifications|introduction|agency\/users|setup|public\/(user|invitation|visitor\/resendMail|password))))/.test(r.path),
     )
     expect(mine.length).toBeGreaterThan(30)
     for (const r of mine) {
