@@ -13,6 +13,12 @@ const CSV = [
   'Herr;Dieter;Dach;dieter@example.org;;;;;',
 ].join('\n')
 
+// a 64×40 PNG in a single colour
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAoCAIAAADBrGu+AAAAWUlEQVR4nO3PUQkAIBTAwJfMYHaxqyH8OITBAtxmr/N1wwUNaEEDWtCAFjSgBQ1oQQNa0IAWNKAFDWhBA1rQgBY0oAUNaEEDWtCAFjSgBQ1oQQNa0IAWPHYB7WZSxPHbA+UAAAAASUVORK5CYII=',
+  'base64',
+)
+
 test('organiser: event, CSV import with a bad row, filter, invite, desk check-in by code, export', async ({ page, server, browser }) => {
   test.setTimeout(150_000)
   await setupAdmin(page, server)
@@ -33,6 +39,8 @@ test('organiser: event, CSV import with a bad row, filter, invite, desk check-in
   await page.getByRole('button', { name: 'Speichern' }).click()
   await expect(page.getByText('Bitte geben Sie einen Link beginnend mit http:// oder https:// ein.').or(page.getByText('Dieses Feld ist ein Pflichtfeld.')).first()).toBeVisible()
   await page.getByLabel(/Weiterleitung nach dem Check-in/).fill('https://example.org/willkommen')
+  await page.getByLabel('Bild der Veranstaltung').setInputFiles({ name: 'orangerie.png', mimeType: 'image/png', buffer: PNG })
+  await expect(page.getByRole('img', { name: 'Bild der Veranstaltung' })).toBeVisible()
   await page.getByLabel('Hauptfarbe').fill('#7a3e9d')
   await page.getByLabel('Tags').fill('Region---Brandenburg')
   await page.getByLabel('Tags').press('Enter')
@@ -174,4 +182,21 @@ test('organiser: event, CSV import with a bad row, filter, invite, desk check-in
   await page.goto(`${server.url}/events/${eventId}/guests`)
   await expect(page.getByRole('button', { name: 'Bär' })).toBeVisible()
   await shot(page, 'organiser-18-guests-phone')
+})
+
+test('limits: the hint banner names the reached events limit with the adjust link; the server refuses a sixth event', async ({ page, server }) => {
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 7 * 86400_000).toISOString()
+  const end = new Date(Date.now() + 8 * 86400_000).toISOString()
+  for (let i = 1; i <= 5; i++) {
+    const r = await page.request.post(`${server.url}/proxy/api/events`, { data: { displayName: `Veranstaltung ${i}`, startDate: start, endDate: end, locationName: 'Saal', city: 'Köln' } })
+    expect(r.status()).toBe(201)
+  }
+  const sixth = await page.request.post(`${server.url}/proxy/api/events`, { data: { displayName: 'Zu viel', startDate: start, endDate: end } })
+  expect(sixth.status()).toBe(403)
+  expect((await sixth.json()).errorType).toBe('LIMIT_EVENTS_EXCEEDED')
+  await page.goto(`${server.url}/events`)
+  await expect(page.getByText('Das Limit an Veranstaltungen ist erreicht (5 von 5).')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Limit anpassen' })).toHaveAttribute('href', '/agency/abo')
+  await shot(page, 'organiser-19-limit-banner')
 })

@@ -63,6 +63,28 @@ forEachDialect(
       expect(r.body.description).toContain('href="https://example.org"')
     })
 
+    test('the event image must be an upload of the same agency', async () => {
+      const admin = await h().admin()
+      const other = await h().admin()
+      const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+      const upload = async (agent: typeof admin) => {
+        const form = new FormData()
+        form.append('file', new File([png], 'bild.png', { type: 'image/png' }))
+        form.append('type', 'EVENT')
+        form.append('secure', 'false')
+        const r = await agent.request('POST', '/proxy/api/asset', { form })
+        expect(r.status).toBe(201)
+        return r.body.id as number
+      }
+      const own = await upload(admin)
+      const foreign = await upload(other)
+      const e = await createEvent(admin, { imageAssetId: own })
+      expect(e.image).toMatchObject({ id: own })
+      const bad = await admin.post('/proxy/api/events', eventBody({ imageAssetId: foreign }))
+      expect(bad.status).toBe(400)
+      expect(bad.body.errorFields).toEqual([{ field: 'imageAssetId', errorType: 'INVALID' }])
+    })
+
     test('check-in target CUSTOM needs a URL, MEETING_URL a meeting URL; links must be http(s)', async () => {
       const admin = await h().admin()
       const r = await admin.post('/proxy/api/events', eventBody({ checkinTarget: 'CUSTOM', externalConfirmationLink: 'javascript:alert(1)' }))

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { isoNow, toJson } from '../../db/types'
-import { AppError, notFound } from '../../shared/errors'
+import { AppError, fieldError, notFound } from '../../shared/errors'
 import type { AccountActor } from '../identity/auth'
 import { hasFeature } from '../license/license'
 import { assertWithinLimit } from '../limits/service'
@@ -58,6 +58,13 @@ export function eventColumns(input: EventInput) {
   }
 }
 
+/** The event image must be an upload of the same agency (uploads module's asset table). */
+async function assertImageOfAgency(db: Db, agencyId: number, assetId: number | null) {
+  if (assetId == null) return
+  const a = await db.selectFrom('asset').select('agency_id').where('id', '=', assetId).executeTakeFirst()
+  if (!a || a.agency_id !== agencyId) throw fieldError([{ field: 'imageAssetId', errorType: 'INVALID' }])
+}
+
 /** Presets need the license feature EVENT_PRESET (agency-side.md 2.7). */
 export function assertPresetFeature(ctx: AppContext, status: string) {
   if ((status === 'PRESET' || status === 'GLOBAL_PRESET') && !hasFeature(ctx.license, 'EVENT_PRESET')) throw new AppError(403, 'WRONG_ABO')
@@ -67,6 +74,7 @@ export async function createEvent(ctx: AppContext, actor: AccountActor, input: E
   const agencyId = actor.account.agency_id
   const event = await ctx.db.transaction().execute(async (trx) => {
     await assertWithinLimit(ctx, trx, agencyId, 'events')
+    await assertImageOfAgency(trx, agencyId, input.imageAssetId)
     const tags = await assertLabelsOfAgency(trx, 'tag', agencyId, input.tags, 'tags')
     const campaigns = await assertLabelsOfAgency(trx, 'campaign', agencyId, input.campaigns, 'campaigns')
     const now = isoNow(ctx.clock.now())
@@ -102,6 +110,7 @@ export async function updateEvent(ctx: AppContext, actor: AccountActor, eventId:
   return ctx.db.transaction().execute(async (trx) => {
     const current = await eventOfAgency(ctx, actor, eventId, trx)
     if (current.status === 'DELETED') throw notFound()
+    await assertImageOfAgency(trx, agencyId, input.imageAssetId)
     const tags = await assertLabelsOfAgency(trx, 'tag', agencyId, input.tags, 'tags')
     const campaigns = await assertLabelsOfAgency(trx, 'campaign', agencyId, input.campaigns, 'campaigns')
     // Capacity may shrink only down to the places already taken: checked in the UPDATE itself so a

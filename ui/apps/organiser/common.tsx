@@ -60,9 +60,9 @@ export function StatusBadge({ status }: { status: string }) {
 
 export function Tabs({ items, active }: { items: Array<{ key: string; href: string; label: string }>; active: string }) {
   return (
-    <nav class="tabs" aria-label={t('organiser.tabs')}>
+    <nav class="ev-tabs" aria-label={t('organiser.tabs')}>
       {items.map((i) => (
-        <a key={i.key} href={i.href} class={`tab ${i.key === active ? 'active' : ''}`} aria-current={i.key === active ? 'page' : undefined}>
+        <a key={i.key} href={i.href} class={`ev-tab ${i.key === active ? 'active' : ''}`} aria-current={i.key === active ? 'page' : undefined}>
           {i.label}
         </a>
       ))}
@@ -72,6 +72,7 @@ export function Tabs({ items, active }: { items: Array<{ key: string; href: stri
 
 export function Pager({ page, perPage, total, onPage }: { page: number; perPage: number; total: number; onPage(p: number): void }) {
   const pages = Math.max(1, Math.ceil(total / perPage))
+  if (total === 0) return null
   if (pages <= 1) return <p class="muted pager-info">{t('organiser.total', { n: total })}</p>
   return (
     <div class="pager">

@@ -15,6 +15,53 @@ import { t } from '../../i18n'
 import { LabelPicker } from './common'
 import type { EventFull } from './event-page'
 import { RichText } from './rich-text'
+import { api } from '../../api/client'
+
+/** The event image: an upload of type EVENT (public, shrunk to 2000 px by the uploads module). */
+function ImageField({ value, onChange }: { value: number | null; onChange(id: number | null): void }) {
+  const [busy, setBusy] = useState(false)
+  const [err, setErr] = useState<string | null>(null)
+  return (
+    <div class="field field-full">
+      <label for="f-image">{t('events.field.image')}</label>
+      {value && <img class="event-image-preview" src={`/proxy/api/asset/${value}?dimension=Regular_400`} alt={t('events.field.image')} />}
+      <div class="button-row">
+        <input
+          id="f-image"
+          type="file"
+          accept="image/*"
+          disabled={busy}
+          onChange={async (e) => {
+            const file = (e.target as HTMLInputElement).files?.[0]
+            if (!file) return
+            setBusy(true)
+            setErr(null)
+            try {
+              const form = new FormData()
+              form.append('file', file)
+              form.append('fileName', file.name)
+              form.append('type', 'EVENT')
+              form.append('secure', 'false')
+              const a = await api<{ id: number }>('POST', '/proxy/api/asset', form)
+              onChange(a.id)
+            } catch (x) {
+              setErr(errorText(x))
+            } finally {
+              setBusy(false)
+            }
+          }}
+        />
+        {value && (
+          <Button variant="ghost" onClick={() => onChange(null)}>
+            {t('events.field.imageRemove')}
+          </Button>
+        )}
+      </div>
+      <small class="hint">{t('events.field.imageHint')}</small>
+      {err && <small class="field-error">{err}</small>}
+    </div>
+  )
+}
 
 interface Values {
   displayName: string
@@ -55,6 +102,7 @@ interface Values {
   checkinTarget: (typeof CHECKIN_TARGETS)[number]
   checkinUrl: string
   canEditRegistrationData: boolean
+  imageAssetId: number | null
   tags: number[]
   campaigns: number[]
 }
@@ -103,6 +151,7 @@ function toInput(v: Values) {
     checkinTarget: v.checkinTarget,
     checkinUrl: orNull(v.checkinUrl),
     options: v.canEditRegistrationData ? ['CAN_EDIT_REGISTRATION_DATA'] : [],
+    imageAssetId: v.imageAssetId,
     tags: v.tags,
     campaigns: v.campaigns,
   }
@@ -152,6 +201,7 @@ function defaults(e: EventFull | null): Values {
     checkinTarget: (e?.checkinTarget as Values['checkinTarget']) ?? 'NONE',
     checkinUrl: e?.checkinUrl ?? '',
     canEditRegistrationData: e?.options.includes('CAN_EDIT_REGISTRATION_DATA') ?? false,
+    imageAssetId: e?.image?.id ?? null,
     tags: e?.tags.map((x) => x.id) ?? [],
     campaigns: e?.campaigns.map((x) => x.id) ?? [],
   }
@@ -281,6 +331,7 @@ export function EventForm({ event, onSaved }: { event: EventFull | null; onSaved
       <Card>
         <h2>{t('events.section.design')}</h2>
         <div class="form-grid">
+          <ImageField value={v.imageAssetId} onChange={(id) => setValue('imageAssetId', id, { shouldDirty: true })} />
           <TextField label={t('events.field.primaryColor')} reg={register('primaryColor')} errors={errors} size="half" placeholder="#1f5f8b" hint={t('events.field.color.hint')} />
           <TextField label={t('events.field.accentColor')} reg={register('accentColor')} errors={errors} size="half" placeholder="#e07a1f" />
           <LabelPicker id="f-tags" kind="tags" label={t('events.field.tags')} value={v.tags} onChange={(x) => setValue('tags', x, { shouldDirty: true })} />

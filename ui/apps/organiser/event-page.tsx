@@ -43,6 +43,7 @@ export interface EventFull {
   address: { locationName: string | null; street: string | null; streetNumber: string | null; postCode: string | null; city: string | null; country: string | null }
   meetingUrl: string | null
   primaryColor: string | null
+  image: { id: number; path: string } | null
   accentColor: string | null
   hideDeclineButton: boolean
   useReporting: boolean

@@ -139,11 +139,11 @@ export function EventsList() {
     <>
       <PageHeader title={t('events.title')} actions={canCreate ? <LinkButton href="/events/new">{t('events.new')}</LinkButton> : undefined} />
       {presetsAllowed && (
-        <nav class="tabs" aria-label={t('events.title')}>
-          <button type="button" class={`tab ${mode === 'events' ? 'active' : ''}`} aria-pressed={mode === 'events'} onClick={() => (setMode('events'), setPage(0))}>
+        <nav class="ev-tabs" aria-label={t('events.title')}>
+          <button type="button" class={`ev-tab ${mode === 'events' ? 'active' : ''}`} aria-pressed={mode === 'events'} onClick={() => (setMode('events'), setPage(0))}>
             {t('events.title')}
           </button>
-          <button type="button" class={`tab ${mode === 'presets' ? 'active' : ''}`} aria-pressed={mode === 'presets'} onClick={() => (setMode('presets'), setPage(0))}>
+          <button type="button" class={`ev-tab ${mode === 'presets' ? 'active' : ''}`} aria-pressed={mode === 'presets'} onClick={() => (setMode('presets'), setPage(0))}>
             {t('events.presets')}
           </button>
         </nav>
