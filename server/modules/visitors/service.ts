@@ -9,6 +9,7 @@ import { eventOfAgency } from '../events/service'
 import type { AccountActor, GuestActor } from '../identity/auth'
 import { randomString } from '../identity/tokens'
 import { assertLabelsOfAgency, setVisitorLabels } from '../tags/service'
+import { releaseFieldPlaces, takeFieldPlaces } from '../reservations/service'
 import { holdsSeats, releaseSeats, takeSeats } from './capacity'
 import { queueGuestMail } from './mails'
 import type { ActionInput, VisitorAction, VisitorInput } from './model'
@@ -53,12 +54,18 @@ function escortColumns(e: VisitorInput['escortPersons'][number]) {
   return { salutation: e.salutation, title: e.title, first_name: e.firstName, last_name: e.lastName, email: e.email, company: e.company, position: e.position, phone_number: e.phoneNumber }
 }
 
-/** Moves the places a registration holds to what its status and person count need. */
-async function settleSeats(trx: Db, v: { id: number; event_id: number; seats_held: number }, status: VisitorStatus, persons: number) {
+/**
+ * Moves the places a registration holds to what its status and person count need. The form's choices
+ * (defined values, timeslots) hold their places exactly while the registration holds event places
+ * (docs/forms.md): they are given back or taken again here, in the same transaction.
+ */
+async function settleSeats(trx: Db, v: { id: number; event_id: number; seats_held: number }, status: VisitorStatus, persons: number, now = new Date()) {
   const need = holdsSeats(status) ? persons : 0
   const diff = need - v.seats_held
   if (diff > 0 && !(await takeSeats(trx, v.event_id, diff))) throw new AppError(409, 'EVENT_FULL')
   if (diff < 0) await releaseSeats(trx, v.event_id, -diff)
+  if (v.seats_held > 0 && need === 0) await releaseFieldPlaces(trx, v.id)
+  if (v.seats_held === 0 && need > 0) await takeFieldPlaces(trx, v.id, v.event_id, now)
   return need
 }
 
@@ -121,7 +128,7 @@ export async function updateVisitor(ctx: AppContext, actor: AccountActor, eventI
       else await trx.insertInto('escort_person').values({ ...escortColumns(e), visitor_id: v.id, number: ++next }).execute()
     }
     const persons = 1 + input.escortPersons.length
-    const held = await settleSeats(trx, v, v.status, persons)
+    const held = await settleSeats(trx, v, v.status, persons, ctx.clock.now())
     const row = await trx
       .updateTable('event_visitor')
       .set({ ...basicColumns(input), visitor_count: persons, seats_held: held, updated_at: isoNow(ctx.clock.now()) })
@@ -160,7 +167,7 @@ export async function applyAction(
   if (!ACTION_FROM[action].includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
   if (action === 'invite' && !v.email) throw new AppError(409, 'NO_EMAIL')
   const to: VisitorStatus = action === 'invite' ? (opts.reservePlace || v.status === 'PENDING' ? 'PENDING' : 'INVITED') : TARGET[action]
-  const held = await settleSeats(trx, v, to, v.visitor_count)
+  const held = await settleSeats(trx, v, to, v.visitor_count, ctx.clock.now())
   const now = isoNow(ctx.clock.now())
   const set: Record<string, unknown> = { status: to, seats_held: held, updated_at: now }
   if (action === 'approve' || action === 'decline') set.decided_at = now
@@ -207,7 +214,7 @@ export async function activateByGuest(ctx: AppContext, guest: GuestActor, eventI
     const { v, event } = await ownRegistration(trx, guest, eventId, visitorId)
     if (!GUEST_ACTIVATABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
     const to: VisitorStatus = bool(event.require_approval) && v.status === 'INVITED' ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
-    const held = await settleSeats(trx, v, to, v.visitor_count)
+    const held = await settleSeats(trx, v, to, v.visitor_count, ctx.clock.now())
     const now = isoNow(ctx.clock.now())
     const r = await trx
       .updateTable('event_visitor')
@@ -230,7 +237,7 @@ export async function rejectByGuest(ctx: AppContext, guest: GuestActor, eventId:
     const { v, event } = await ownRegistration(trx, guest, eventId, visitorId)
     if (bool(event.hide_decline_button)) throw new AppError(409, 'DECLINE_NOT_ALLOWED')
     if (!GUEST_REJECTABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
-    await settleSeats(trx, v, 'VISITOR_DECLINED', v.visitor_count)
+    await settleSeats(trx, v, 'VISITOR_DECLINED', v.visitor_count, ctx.clock.now())
     const r = await trx
       .updateTable('event_visitor')
       .set({ status: 'VISITOR_DECLINED', seats_held: 0, decline_reason: reason, updated_at: isoNow(ctx.clock.now()) })

@@ -219,3 +219,32 @@ forEachDialect('guest list: filter, search, sort, paging', (h) => {
     expect(a.id && b.id).toBeTruthy()
   })
 })
+
+forEachDialect('guest list: status changes and the form choices', (h) => {
+  test('decline gives a registration\'s defined-value place back, approve takes it again, a taken value refuses', async () => {
+    const admin = await h().admin()
+    const e = await createEvent(admin)
+    const ws = await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', definedValues: [{ displayName: 'Töpfern', capacity: 1 }] })
+    expect(ws.status).toBe(201)
+    const valueId = ws.body.definedValues[0].id
+    const register = (email: string) =>
+      h().request('POST', `/api/public/events/${e.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', email, identification: `browser${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`, fields: { [ws.body.id]: [{ fieldValueId: valueId, amount: 1 }] } } })
+    const r = await register(uniqueEmail('choice'))
+    expect(r.status).toBe(201)
+    const taken = async () => (await h().ctx.db.selectFrom('field_value').select('taken').where('id', '=', valueId).executeTakeFirstOrThrow()).taken
+    expect(await taken()).toBe(1)
+    expect((await admin.post(`/proxy/api/events/${e.id}/visitors/${r.body.visitorId}/decline`, { notify: false })).body.status).toBe('DECLINED')
+    expect(await taken()).toBe(0)
+    expect((await admin.post(`/proxy/api/events/${e.id}/visitors/${r.body.visitorId}/approve`, { notify: false })).body.status).toBe('CONFIRMED')
+    expect(await taken()).toBe(1)
+    await admin.post(`/proxy/api/events/${e.id}/visitors/${r.body.visitorId}/delete`)
+    expect(await taken()).toBe(0)
+    expect((await register(uniqueEmail('other'))).status).toBe(201)
+    await admin.post(`/proxy/api/events/${e.id}/visitors/${r.body.visitorId}/restore`)
+    const back = await admin.post(`/proxy/api/events/${e.id}/visitors/${r.body.visitorId}/approve`, { notify: false })
+    expect(back.status).toBe(409)
+    expect(back.body.errorType).toBe('FIELD_ERROR')
+    expect(await taken()).toBe(1)
+    expect(await seats(h(), e.id)).toBe(1)
+  })
+})
