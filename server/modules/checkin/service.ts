@@ -4,6 +4,7 @@
 // the same transaction turns a retried request into a no-op that returns the first answer.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
 import { decisionsOf, effectiveAgreements, missingRequiredAgreements } from '../agreements/repository'
@@ -42,6 +43,55 @@ async function hasRequiredAgreements(db: Db, event: { id: number; agency_id: num
   return Boolean(row)
 }
 const canCheckIn = (status: string) => (CHECKIN_STATUSES as readonly string[]).includes(status)
+
+// The check-in hot path's statements, compiled once (db/prepared.ts): building a Kysely query costs
+// more than the statement itself.
+const visitorByCode = prepared((db, p: { code: string }) => db.selectFrom('event_visitor').selectAll().where('ticket_code', '=', p.code))
+const visitorInEvent = prepared((db, p: { id: number; eventId: number }) => db.selectFrom('event_visitor').selectAll().where('id', '=', p.id).where('event_id', '=', p.eventId))
+const checkInMain = prepared((db, p: { id: number; now: string }) =>
+  db
+    .updateTable('event_visitor')
+    .set({ status: 'APPEARED', main_guest_checked_in: true, main_guest_checked_out: false, main_guest_checkin_date: p.now, updated_at: p.now })
+    .where('id', '=', p.id)
+    .where('status', 'in', [...CHECKIN_STATUSES])
+    .where((eb) => eb.or([eb('main_guest_checked_in', '=', false as never), eb('main_guest_checked_out', '=', true as never)])),
+)
+const checkInEscort = prepared((db, p: { visitorId: number; number: number; now: string }) =>
+  db
+    .updateTable('escort_person')
+    .set({ checked_in: true, checked_out: false, checkin_date: p.now })
+    .where('visitor_id', '=', p.visitorId)
+    .where('number', '=', p.number)
+    .where((eb) => eb.or([eb('checked_in', '=', false as never), eb('checked_out', '=', true as never)])),
+)
+const markAppeared = prepared((db, p: { id: number; now: string }) => db.updateTable('event_visitor').set({ status: 'APPEARED', updated_at: p.now }).where('id', '=', p.id).where('status', '=', 'CONFIRMED'))
+const addPresence = prepared((db, p: { visitorId: number; eventId: number; person: number; now: string; accountId: number | null; note: string | null; origin: string }) =>
+  db.insertInto('presence').values({ visitor_id: p.visitorId, event_id: p.eventId, person: p.person, checkin_at: p.now, checkin_account_id: p.accountId, note: p.note, origin: p.origin }),
+)
+const checkOutMain = prepared((db, p: { id: number; now: string }) =>
+  db
+    .updateTable('event_visitor')
+    .set({ main_guest_checked_out: true, main_guest_checkout_date: p.now, updated_at: p.now })
+    .where('id', '=', p.id)
+    .where('main_guest_checked_in', '=', true as never)
+    .where('main_guest_checked_out', '=', false as never),
+)
+const checkOutEscort = prepared((db, p: { visitorId: number; number: number; now: string }) =>
+  db
+    .updateTable('escort_person')
+    .set({ checked_out: true, checkout_date: p.now })
+    .where('visitor_id', '=', p.visitorId)
+    .where('number', '=', p.number)
+    .where('checked_in', '=', true as never)
+    .where('checked_out', '=', false as never),
+)
+const closePresence = prepared((db, p: { visitorId: number; person: number; now: string; accountId: number | null }) =>
+  db.updateTable('presence').set({ checkout_at: p.now, checkout_account_id: p.accountId }).where('visitor_id', '=', p.visitorId).where('person', '=', p.person).where('checkout_at', 'is', null),
+)
+const storeNonce = prepared((db, p: { nonce: string; eventId: number; response: string; now: string }) =>
+  db.insertInto('checkin_request').values({ nonce: p.nonce, event_id: p.eventId, status: 200, response: p.response, created_at: p.now }).onConflict((oc) => oc.column('nonce').doNothing()),
+)
+const changed = (r: { numAffectedRows?: bigint; numUpdatedRows?: bigint }) => Number(r.numAffectedRows ?? r.numUpdatedRows ?? 0n)
 
 export interface Person {
   person: number
@@ -106,7 +156,7 @@ export async function registrationView(ctx: AppContext, event: EventRow, v: Even
 
 async function findByCode(ctx: AppContext, event: EventRow, raw: string): Promise<EventVisitorRow> {
   const code = normaliseCode(raw)
-  const v = code.length === 10 ? await ctx.db.selectFrom('event_visitor').selectAll().where('ticket_code', '=', code).executeTakeFirst() : undefined
+  const v = code.length === 10 ? ((await visitorByCode.first(ctx.db, { code })) as EventVisitorRow | undefined) : undefined
   if (!v) throw new AppError(404, 'TICKET_NOT_FOUND')
   if (v.event_id !== event.id) {
     const other = await ctx.db.selectFrom('event').select(['display_name', 'agency_id']).where('id', '=', v.event_id).executeTakeFirst()
@@ -150,7 +200,7 @@ export async function performCheckin(ctx: AppContext, event: EventRow, accountId
 }
 
 async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF') {
-  const v = input.code ? await findByCode(ctx, event, input.code) : await ctx.db.selectFrom('event_visitor').selectAll().where('id', '=', input.visitorId!).where('event_id', '=', event.id).executeTakeFirst()
+  const v = input.code ? await findByCode(ctx, event, input.code) : ((await visitorInEvent.first(ctx.db, { id: input.visitorId!, eventId: event.id })) as EventVisitorRow | undefined)
   if (!v) throw notFound()
   const escorts = await escortsOf(ctx.db, v)
   const persons = personsOf(v, escorts)
@@ -166,59 +216,17 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
   const now = isoNow(ctx.clock.now())
   const result = await ctx.db.transaction().execute(async (trx) => {
     for (const p of toIn) {
-      const r =
-        p.person === 0
-          ? await trx
-              .updateTable('event_visitor')
-              .set({ status: 'APPEARED', main_guest_checked_in: true, main_guest_checked_out: false, main_guest_checkin_date: now, updated_at: now })
-              .where('id', '=', v.id)
-              .where('status', 'in', [...CHECKIN_STATUSES])
-              .where((eb) => eb.or([eb('main_guest_checked_in', '=', false as never), eb('main_guest_checked_out', '=', true as never)]))
-              .executeTakeFirst()
-          : await trx
-              .updateTable('escort_person')
-              .set({ checked_in: true, checked_out: false, checkin_date: now })
-              .where('visitor_id', '=', v.id)
-              .where('number', '=', p.person)
-              .where((eb) => eb.or([eb('checked_in', '=', false as never), eb('checked_out', '=', true as never)]))
-              .executeTakeFirst()
-      if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'ALREADY_CHECKED_IN', { params: { name: nameOf(p) } })
+      const r = p.person === 0 ? await checkInMain(trx, { id: v.id, now }) : await checkInEscort(trx, { visitorId: v.id, number: p.person, now })
+      if (changed(r) !== 1) throw new AppError(409, 'ALREADY_CHECKED_IN', { params: { name: nameOf(p) } })
     }
     if (toIn.length) {
-      if (!toIn.some((p) => p.person === 0) && v.status === 'CONFIRMED') {
-        await trx.updateTable('event_visitor').set({ status: 'APPEARED', updated_at: now }).where('id', '=', v.id).where('status', '=', 'CONFIRMED').execute()
-      }
-      await trx
-        .insertInto('presence')
-        .values(toIn.map((p) => ({ visitor_id: v.id, event_id: event.id, person: p.person, checkin_at: now, checkin_account_id: accountId, note: input.note, origin })))
-        .execute()
+      if (!toIn.some((p) => p.person === 0) && v.status === 'CONFIRMED') await markAppeared(trx, { id: v.id, now })
+      for (const p of toIn) await addPresence(trx, { visitorId: v.id, eventId: event.id, person: p.person, now, accountId, note: input.note, origin })
     }
     for (const p of toOut) {
-      const r =
-        p.person === 0
-          ? await trx
-              .updateTable('event_visitor')
-              .set({ main_guest_checked_out: true, main_guest_checkout_date: now, updated_at: now })
-              .where('id', '=', v.id)
-              .where('main_guest_checked_in', '=', true as never)
-              .where('main_guest_checked_out', '=', false as never)
-              .executeTakeFirst()
-          : await trx
-              .updateTable('escort_person')
-              .set({ checked_out: true, checkout_date: now })
-              .where('visitor_id', '=', v.id)
-              .where('number', '=', p.person)
-              .where('checked_in', '=', true as never)
-              .where('checked_out', '=', false as never)
-              .executeTakeFirst()
-      if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'NOT_CHECKED_IN', { params: { name: nameOf(p) } })
-      await trx
-        .updateTable('presence')
-        .set({ checkout_at: now, checkout_account_id: accountId })
-        .where('visitor_id', '=', v.id)
-        .where('person', '=', p.person)
-        .where('checkout_at', 'is', null)
-        .execute()
+      const r = p.person === 0 ? await checkOutMain(trx, { id: v.id, now }) : await checkOutEscort(trx, { visitorId: v.id, number: p.person, now })
+      if (changed(r) !== 1) throw new AppError(409, 'NOT_CHECKED_IN', { params: { name: nameOf(p) } })
+      await closePresence(trx, { visitorId: v.id, person: p.person, now, accountId })
     }
     const inSet = new Set(toIn.map((p) => p.person))
     const outSet = new Set(toOut.map((p) => p.person))
@@ -235,12 +243,8 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
     if (input.nonce) {
       // The nonce is stored with the answer in the same transaction. A request with the same nonce that
       // committed first makes this insert a no-op: we roll back and answer like it (409 → replay above).
-      const stored = await trx
-        .insertInto('checkin_request')
-        .values({ nonce: input.nonce, event_id: event.id, status: 200, response: toJson(response), created_at: now })
-        .onConflict((oc) => oc.column('nonce').doNothing())
-        .executeTakeFirst()
-      if (Number(stored.numInsertedOrUpdatedRows ?? 1n) === 0) throw new AppError(409, 'NONCE_REUSED')
+      const stored = await storeNonce(trx, { nonce: input.nonce, eventId: event.id, response: toJson(response), now })
+      if (changed(stored) === 0) throw new AppError(409, 'NONCE_REUSED')
     }
     return response
   })

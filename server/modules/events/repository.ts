@@ -1,11 +1,14 @@
 import { type ExpressionBuilder, sql } from 'kysely'
 import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import type { DB } from '../../db/schema'
 import { zonedToUtc } from '../../i18n/format'
 import type { EventRow } from './events.table'
 import type { EventFilter, EventSearch } from './model'
 
-export const findEvent = (db: Db, id: number): Promise<EventRow | undefined> => db.selectFrom('event').selectAll().where('id', '=', id).executeTakeFirst()
+// Every organiser call reads its event first: compiled once (db/prepared.ts).
+const eventById = prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id))
+export const findEvent = (db: Db, id: number): Promise<EventRow | undefined> => eventById.first(db, { id }) as Promise<EventRow | undefined>
 
 export const listAgencyEvents = (db: Db, agencyId: number) =>
   db.selectFrom('event').selectAll().where('agency_id', '=', agencyId).where('status', '=', 'OK').orderBy('start_date', 'desc').limit(500).execute()
