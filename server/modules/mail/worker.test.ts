@@ -106,6 +106,17 @@ forEachDialect('mail outbox and worker', (h) => {
     expect(await h().ctx.db.selectFrom('mail_outbox').select('id').where('to_address', '=', late).execute()).toEqual([])
   })
 
+  test('a burst of wake-ups sends what is due, once', async () => {
+    const email = uniqueEmail('woken')
+    await enqueueMail(h().ctx.db, { kind: 'TEST', to: email, subject: 'Geweckt', html: '<p>x</p>', text: 'x' })
+    const worker = startMailWorker(h().ctx, { autoStart: false })
+    for (let i = 0; i < 100; i++) worker.wake()
+    await h().smtp.waitFor((m) => m.to.includes(email), 3000)
+    await worker.stop()
+    expect((await outboxFor(email)).status).toBe('SENT')
+    expect(h().smtp.to(email)).toHaveLength(1)
+  })
+
   test('two workers on one database never send a mail twice', async () => {
     const ctx = h().ctx
     const second = await openDatabase(ctx.config.databaseTarget, { poolSize: 4 })

@@ -9,6 +9,8 @@ import type { MailAttachment, MailOutboxRow } from './mail.table'
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
 export const MAX_ATTEMPTS = BACKOFF_MS.length + 1
 const CLAIM_MS = 2 * 60_000
+/** wake() gathers the wake-ups of this long into one pass */
+export const WAKE_DELAY_MS = 50
 const BATCH = 20
 
 export interface MailWorker {
@@ -158,12 +160,24 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
   }
   if (opts.autoStart !== false) schedule()
 
+  // Every registration wakes the worker; under load one pass per burst is enough, and each pass's
+  // claim is a write that would end the SQLite driver's commit group early.
+  let wakeTimer: ReturnType<typeof setTimeout> | null = null
+  const wake = () => {
+    if (wakeTimer || stopped) return
+    wakeTimer = setTimeout(() => {
+      wakeTimer = null
+      void runOnce()
+    }, WAKE_DELAY_MS)
+  }
+
   return {
-    wake: () => void runOnce(),
+    wake,
     runOnce,
     async stop() {
       stopped = true
       if (timer) clearTimeout(timer)
+      if (wakeTimer) clearTimeout(wakeTimer)
       await running
       transport?.close()
     },
