@@ -1,6 +1,6 @@
 // The form builder API on both dialects.
 import { expect, test } from 'bun:test'
-import { eventBody, forEachDialect } from '../../testing/harness'
+import { type Harness, createHarness, eventBody, forEachDialect, uniqueEmail } from '../../testing/harness'
 
 forEachDialect('form builder', (h) => {
   async function setup() {
@@ -184,5 +184,37 @@ forEachDialect('form builder', (h) => {
     expect(r.status).toBe(200)
     const paths = Object.keys(r.body.paths)
     for (const p of ['/proxy/api/events/{id}/fields', '/proxy/api/events/{id}/fields/{fieldId}', '/proxy/api/public/reservation/timeslot', '/proxy/api/asset']) expect(paths).toContain(p)
+  })
+})
+
+forEachDialect('form definitions cache', (h, dialect) => {
+  test('two databases in one process never share cached definitions of the same event id', async () => {
+    // A second database in this process whose event has the same id (ids count from 1 everywhere).
+    const other = await createHarness(dialect)
+    try {
+      const eventId = 424_242
+      const setup = async (x: Harness, appearance: 'REQUIRED' | 'VISIBLE') => {
+        const admin = await x.admin()
+        const start = new Date(Date.now() + 7 * 86400_000).toISOString()
+        await x.ctx.db.insertInto('event').values({ id: eventId, agency_id: admin.agencyId, display_name: 'Gleiche Id', start_date: start, end_date: start } as any).execute()
+        const f = await admin.post(`/proxy/api/events/${eventId}/fields`, { type: 'TEXT', displayName: 'Firma', appearance })
+        expect(f.status).toBe(201)
+        return f.body.id as number
+      }
+      const requiredHere = await setup(h(), 'REQUIRED')
+      const optionalThere = await setup(other, 'VISIBLE')
+      // same event id, same form_version, same field id: only the database tells them apart
+      expect(optionalThere).toBe(requiredHere)
+      const body = (email: string) => ({ body: { salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', email, identification: `cache${Math.random().toString(36).slice(2, 10)}` } })
+      const here = await h().request('POST', `/api/public/events/${eventId}/registrations`, body(uniqueEmail('here')))
+      expect(here.status).toBe(400)
+      expect(here.body.errorType).toBe('FIELD_ERROR')
+      const there = await other.request('POST', `/api/public/events/${eventId}/registrations`, body(uniqueEmail('there')))
+      expect(there.status === 201 ? 201 : there.text).toBe(201)
+      // and the other way round, with the second database's form now cached
+      expect((await h().request('POST', `/api/public/events/${eventId}/registrations`, body(uniqueEmail('again')))).status).toBe(400)
+    } finally {
+      await other.close()
+    }
   })
 })

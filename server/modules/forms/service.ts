@@ -1,6 +1,6 @@
 // The form builder's use cases: an event's fields (default set until the organiser first opens the
 // builder), adding, editing, ordering and removing fields. Every change bumps event.form_version in
-// the same transaction, which is what the per-process definition cache keys on.
+// the same transaction, which is what the per-database definition cache keys on.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
@@ -92,14 +92,26 @@ export const defaultDefs = (): FieldDef[] => DEFAULT_FORM.map((s, i) => emptyDef
 /** The event's paid flag: set by ticketing through event options (docs/forms.md). */
 export const isPaidEvent = (e: Pick<EventRow, 'options'>) => fromJson<string[]>(e.options, []).includes('PAID_EVENT')
 
-// Field definitions change rarely and are read on every registration: cached per event and version.
-// Free counts are not part of the cache; capacity is decided by conditional updates when taking.
-const cache = new Map<number, { version: number; defs: FieldDef[] }>()
+// Field definitions change rarely and are read on every registration: cached per database, event
+// and version. The cache belongs to the database (the Kysely adapter, which a transaction shares
+// with its database): ids count from 1 in every database, so two databases in one process (test
+// harnesses, a restore check) must never see each other's forms. Free counts are not part of the
+// cache; capacity is decided by conditional updates when taking.
+type DefsCache = Map<number, { version: number; defs: FieldDef[] }>
+const caches = new WeakMap<object, DefsCache>()
 const CACHE_MAX = 2000
+
+function cacheOf(db: Db): DefsCache {
+  const key = db.getExecutor().adapter
+  let c = caches.get(key)
+  if (!c) caches.set(key, (c = new Map()))
+  return c
+}
 
 /** The event's field definitions for validation (cached; free counts are not current). */
 export async function formDefinitions(db: Db, event: Pick<EventRow, 'id' | 'form_version'>): Promise<FieldDef[]> {
   if (event.form_version === 0) return defaultDefs()
+  const cache = cacheOf(db)
   const hit = cache.get(event.id)
   if (hit && hit.version === event.form_version) return hit.defs
   const defs = (await loadFieldDefs(db, event.id)).map((f) => ({

@@ -223,14 +223,7 @@ forEachDialect('guest list: filter, search, sort, paging', (h) => {
 forEachDialect('guest list: status changes and the form choices', (h) => {
   test('decline gives a registration\'s defined-value place back, approve takes it again, a taken value refuses', async () => {
     const admin = await h().admin()
-    // An id no other test file's event has: the forms module caches definitions per event id in the
-    // process, and every test file's database starts counting at 1.
-    const start = new Date(Date.now() + 7 * 86400_000).toISOString()
-    const e = await h()
-      .ctx.db.insertInto('event')
-      .values({ id: 7_000_000 + Math.floor(Math.random() * 1_000_000), agency_id: admin.agencyId, display_name: 'Workshops', start_date: start, end_date: start } as any)
-      .returning('id')
-      .executeTakeFirstOrThrow()
+    const e = await createEvent(admin, { displayName: 'Workshops' })
     const ws = await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', definedValues: [{ displayName: 'Töpfern', capacity: 1 }] })
     expect(ws.status).toBe(201)
     const valueId = ws.body.definedValues[0].id
