@@ -22,7 +22,7 @@ import { randomString } from '../identity/tokens'
 import { enqueueMail } from '../mail/outbox'
 import { notifyNewRegistration } from '../notification-settings/service'
 import { renderMail } from '../mail/render'
-import { NO, fixSlotSelections } from '../reservations/service'
+import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
 import { takeSeats } from '../visitors/capacity'
 import type { EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
 import type { AdminRegistrationInput, RegistrationInput } from './model'
@@ -42,12 +42,23 @@ export interface RegisterOptions {
   userId?: number | null
 }
 
+/**
+ * Registrations on the list that neither hold nor wait for a place (invited, added, started,
+ * declined, removed): the guest's own registration on the public page turns such a row into the
+ * registration (docs/forms.md, "Registering over an existing entry"). Every other status is
+ * ALREADY_REGISTERED. None of these statuses holds places (SEAT_HOLDING), which the conversion's
+ * conditional update checks too.
+ */
+export const TAKEOVER_STATUSES: readonly VisitorStatus[] = ['ADDED', 'INVITED', 'OPEN', 'DECLINED', 'VISITOR_DECLINED', 'DELETED']
+
+const alreadyRegistered = () => new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+
 const STATE_ERROR = { NOT_OPEN: 'REGISTRATION_NOT_OPEN', CLOSED: 'REGISTRATION_CLOSED', EXPIRED: 'EVENT_EXPIRED', FULL: 'EVENT_FULL' } as const
 
 // The registration hot path's statements, compiled once (db/prepared.ts).
 const Q = {
   event: prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id)),
-  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select('id').where('event_id', '=', p.eventId).where('email', '=', p.email)),
+  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
   agencyName: prepared((db, p: { id: number }) => db.selectFrom('agency').select('display_name').where('id', '=', p.id)),
   userByEmail: prepared((db, p: { email: string }) => db.selectFrom('app_user').select('id').where('email', '=', p.email)),
   // another registration may create the same guest at the same moment (for another event)
@@ -226,10 +237,15 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
   }
   const email = d.email ?? null
-  // A friendly early answer; the unique index on (event, e-mail) decides under concurrency.
+  // A friendly early answer; the unique index on (event, e-mail) decides under concurrency. An
+  // entry the organiser made (invited, added, declined …) becomes the guest's registration.
+  let takeover: number | null = null
   if (email) {
     const dup = await Q.duplicate.first(ctx.db, { eventId, email })
-    if (dup) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+    if (dup) {
+      if (admin || !TAKEOVER_STATUSES.includes(dup.status)) throw alreadyRegistered()
+      takeover = dup.id
+    }
   }
   const agency = await Q.agencyName.first(ctx.db, { id: event.agency_id })
   const agencyName = agency?.display_name ?? ''
@@ -269,7 +285,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       return typeof v === 'string' ? v : null
     }
     const at = isoNow(now)
-    const visitor = (await Q.insertVisitor.first(trx, {
+    const columns = {
       eventId,
       userId,
       status,
@@ -289,7 +305,8 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       source: admin ? 'ADMIN' : 'PUBLIC',
       language,
       at,
-    }))!
+    }
+    const visitor = takeover === null ? (await Q.insertVisitor.first(trx, columns))! : await takeOverEntry(trx, takeover, columns)
     if (d.escortPersons.length) {
       await trx
         .insertInto('escort_person')
@@ -370,11 +387,60 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     return { visitor, status, warnings: admin ? ev.missing : [] }
   }).catch((e) => {
     // the same e-mail registering twice at the same moment: the unique index decides, not a 500
-    if (isUniqueViolation(e, 'event_visitor')) throw new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+    if (isUniqueViolation(e, 'event_visitor')) throw alreadyRegistered()
     throw e
   })
   ctx.notifyMail()
   return result
+}
+
+type VisitorColumns = Parameters<typeof Q.insertVisitor>[1]
+
+/**
+ * Turns the organiser's entry (TAKEOVER_STATUSES) into the guest's registration: the guest's data,
+ * status, places and answers replace what the entry had; what the organiser keeps about the guest
+ * stays (VIP, note, tags, campaigns, invitation count, ticket code, tokens, agreements, check-in
+ * history). The status is changed only while it is still one without places (conditional update),
+ * so a concurrent registration, approval or invitation-with-place wins cleanly: ALREADY_REGISTERED.
+ */
+async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns): Promise<EventVisitorRow> {
+  const row = await trx
+    .updateTable('event_visitor')
+    .set({
+      user_id: c.userId,
+      status: c.status,
+      salutation: c.salutation,
+      title: c.title,
+      first_name: c.firstName,
+      last_name: c.lastName,
+      company: c.company,
+      position: c.position,
+      phone_number: c.phoneNumber,
+      visitor_count: c.visitorCount,
+      seats_held: c.seatsHeld,
+      main_guest_checked_in: false,
+      main_guest_checked_out: false,
+      source: c.source,
+      language: c.language,
+      decline_reason: null,
+      // an import that is undone removes its rows: this one is the guest's own registration now
+      import_task_id: null,
+      registered_at: c.at,
+      updated_at: c.at,
+    })
+    .where('id', '=', visitorId)
+    .where('event_id', '=', c.eventId)
+    .where('status', 'in', TAKEOVER_STATUSES)
+    .where('seats_held', '=', 0)
+    .returningAll()
+    .executeTakeFirst()
+  if (!row) throw alreadyRegistered()
+  // The entry's escorts and answers are replaced by the registration's; a timeslot it still held
+  // (none, while it holds no seats) is given back so every place is counted exactly once.
+  await trx.deleteFrom('escort_person').where('visitor_id', '=', visitorId).execute()
+  await trx.deleteFrom('visitor_field_value').where('visitor_id', '=', visitorId).execute()
+  await releaseVisitorSlots(trx, visitorId)
+  return row
 }
 
 /** Binds an uploaded file to the registration; only the uploader's own, unclaimed files of this agency. */
