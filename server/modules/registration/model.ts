@@ -18,6 +18,8 @@ export const RegistrationInput = z.object({
   language: z.string().max(10).optional(),
   /** the browser's id of this visit: its reservations and uploads */
   identification: Identification.optional(),
+  /** the short link the guest came by (the public page's `?sl=`): its tags and campaign go to the registration */
+  shortLink: z.string().max(64, 'TOO_LONG').nullish(),
 })
 export type RegistrationInput = z.infer<typeof RegistrationInput>
 

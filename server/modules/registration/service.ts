@@ -23,6 +23,7 @@ import { enqueueMail } from '../mail/outbox'
 import { notifyNewRegistration } from '../notification-settings/service'
 import { renderMail } from '../mail/render'
 import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
+import { attributeShortLink } from '../shortlinks/service'
 import { takeSeats } from '../visitors/capacity'
 import type { EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
 import type { AdminRegistrationInput, RegistrationInput } from './model'
@@ -379,6 +380,8 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
         userId,
       })
     }
+    // the short link the guest came by attaches its tags and campaign (organiser.md, short links)
+    if (!admin && input.shortLink) await attributeShortLink(trx, visitor.id, eventId, input.shortLink)
     // organisers who asked for it (notification setting NEW_REGISTRATION) hear of guests' own registrations
     if (!admin) {
       const guestName = [visitor.first_name, visitor.last_name].filter(Boolean).join(' ') || (email ?? '')

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { forEachDialect } from '../../testing/harness'
+import { forEachDialect, uniqueEmail } from '../../testing/harness'
 import { addGuest, createEvent } from '../../testing/organiser'
 import { attributeShortLink } from './service'
 
@@ -35,6 +35,38 @@ forEachDialect('short links, contact parser, statistics', (h) => {
     const d = await admin.get(`/proxy/api/events/${e.id}/visitors/${g.id}`)
     expect(d.body.tags.map((t: any) => t.id)).toEqual([tag.id])
     expect(d.body.campaigns.map((t: any) => t.id)).toEqual([camp.id])
+  })
+
+  test('a public registration through a short link gets its tags and campaign; unknown or other events\' codes attach nothing', async () => {
+    const admin = await h().admin()
+    const e = await createEvent(admin)
+    const elsewhere = await createEvent(admin)
+    const tag = (await admin.post('/proxy/api/tags', { displayName: 'Flyer' })).body
+    const tag2 = (await admin.post('/proxy/api/tags', { displayName: 'Messe' })).body
+    const camp = (await admin.post('/proxy/api/campaigns', { displayName: 'Herbst' })).body
+    const link = (await admin.post('/proxy/api/shortLinks', { eventId: e.id, tagIds: [tag.id, tag2.id], campaignId: camp.id })).body
+    const otherLink = (await admin.post('/proxy/api/shortLinks', { eventId: elsewhere.id, tagIds: [tag.id] })).body
+    // the redirect hands the code to the page, which sends it along with the registration
+    const sl = new URL((await h().request('GET', `/s/${link.code.toUpperCase()}`)).headers.get('location')!, 'http://localhost').searchParams.get('sl')
+    const register = (shortLink: string | null) =>
+      h().request('POST', `/proxy/api/public/events/${e.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Sina', lastName: 'Link', email: uniqueEmail('sl'), shortLink } })
+    const labels = async (visitorId: number) => {
+      const d = (await admin.get(`/proxy/api/events/${e.id}/visitors/${visitorId}`)).body
+      return { tags: d.tags.map((t: any) => t.id).sort(), campaigns: d.campaigns.map((c: any) => c.id) }
+    }
+    const via = await register(sl)
+    expect(via.status).toBe(201)
+    expect(await labels(via.body.visitorId)).toEqual({ tags: [tag.id, tag2.id].sort(), campaigns: [camp.id] })
+    for (const code of [null, 'unbekannt', otherLink.code]) {
+      const r = await register(code)
+      expect(r.status).toBe(201)
+      expect(await labels(r.body.visitorId)).toEqual({ tags: [], campaigns: [] })
+    }
+    // an entry the guest takes over keeps its own tags and gains the link's
+    const invited = await addGuest(admin, e.id, { tags: [tag2.id] })
+    const over = await h().request('POST', `/proxy/api/public/events/${e.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Ina', lastName: 'Vite', email: invited.email, shortLink: link.code } })
+    expect(over.body.visitorId).toBe(invited.id)
+    expect(await labels(invited.id)).toEqual({ tags: [tag.id, tag2.id].sort(), campaigns: [camp.id] })
   })
 
   test('parser: vCard 3.0 with folding, escapes and address; vCard 2.1 quoted-printable; MECARD; unknown', async () => {

@@ -49,12 +49,14 @@ interface EmbedOptions {
   hideCookieinfo: boolean
   scrollId: string | null
   container: boolean
+  /** the short link the guest came by (/s/{code} redirects here with ?sl=) */
+  shortLink: string | null
 }
 
 function embedOptions(frame: boolean): EmbedOptions {
   const q = new URLSearchParams(location.search)
   const flag = (k: string) => q.has(k) && q.get(k) !== 'false' && q.get(k) !== '0'
-  return { frame, hideCookieinfo: flag('hideCookieinfo'), scrollId: q.get('scrollId'), container: flag('container') }
+  return { frame, hideCookieinfo: flag('hideCookieinfo'), scrollId: q.get('scrollId'), container: flag('container'), shortLink: q.get('sl') }
 }
 
 /** Messages to the page that embeds the frame (no-op when not framed). */
@@ -88,7 +90,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   const submit = async (data: VisitorData): Promise<ServerFieldError[] | void> => {
     setError(null)
     try {
-      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage() })
+      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage(), shortLink: opts.shortLink })
       onDone(r)
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
     } catch (e) {
