@@ -5,7 +5,7 @@ import { useResource } from '../../components/hooks'
 import { toast } from '../../components/overlay'
 import { Alert, Badge, Button, Card, EmptyState, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
-import { ConfirmDialog, type Label, usePermission, usePostResource } from './common'
+import { ConfirmDialog, type Label, LabelPicker, usePermission, usePostResource } from './common'
 
 function LabelSection({ kind }: { kind: 'tags' | 'campaigns' }) {
   const canManage = usePermission('TAG.MANAGE')
@@ -119,6 +119,8 @@ interface ShortLink {
   url: string
   eventId: number
   eventName: string | null
+  tagIds: number[]
+  campaignId: number | null
   clicks: number
 }
 
@@ -127,6 +129,11 @@ function ShortLinks() {
   const { data: events } = useResource<Array<{ id: number; displayName: string }>>('/proxy/api/events/autoCompleteList')
   const [eventId, setEventId] = useState('')
   const [code, setCode] = useState('')
+  // what registrations through the link get (docs/organiser.md, short links)
+  const [tagIds, setTagIds] = useState<number[]>([])
+  const [campaignId, setCampaignId] = useState('')
+  const { data: tags } = usePostResource<{ items: Label[] }>('/proxy/api/tags/search', { paging: { perPage: 9999 } })
+  const { data: campaigns } = useResource<Label[]>('/proxy/api/campaigns')
   const [remove, setRemove] = useState<ShortLink | null>(null)
   const [typed, setTyped] = useState('')
   const [list, setList] = useState<ShortLink[] | null>(null)
@@ -138,19 +145,22 @@ function ShortLinks() {
       <h2>{t('tags.shortLinks')}</h2>
       {canManage && (
         <form
-          class="toolbar"
+          class="short-link-form"
           onSubmit={async (e) => {
             e.preventDefault()
             if (!eventId) return
             try {
-              await post('/proxy/api/shortLinks', { eventId: Number(eventId), code: code || null })
+              await post('/proxy/api/shortLinks', { eventId: Number(eventId), code: code || null, tagIds, campaignId: campaignId ? Number(campaignId) : null })
               setCode('')
+              setTagIds([])
+              setCampaignId('')
               void load()
             } catch (err) {
               toast(errorText(err), 'error')
             }
           }}
         >
+          <div class="toolbar">
           <select aria-label={t('tags.shortLinkEvent')} value={eventId} onChange={(e) => setEventId((e.target as HTMLSelectElement).value)}>
             <option value="">{t('tags.shortLinkEvent')}</option>
             {events?.map((ev) => (
@@ -163,6 +173,17 @@ function ShortLinks() {
             <span class="sr-only">{t('tags.shortLinkCode')}</span>
             <input value={code} placeholder={t('tags.shortLinkCode')} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
           </label>
+          <select aria-label={t('tags.shortLinkCampaign')} value={campaignId} onChange={(e) => setCampaignId((e.target as HTMLSelectElement).value)}>
+            <option value="">{t('tags.shortLinkNoCampaign')}</option>
+            {campaigns?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.displayName}
+              </option>
+            ))}
+          </select>
+          </div>
+          <LabelPicker id="sl-tags" kind="tags" label={t('tags.shortLinkTags')} value={tagIds} onChange={setTagIds} />
+          <p class="muted">{t('tags.shortLinkHint')}</p>
           <Button type="submit" disabled={!eventId}>
             {t('tags.shortLinkCreate')}
           </Button>
@@ -176,6 +197,7 @@ function ShortLinks() {
               <tr>
                 <th>{t('tags.shortLink')}</th>
                 <th>{t('tags.shortLinkEvent')}</th>
+                <th>{t('tags.shortLinkLabels')}</th>
                 <th>{t('tags.clicks')}</th>
                 <th />
               </tr>
@@ -189,6 +211,16 @@ function ShortLinks() {
                     </a>
                   </td>
                   <td>{s.eventName}</td>
+                  <td>
+                    <span class="chips">
+                      {s.tagIds.map((id) => tags?.items.find((x) => x.id === id)).filter((x): x is Label => !!x).map((x) => (
+                        <span key={x.id} class="chip chip-small">
+                          {x.displayName}
+                        </span>
+                      ))}
+                      {s.campaignId && campaigns?.find((c) => c.id === s.campaignId) && <span class="chip chip-small chip-campaign">{campaigns.find((c) => c.id === s.campaignId)!.displayName}</span>}
+                    </span>
+                  </td>
                   <td>{s.clicks}</td>
                   <td>
                     {canManage && (

@@ -1,0 +1,75 @@
+// Journeys across areas (docs/organiser.md short links, docs/forms.md registering over an entry): a
+// short link with tags and a campaign brings a guest whose registration carries them; an invited
+// guest registers on the public page and the invitation becomes the registration.
+import type { Page } from '@playwright/test'
+import { expect, type Server, setupAdmin, shot, test } from './fixtures'
+
+async function createEvent(page: Page, server: Server, overrides: Record<string, unknown> = {}) {
+  const start = new Date(Date.now() + 21 * 86400_000)
+  start.setUTCHours(16, 0, 0, 0)
+  const r = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Stadtfest', startDate: start.toISOString(), endDate: new Date(start.getTime() + 5 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Marktplatz', city: 'Erfurt', maxVisitors: 80, ...overrides },
+  })
+  expect(r.status()).toBe(201)
+  return (await r.json()).id as number
+}
+
+async function registerOnPublicPage(g: Page, who: { first: string; last: string; email: string }) {
+  await g.getByLabel('Anrede').selectOption('Frau')
+  await g.getByLabel(/^Vorname( \*)?$/).fill(who.first)
+  await g.getByLabel(/^Nachname( \*)?$/).fill(who.last)
+  await g.getByLabel(/^E-Mail-Adresse( \*)?$/).fill(who.email)
+  await g.getByRole('button', { name: 'Verbindlich anmelden' }).click()
+  await expect(g.getByRole('heading', { name: 'Vielen Dank für Ihre Anmeldung!' })).toBeVisible()
+}
+
+test('a short link with tags and a campaign; the registration through it carries them; an invited guest registers on the public page', async ({ page, server, browser }) => {
+  await setupAdmin(page, server)
+  const eventId = await createEvent(page, server)
+  expect((await page.request.post(`${server.url}/proxy/api/tags`, { data: { displayName: 'Plakat' } })).status()).toBe(201)
+  expect((await page.request.post(`${server.url}/proxy/api/campaigns`, { data: { displayName: 'Sommerkampagne' } })).status()).toBe(201)
+
+  // the organiser makes a short link whose registrations get a tag and a campaign
+  await page.goto(`${server.url}/tags`)
+  await page.getByLabel('Veranstaltung').selectOption({ label: 'Stadtfest' })
+  await page.getByPlaceholder('Eigener Code (optional)').fill('stadtfest')
+  await page.getByLabel('Kampagne für Anmeldungen über den Link').selectOption({ label: 'Sommerkampagne' })
+  await page.getByLabel('Tags für Anmeldungen über den Link').fill('Plakat')
+  await page.getByLabel('Tags für Anmeldungen über den Link').press('Enter')
+  await expect(page.locator('.short-link-form .chip', { hasText: 'Plakat' })).toBeVisible()
+  await page.getByRole('button', { name: 'Kurzlink anlegen' }).click()
+  const row = page.getByRole('row', { name: /\/s\/stadtfest/ })
+  await expect(row.locator('.chip', { hasText: 'Plakat' })).toBeVisible()
+  await expect(row.locator('.chip-campaign', { hasText: 'Sommerkampagne' })).toBeVisible()
+  await shot(page, 'integration-01-short-link')
+
+  // a guest follows the short link on a phone and registers
+  const guestCtx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+  const g = await guestCtx.newPage()
+  await g.goto(`${server.url}/s/stadtfest`)
+  await expect(g).toHaveURL(new RegExp(`/public/event/${eventId}\\?sl=stadtfest$`))
+  await registerOnPublicPage(g, { first: 'Lina', last: 'Link', email: 'lina@example.org' })
+  await shot(g, 'integration-02-registered-via-short-link-phone')
+
+  // an invited guest registers on the public page instead of using the invitation
+  const added = await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors`, { data: { salutation: 'Frau', firstName: 'Ida', lastName: 'Eingeladen', email: 'ida@example.org' } })
+  const ida = (await added.json()).id
+  expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors/${ida}/invite`, { data: {} })).status()).toBe(200)
+  await g.goto(`${server.url}/public/event/${eventId}`)
+  await registerOnPublicPage(g, { first: 'Ida', last: 'Eingeladen', email: 'ida@example.org' })
+  await guestCtx.close()
+
+  // the guest list: both registered, Ida once; Lina carries the link's tag and campaign
+  await page.goto(`${server.url}/events/${eventId}/guests`)
+  const idaRow = page.getByRole('row', { name: /Eingeladen/ })
+  await expect(idaRow).toHaveCount(1)
+  await expect(idaRow.getByText('Angemeldet')).toBeVisible()
+  await expect(page.getByRole('row', { name: /Link/ }).getByText('Angemeldet')).toBeVisible()
+  await shot(page, 'integration-03-guest-list')
+  await page.getByRole('button', { name: 'Link', exact: true }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.locator('.chip', { hasText: 'Plakat' })).toBeVisible()
+  await expect(dialog.locator('.chip', { hasText: 'Sommerkampagne' })).toBeVisible()
+  await dialog.locator('.chip', { hasText: 'Sommerkampagne' }).scrollIntoViewIfNeeded()
+  await shot(page, 'integration-04-guest-from-short-link')
+})
