@@ -218,3 +218,98 @@ forEachDialect('form definitions cache', (h, dialect) => {
     }
   })
 })
+
+forEachDialect('copying an event copies its form', (h) => {
+  test('fields with translations, values, groups, timeslots and remapped conditions; places start empty; the copy registers on its own ids', async () => {
+    const admin = await h().admin()
+    const ev = await admin.post('/proxy/api/events', eventBody({ maxVisitors: 50 }))
+    const eventId = ev.body.id as number
+    const add = async (f: Record<string, unknown>) => {
+      const r = await admin.post(`/proxy/api/events/${eventId}/fields`, f)
+      expect(r.status).toBe(201)
+      return r.body
+    }
+    const ws = await add({
+      type: 'SMARTLIST',
+      displayName: 'Workshop',
+      translations: [{ language: 'en', displayName: 'Workshop (en)' }],
+      hasDefinedGroups: true,
+      definedGroups: [{ id: 'am', displayName: 'Vormittag' }],
+      definedValues: [
+        { displayName: 'Töpfern', capacity: 3, group: 'am', translations: [{ language: 'en', displayName: 'Pottery' }] },
+        { displayName: 'Malen', capacity: -1, group: 'am' },
+      ],
+    })
+    const slot = await add({ type: 'TIMESLOT', displayName: 'Anreise', timeslots: [{ displayName: '10:00', dateInfo: '12.12.', capacity: 2 }, { displayName: '11:00', capacity: 5 }] })
+    const ifPottery = await add({ type: 'TEXT', displayName: 'Tonfarbe', appearance: 'REQUIRED', conditions: [{ fieldId: ws.id, operator: 'EQUALS', value: String(ws.definedValues[0].id) }] })
+    const ifEarly = await add({ type: 'YES_NO', displayName: 'Frühstück?', conditions: [{ fieldId: slot.id, operator: 'EQUALS', value: String(slot.timeslots[0].id) }, { fieldId: 'VIP', operator: 'IS_FALSE' }] })
+    const list = await add({ type: 'LIST', displayName: 'Essen', values: ['Fleisch', 'Vegan'], customValue: true, multiple: true, settings: { hint: 'Bitte wählen' } })
+    const fields = (await admin.get(`/proxy/api/events/${eventId}/fields`)).body.fields as any[]
+    const title = fields.find((f) => f.defaultField === 'TITLE')
+    expect((await admin.put(`/proxy/api/events/${eventId}/fields/${title.id}`, { ...title, appearance: 'HIDDEN' })).status).toBe(200)
+    await admin.put(`/proxy/api/events/${eventId}/form-settings`, { waitingList: true })
+    // a guest takes places in the source: the copy starts with none of them
+    const reg = await h().request('POST', '/proxy/api/public/reservation/timeslot', { body: { timeslotId: slot.timeslots[0].id, identification: 'copy-source-visitor-1', amount: 1 } })
+    expect(reg.body.succeeded).toBe(true)
+    const r = await h().request('POST', `/proxy/api/public/events/${eventId}/registrations`, {
+      body: { salutation: 'Frau', firstName: 'Q', lastName: 'Quelle', email: uniqueEmail('src'), identification: 'copy-source-visitor-1', fields: { [ws.id]: [{ fieldValueId: ws.definedValues[0].id, amount: 1 }], [ifPottery.id]: 'rot', [slot.id]: [{ timeslotId: slot.timeslots[0].id, amount: 1, reservationToken: reg.body.reservationToken }] } },
+    })
+    expect(r.status === 201 ? 201 : r.text).toBe(201)
+    const before = (await admin.get(`/proxy/api/events/${eventId}/fields`)).body
+
+    const copy = await admin.post(`/proxy/api/events/${eventId}/copy`, { displayName: 'Kopie' })
+    expect(copy.status).toBe(201)
+    const copied = (await admin.get(`/proxy/api/events/${copy.body.id}/fields`)).body
+    expect(copied.waitingList).toBe(true)
+    expect(copied.formVersion).toBeGreaterThan(0)
+    // same form, new ids
+    const strip = (fs: any[]) => fs.map(({ id: _i, conditions, definedValues, timeslots, ...f }: any) => ({ ...f, conditions: conditions.length, definedValues: definedValues.map(({ id: _v, freeValue: _f, ...v }: any) => v), timeslots: timeslots.map(({ id: _s, freeSlots: _f, ...s }: any) => s) }))
+    expect(strip(copied.fields)).toEqual(strip(before.fields))
+    const srcIds = new Set(before.fields.map((f: any) => f.id))
+    expect(copied.fields.some((f: any) => srcIds.has(f.id))).toBe(false)
+    const byName = (n: string) => copied.fields.find((f: any) => f.displayName === n)
+    const [cws, cslot, cPottery, cEarly] = [byName('Workshop'), byName('Anreise'), byName('Tonfarbe'), byName('Frühstück?')]
+    expect(cws.translations).toEqual([{ language: 'en', displayName: 'Workshop (en)' }])
+    expect(cws.definedValues.map((v: any) => [v.displayName, v.freeValue, v.group, v.translations])).toEqual([
+      ['Töpfern', 3, 'am', [{ language: 'en', displayName: 'Pottery' }]],
+      ['Malen', -1, 'am', []],
+    ])
+    expect(cslot.timeslots.map((s: any) => [s.displayName, s.dateInfo, s.freeSlots])).toEqual([
+      ['10:00', '12.12.', 2],
+      ['11:00', null, 5],
+    ])
+    expect(cPottery.conditions).toEqual([{ fieldId: cws.id, operator: 'EQUALS', value: String(cws.definedValues[0].id) }])
+    expect(cEarly.conditions).toEqual([
+      { fieldId: cslot.id, operator: 'EQUALS', value: String(cslot.timeslots[0].id) },
+      { fieldId: 'VIP', operator: 'IS_FALSE' },
+    ])
+    expect(byName('Essen')).toMatchObject({ values: ['Fleisch', 'Vegan'], customValue: true, multiple: true, settings: { hint: 'Bitte wählen' } })
+    expect(copied.fields.find((f: any) => f.defaultField === 'TITLE').appearance).toBe('HIDDEN')
+    expect(list.id).not.toBe(byName('Essen').id)
+    // the source keeps its places; the copy has no reservations
+    expect((await admin.get(`/proxy/api/events/${eventId}/fields`)).body.fields.find((f: any) => f.id === slot.id).timeslots[0].freeSlots).toBe(1)
+    expect(await h().ctx.db.selectFrom('timeslot_reservation').select('id').where('event_id', '=', copy.body.id).execute()).toEqual([])
+
+    // the copy's form works on its own ids: the remapped condition makes Tonfarbe required
+    const missing = await h().request('POST', `/proxy/api/public/events/${copy.body.id}/registrations`, {
+      body: { salutation: 'Frau', firstName: 'K', lastName: 'Kopie', email: uniqueEmail('copy'), fields: { [cws.id]: [{ fieldValueId: cws.definedValues[0].id, amount: 1 }] } },
+    })
+    expect(missing.body.errorFields).toEqual([{ field: `fields.${cPottery.id}`, errorType: 'REQUIRED' }])
+    const ok = await h().request('POST', `/proxy/api/public/events/${copy.body.id}/registrations`, {
+      body: { salutation: 'Frau', firstName: 'K', lastName: 'Kopie', email: uniqueEmail('copy'), fields: { [cws.id]: [{ fieldValueId: cws.definedValues[0].id, amount: 1 }], [cPottery.id]: 'blau' } },
+    })
+    expect(ok.status === 201 ? 201 : ok.text).toBe(201)
+    const taken = await h().ctx.db.selectFrom('field_value').select(['id', 'taken']).where('field_id', 'in', [ws.id, cws.id]).orderBy('id').execute()
+    expect(taken.map((t) => t.taken)).toEqual([1, 0, 1, 0])
+  })
+
+  test('an event whose form was never opened copies to the default form', async () => {
+    const admin = await h().admin()
+    const ev = await admin.post('/proxy/api/events', eventBody())
+    const copy = await admin.post(`/proxy/api/events/${ev.body.id}/copy`, {})
+    expect(copy.status).toBe(201)
+    const pub = await h().request('GET', `/proxy/api/public/events/${copy.body.id}/form`)
+    expect(pub.body.fields.slice(0, 5).map((f: any) => f.defaultField)).toEqual(['SALUTATION', 'TITLE', 'FIRST_NAME', 'LAST_NAME', 'EMAIL'])
+    expect(await h().ctx.db.selectFrom('event_field').select('id').where('event_id', '=', copy.body.id).execute()).toEqual([])
+  })
+})

@@ -6,10 +6,15 @@ import { bool } from '../../db/types'
 import { notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { findEvent } from '../events/repository'
+import { onEventCopied } from '../events/hooks'
 import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
 import { FieldInput, FieldOrderInput, FormSettingsInput } from './model'
+import { copyEventForm } from './copy'
 import { builderFields, createField, deleteField, isPaidEvent, liveDefinitions, reorderFields, updateField, updateFormSettings } from './service'
+
+// A copied event (or one made from a preset) starts with the same registration form, places empty.
+onEventCopied.push((ctx, trx, from, to) => copyEventForm(trx, from.id, to.id, ctx.clock.now()))
 
 const EventParams = z.object({ id: idParam() })
 const FieldParams = z.object({ id: idParam(), fieldId: idParam() })
