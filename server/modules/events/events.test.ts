@@ -260,3 +260,39 @@ forEachDialect(
   },
   { license: licenseWith(['EVENT_PRESET']) },
 )
+
+forEachDialect(
+  'events limit: presets do not count',
+  (h) => {
+    test('only events with status OK count (archived ones do); presets can be made at the limit; deleting frees a place', async () => {
+      const admin = await h().admin()
+      const used = async () => (await admin.get('/proxy/api/app/init')).body.limits.usedEvents
+      const a = await createEvent(admin, { displayName: 'A' })
+      const b = await createEvent(admin, { displayName: 'B' })
+      expect((await admin.post(`/proxy/api/events/${b.id}/archive`)).status).toBe(200)
+      expect(await used()).toBe(2)
+      // at the limit: presets are still possible and do not count
+      const preset = await admin.post(`/proxy/api/events/${a.id}/copy`, { status: 'PRESET', displayName: 'Vorlage' })
+      expect(preset.status).toBe(201)
+      expect((await admin.post(`/proxy/api/events/${a.id}/copy`, { status: 'GLOBAL_PRESET', displayName: 'Global' })).status).toBe(201)
+      expect(await used()).toBe(2)
+      // but an event from the preset is an event
+      const fromPreset = await admin.post(`/proxy/api/events/${preset.body.id}/copy`, { status: 'OK' })
+      expect(fromPreset.status).toBe(403)
+      expect(fromPreset.body).toMatchObject({ errorType: 'LIMIT_EVENTS_EXCEEDED', allowed: 2, used: 2 })
+      expect((await admin.post('/proxy/api/events', eventBody())).body.errorType).toBe('LIMIT_EVENTS_EXCEEDED')
+      expect((await admin.delete(`/proxy/api/events/${a.id}`)).status).toBe(200)
+      expect(await used()).toBe(1)
+      expect((await admin.post(`/proxy/api/events/${preset.body.id}/copy`, { status: 'OK', displayName: 'Aus Vorlage' })).status).toBe(201)
+      expect((await admin.post(`/proxy/api/events/${a.id}/restore`)).body.errorType).toBe('LIMIT_EVENTS_EXCEEDED')
+    })
+
+    test('concurrent creations never pass the limit', async () => {
+      const admin = await h().admin()
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => admin.post('/proxy/api/events', eventBody({ displayName: `Ansturm ${i}` }))))
+      expect(results.filter((r) => r.status === 201).length).toBe(2)
+      expect(results.filter((r) => r.status === 403).every((r) => r.body.errorType === 'LIMIT_EVENTS_EXCEEDED')).toBe(true)
+    })
+  },
+  { license: licenseWith(['EVENT_PRESET'], { events: 2 }) },
+)

@@ -139,7 +139,8 @@ export async function copyEvent(ctx: AppContext, actor: AccountActor, eventId: n
   const agencyId = actor.account.agency_id
   const sameAgency = source.agency_id === agencyId
   return ctx.db.transaction().execute(async (trx) => {
-    await assertWithinLimit(ctx, trx, agencyId, 'events')
+    // presets are not events (README, editions): only a real event counts against the limit
+    if (input.status === 'OK') await assertWithinLimit(ctx, trx, agencyId, 'events')
     const { id: _id, created_at: _c, updated_at: _u, seats_taken: _s, ...rest } = source
     const now = isoNow(ctx.clock.now())
     const copy = await trx
