@@ -49,7 +49,9 @@ test('build a form with a condition, a timeslot and a photo; register in the emb
   const dialog = page.getByRole('dialog')
   await dialog.locator('#fe-name').fill('Übernachtung gewünscht?')
   await dialog.getByLabel('Anzeige').selectOption('REQUIRED')
-  await dialog.getByLabel('Bezeichnung (EN)').fill('Staying overnight?')
+  // the community edition's languages besides German: du, English, plain language
+  await expect(dialog.getByLabel(/^Bezeichnung auf /)).toHaveCount(3)
+  await dialog.getByLabel('Bezeichnung auf Englisch').fill('Staying overnight?')
   await dialog.getByRole('button', { name: 'Speichern' }).click()
   await expect(page.getByText('Das Feld wurde gespeichert.')).toBeVisible()
 

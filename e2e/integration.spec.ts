@@ -1,8 +1,12 @@
 // Journeys across areas (docs/organiser.md short links, docs/forms.md registering over an entry): a
 // short link with tags and a campaign brings a guest whose registration carries them; an invited
 // guest registers on the public page and the invitation becomes the registration.
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, type Server, setupAdmin, shot, test } from './fixtures'
+import { testLicenseText } from '../server/testing/license-test-key'
+import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
 
 async function createEvent(page: Page, server: Server, overrides: Record<string, unknown> = {}) {
   const start = new Date(Date.now() + 21 * 86400_000)
@@ -72,4 +76,39 @@ test('a short link with tags and a campaign; the registration through it carries
   await expect(dialog.locator('.chip', { hasText: 'Sommerkampagne' })).toBeVisible()
   await dialog.locator('.chip', { hasText: 'Sommerkampagne' }).scrollIntoViewIfNeeded()
   await shot(page, 'integration-04-guest-from-short-link')
+})
+
+test('the form builder offers every licensed language for translations; the public page shows the French label', async ({ page, browser }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'einlass-e2e-languages-'))
+  writeFileSync(join(dataDir, 'license.json'), testLicenseText({ licensee: 'Mehrsprachig GmbH', validUntil: '2031-03-31', features: ['MULTI_LANGUAGE'] }))
+  const server = await startServer({}, { dataDir })
+  try {
+    await setupAdmin(page, server)
+    const eventId = await createEvent(page, server, { displayName: 'Forum international' })
+    await page.goto(`${server.url}/events/${eventId}/form`)
+    await page.getByLabel('Feldtyp').selectOption({ label: 'Text' })
+    await page.getByRole('button', { name: 'Feld hinzufügen' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.locator('#fe-name').fill('Firma')
+    // 17 languages besides German with MULTI_LANGUAGE (agency-side 9.1)
+    await expect(dialog.getByLabel(/^Bezeichnung auf /)).toHaveCount(17)
+    await dialog.getByLabel('Bezeichnung auf Französisch').fill('Société')
+    await dialog.getByLabel('Bezeichnung auf Englisch').fill('Company')
+    await dialog.getByLabel('Bezeichnung auf Deutsch (Leichte Sprache)').fill('Ihre Firma')
+    await dialog.getByLabel('Bezeichnung auf Französisch').scrollIntoViewIfNeeded()
+    await shot(page, 'integration-05-builder-translations')
+    await dialog.getByRole('button', { name: 'Speichern' }).click()
+    await expect(page.getByText('Das Feld wurde gespeichert.')).toBeVisible()
+
+    const ctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+    const g = await ctx.newPage()
+    await g.goto(`${server.url}/public/event/${eventId}`)
+    await expect(g.getByLabel('Firma')).toBeVisible()
+    await g.getByRole('combobox', { name: 'Sprache / Language' }).selectOption('fr')
+    await expect(g.getByLabel('Société')).toBeVisible()
+    await shot(g, 'integration-06-public-french-phone')
+    await ctx.close()
+  } finally {
+    await server.stop()
+  }
 })

@@ -313,3 +313,22 @@ forEachDialect('copying an event copies its form', (h) => {
     expect(await h().ctx.db.selectFrom('event_field').select('id').where('event_id', '=', copy.body.id).execute()).toEqual([])
   })
 })
+
+forEachDialect('label translations', (h) => {
+  test('every language of 9.1 but German may be translated; other codes are refused', async () => {
+    const admin = await h().admin()
+    const ev = await admin.post('/proxy/api/events', eventBody())
+    const add = (translations: unknown) => admin.post(`/proxy/api/events/${ev.body.id}/fields`, { type: 'TEXT', displayName: 'Firma', translations })
+    const ok = await add([
+      { language: 'fr', displayName: 'Société' },
+      { language: 'de-ls', displayName: 'Die Firma' },
+      { language: 'zh', displayName: '公司' },
+    ])
+    expect(ok.status).toBe(201)
+    expect(ok.body.translations.map((t: any) => t.language)).toEqual(['fr', 'de-ls', 'zh'])
+    for (const language of ['de', 'xx', 'EN']) {
+      const bad = await add([{ language, displayName: 'X' }])
+      expect([language, bad.status, bad.body.errorFields?.[0]?.field]).toEqual([language, 400, 'translations.0.language'])
+    }
+  })
+})

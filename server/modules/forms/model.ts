@@ -1,9 +1,12 @@
 // Field definitions as the form builder sends them; shared by the server routes and the builder UI.
 import { z } from 'zod'
+import { DEFAULT_LANGUAGE, LANGUAGE_CODES } from '../../i18n/languages'
 import { optionalText, requiredText } from '../../shared/validation'
 import { APPEARANCES, DEFAULT_FIELD_CODES, FIELD_TYPES, OPERATORS, SIZES, VIP_SOURCE, isDecoration } from './definitions'
 
-const TranslationInput = z.object({ language: z.string().min(2).max(10), displayName: z.string().trim().max(200) })
+// A translation is for one of the languages of agency-side 9.1 other than the form's own German.
+const TRANSLATION_LANGUAGES = LANGUAGE_CODES.filter((c) => c !== DEFAULT_LANGUAGE) as [string, ...string[]]
+const TranslationInput = z.object({ language: z.enum(TRANSLATION_LANGUAGES), displayName: z.string().trim().max(200) })
 
 export const ConditionInput = z.object({
   fieldId: z.union([z.literal(VIP_SOURCE), z.number().int().positive()]),

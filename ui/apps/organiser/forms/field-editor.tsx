@@ -6,11 +6,18 @@ import { FieldInput } from '../../../../server/modules/forms/model'
 import { ApiError, errorText, post, put } from '../../../api/client'
 import { Dialog } from '../../../components/dialog'
 import { Alert, Button } from '../../../components/ui'
-import { fieldMessage, t } from '../../../i18n'
+import { useResource } from '../../../components/hooks'
+import { currentLanguage, fieldMessage, t } from '../../../i18n'
+import { DEFAULT_LANGUAGE, type LanguageOption } from '../../../../server/i18n/languages'
 
 type Draft = Omit<FieldDef, 'id' | 'sortOrder' | 'locked'> & { id?: number; locked?: boolean }
 
-const LANGS = ['en', 'de-du']
+/** Every language of the license but the form's own (German): translations of the label (spec 9.1). */
+function useTranslationLanguages(): LanguageOption[] {
+  const { data } = useResource<LanguageOption[]>('/proxy/api/public/translations/languages')
+  return (data ?? []).filter((l) => l.code !== DEFAULT_LANGUAGE)
+}
+const languageName = (l: LanguageOption) => (currentLanguage().startsWith('de') ? l.fullName : l.displayName)
 
 export function newDraft(type: FieldType, defaultField: FieldDef['defaultField'] = null, displayName = ''): Draft {
   return {
@@ -76,11 +83,11 @@ function Check({ label, value, onChange, id }: { label: string; value: boolean; 
   )
 }
 
-function Input({ id, label, value, onInput, type = 'text', size = 'half', min, error }: { id: string; label: string; value: string | number | null | undefined; onInput(e: Event): void; type?: string; size?: 'half' | 'full' | 'narrow'; min?: number; error?: string }) {
+function Input({ id, label, value, onInput, type = 'text', size = 'half', min, error, lang }: { id: string; label: string; value: string | number | null | undefined; onInput(e: Event): void; type?: string; size?: 'half' | 'full' | 'narrow'; min?: number; error?: string; lang?: string }) {
   return (
     <div class={`field ${size === 'narrow' ? 'narrow' : `field-${size}`} ${error ? 'has-error' : ''}`}>
       <label for={id}>{label}</label>
-      <input id={id} type={type as 'text'} value={value ?? ''} min={min} onInput={onInput} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-err` : undefined} />
+      <input id={id} type={type as 'text'} lang={lang} value={value ?? ''} min={min} onInput={onInput} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-err` : undefined} />
       {error && (
         <small id={`${id}-err`} class="field-error">
           {fieldMessage(error)}
@@ -95,6 +102,7 @@ export function FieldEditor({ eventId, initial, others, paid, onSaved, onClose }
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [failure, setFailure] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const languages = useTranslationLanguages()
   const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }))
   const kind = kindOf(d)
   const emailFixed = d.defaultField === 'EMAIL' && paid
@@ -388,13 +396,14 @@ export function FieldEditor({ eventId, initial, others, paid, onSaved, onClose }
         <fieldset class="field-full">
           <legend>{t('formBuilder.translations')}</legend>
           <div class="form-grid">
-            {LANGS.map((lang) => (
+            {languages.map(({ code, ...l }) => (
               <Input
-                key={lang}
-                id={`fe-tr-${lang}`}
-                label={t('formBuilder.translationFor', { language: lang.toUpperCase() })}
-                value={d.translations.find((x) => x.language === lang)?.displayName ?? ''}
-                onInput={(e) => set({ translations: [...d.translations.filter((x) => x.language !== lang), { language: lang, displayName: val(e) }] })}
+                key={code}
+                id={`fe-tr-${code}`}
+                lang={code}
+                label={t('formBuilder.translationFor', { language: languageName({ code, ...l }) })}
+                value={d.translations.find((x) => x.language === code)?.displayName ?? ''}
+                onInput={(e) => set({ translations: [...d.translations.filter((x) => x.language !== code), { language: code, displayName: val(e) }] })}
               />
             ))}
           </div>
