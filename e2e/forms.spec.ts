@@ -82,8 +82,12 @@ test('build a form with a condition, a timeslot and a photo; register in the emb
 
   // move the photo up one place
   await page.getByRole('button', { name: 'Foto für das Namensschild nach oben' }).click()
-  const names = await page.getByRole('list', { name: 'Felder' }).locator('.builder-item strong').allTextContents()
-  expect(names.indexOf('Foto für das Namensschild')).toBeLessThan(names.indexOf('Anreise'))
+  // the list re-renders after the server answered: wait for the new order
+  const order = async () => {
+    const names = await page.getByRole('list', { name: 'Felder' }).locator('.builder-item strong').allTextContents()
+    return names.indexOf('Foto für das Namensschild') < names.indexOf('Anreise')
+  }
+  await expect.poll(order).toBe(true)
 
   // escorts: ask for their e-mail address
   await page.getByLabel('E-Mail der Begleitperson').selectOption('VISIBLE')

@@ -1,7 +1,7 @@
 // What the repository promises outside the code: the Dockerfile builds like the README, CI runs
 // the README's test command, every setting and dependency is documented.
 import { describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import pkg from '../package.json'
 import { SETTINGS } from './config/config'
@@ -71,5 +71,44 @@ describe('CI and the README', () => {
   test('docs/benchmarks.md gives the command it measured with', () => {
     expect(read('docs/benchmarks.md')).toContain('npm run bench')
     expect(pkg.scripts.bench).toBe('bun bench/run.ts')
+  })
+})
+
+describe('UI styles', () => {
+  // Each area's stylesheet (ui/styles/<area>.css) may only style its own classes: a class that one
+  // area's rules start with belongs to that area, and no other area's rule may mention it. Shared
+  // classes (layout, buttons, fields, the PublicFrame …) live in base.css.
+  const dir = join(ROOT, 'ui/styles')
+  const selectorsOf = (css: string) =>
+    [...css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{}]+)\{[^{}]*\}/g)].flatMap((m) =>
+      m[1]
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s && !s.startsWith('@')),
+    )
+  const classesIn = (s: string) => s.match(/\.[a-zA-Z][\w-]*/g) ?? []
+
+  test('no class is styled by two areas', () => {
+    const files = readdirSync(dir).filter((f) => f.endsWith('.css'))
+    const base = new Set(selectorsOf(read('ui/styles/base.css')).flatMap(classesIn))
+    const owners = new Map<string, Set<string>>()
+    const users = new Map<string, Set<string>>()
+    const note = (m: Map<string, Set<string>>, c: string, f: string) => (m.get(c) ?? m.set(c, new Set()).get(c)!).add(f)
+    for (const f of files.filter((x) => x !== 'base.css')) {
+      for (const sel of selectorsOf(read(`ui/styles/${f}`))) {
+        const first = sel.replace(/^(html|body)(\[[^\]]*\])?\s+/, '').split(/[\s>+~]+/)[0]
+        const own = classesIn(first).find((c) => !base.has(c))
+        if (own) note(owners, own, f)
+        for (const c of classesIn(sel)) if (!base.has(c)) note(users, c, f)
+      }
+    }
+    const clashes = [...owners].flatMap(([c, fs]) => {
+      const others = [...(users.get(c) ?? [])].filter((f) => !fs.has(f))
+      return fs.size > 1 || others.length ? [`${c}: ${[...fs, ...others].join(', ')}`] : []
+    })
+    expect(clashes).toEqual([])
+    // every area file is imported once by ui/styles.css
+    const imports = [...read('ui/styles.css').matchAll(/@import '\.\/styles\/([\w-]+\.css)'/g)].map((m) => m[1])
+    expect(imports.sort()).toEqual(files.sort())
   })
 })

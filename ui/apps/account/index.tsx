@@ -31,9 +31,9 @@ export function AccountArea() {
           <p class="muted">{details.user.email}</p>
         </div>
       </header>
-      <nav class="tabs" aria-label={t('account.tabs')}>
+      <nav class="account-tabs" aria-label={t('account.tabs')}>
         {tabs.map((tab) => (
-          <Link key={tab.href} href={tab.href} class={`tab ${path === tab.href ? 'active' : ''}`} aria-current={path === tab.href ? 'page' : undefined}>
+          <Link key={tab.href} href={tab.href} class={`account-tab ${path === tab.href ? 'active' : ''}`} aria-current={path === tab.href ? 'page' : undefined}>
             {tab.label}
           </Link>
         ))}

@@ -90,9 +90,9 @@ function DesignCard() {
   return (
     <Card>
       <h2 id="design-title">{t('settings.design')}</h2>
-      <div class="choice-row" role="radiogroup" aria-labelledby="design-title">
+      <div class="account-choices" role="radiogroup" aria-labelledby="design-title">
         {[null, 'design_202401'].map((d) => (
-          <label key={String(d)} class={`choice ${value === d ? 'active' : ''}`}>
+          <label key={String(d)} class={`account-choice ${value === d ? 'active' : ''}`}>
             <input type="radio" name="design" checked={value === d} onChange={() => setValue(d)} />
             <span>{t(`settings.design.${d ?? 'standard'}`)}</span>
           </label>

@@ -37,7 +37,7 @@ function LimitRow({ label, used, allowed, unit }: { label: string; used: number;
         </span>
       </div>
       {!unlimited && (
-        <div class={`meter ${full ? 'meter-full' : ''}`} role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={allowed} aria-valuenow={used}>
+        <div class={`license-meter ${full ? 'license-meter-full' : ''}`} role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={allowed} aria-valuenow={used}>
           <span style={{ width: `${Math.round(share * 100)}%` }} />
         </div>
       )}

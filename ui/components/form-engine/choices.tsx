@@ -35,14 +35,14 @@ function Tabs<T extends { group?: string | null; groupId?: string | null }>({ f,
   }
   return (
     <>
-      <div class="tabs" role="tablist">
+      <div class="form-tabs" role="tablist">
         {groups.map((g, i) => (
           <button
             key={g.id}
             id={`${idBase}-tab-${g.id}`}
             type="button"
             role="tab"
-            class={`tab ${active === g.id ? 'active' : ''}`}
+            class={`form-tab ${active === g.id ? 'active' : ''}`}
             aria-selected={active === g.id}
             aria-controls={`${idBase}-panel`}
             tabIndex={active === g.id ? 0 : -1}

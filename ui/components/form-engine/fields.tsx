@@ -215,9 +215,9 @@ export function CountrySelect({ c, value, onChange, onBlur, language, autocomple
 export function YesNo({ c, value, onChange, onBlur }: { c: FieldChrome; value: unknown; onChange(v: boolean): void; onBlur(): void }) {
   return (
     <Group c={c} class="yes-no">
-      <div class="choice-row">
+      <div class="form-choice-row">
         {[true, false].map((v) => (
-          <label key={String(v)} class="choice">
+          <label key={String(v)} class="form-choice">
             <input type="radio" name={c.id} checked={value === v} disabled={c.locked} onChange={() => onChange(v)} onBlur={onBlur} />
             <span>{t(v ? 'form.yes' : 'form.no')}</span>
           </label>
@@ -270,13 +270,13 @@ export function ListInput({ c, f, value, onChange, onBlur }: { c: FieldChrome; f
     <Group c={c}>
       <div class="choice-list">
         {f.values.map((v) => (
-          <label key={v} class="choice">
+          <label key={v} class="form-choice">
             <input type="checkbox" checked={l.selected.includes(v)} onChange={(e) => toggle(v, (e.currentTarget as HTMLInputElement).checked)} onBlur={onBlur} />
             <span>{v}</span>
           </label>
         ))}
         {f.customValue && (
-          <label class="choice">
+          <label class="form-choice">
             <input type="checkbox" checked={l.custom !== null} onChange={(e) => onChange({ ...l, custom: (e.currentTarget as HTMLInputElement).checked ? '' : null })} onBlur={onBlur} />
             <span>{t('form.ownValue')}</span>
           </label>
