@@ -17,7 +17,7 @@
 //     (database.ts) and checkpoint() runs a passive one between transactions, about once a second.
 import type { Database as BunDatabase, Statement } from 'bun:sqlite'
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -36,11 +36,24 @@ export const MAX_GROUP = 64
 /** Statements that only read: they may run inside an open group without committing it. */
 const READ_ONLY = /^\s*select\b/i
 
-function run<R>(db: BunDatabase, compiled: CompiledQuery): QueryResult<R> {
-  const stmt = db.query(compiled.sql) as Statement
-  const params = compiled.parameters as any[]
-  if (stmt.columnNames.length > 0) return { rows: stmt.all(...params) as R[] }
-  const r = stmt.run(...params)
+/**
+ * The connection's statements by SQL text, each with whether it answers rows. bun:sqlite's own
+ * `query()` cache hashes the text as well, but reading `columnNames` every time cost as much as
+ * a primary-key select (measured under the registration storm).
+ */
+type Cached = { stmt: Statement; rows: boolean }
+const STATEMENTS_MAX = 2000
+
+function run<R>(db: BunDatabase, statements: Map<string, Cached>, sql: string, params: readonly unknown[]): QueryResult<R> {
+  let c = statements.get(sql)
+  if (!c) {
+    const stmt = db.query(sql) as Statement
+    c = { stmt, rows: stmt.columnNames.length > 0 }
+    if (statements.size >= STATEMENTS_MAX) statements.clear()
+    statements.set(sql, c)
+  }
+  if (c.rows) return { rows: c.stmt.all(...(params as any[])) as R[] }
+  const r = c.stmt.run(...(params as any[]))
   return { rows: [], numAffectedRows: BigInt(r.changes), insertId: BigInt(r.lastInsertRowid) }
 }
 
@@ -74,6 +87,7 @@ export class BunSqliteDriver implements Driver {
   private busy = false
   /** the open write transaction shared by the current group, if any */
   private group: Group | null = null
+  private readonly statements = new Map<string, Cached>()
 
   constructor(private readonly db: BunDatabase) {}
 
@@ -96,7 +110,25 @@ export class BunSqliteDriver implements Driver {
 
   execute<R>(holder: Holder, compiled: CompiledQuery): QueryResult<R> {
     if (!holder.inTransaction && this.group && !READ_ONLY.test(compiled.sql)) this.flush()
-    return run<R>(this.db, compiled)
+    return run<R>(this.db, this.statements, compiled.sql, compiled.parameters)
+  }
+
+  /**
+   * Runs a statement outside a transaction (see db/prepared.ts): at once when the connection is
+   * free — acquiring, running and releasing in one synchronous step is what Kysely would do, without
+   * its per-query objects — otherwise in the queue's turn like any other caller.
+   */
+  async runOutside<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+    if (this.busy) {
+      const holder = (await this.acquireConnection()) as Holder
+      try {
+        return this.execute<R>(holder, { sql, parameters } as CompiledQuery)
+      } finally {
+        await this.releaseConnection(holder)
+      }
+    }
+    if (this.group && !READ_ONLY.test(sql)) this.flush()
+    return run<R>(this.db, this.statements, sql, parameters)
   }
 
   /** A passive WAL checkpoint in the queue's turn, outside any transaction. */
@@ -131,7 +163,7 @@ export class BunSqliteDriver implements Driver {
    */
   runInTransaction<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
     if (!this.db.inTransaction) throw new Error('runInTransaction outside a transaction')
-    return run<R>(this.db, CompiledQuery.raw(sql, parameters as unknown[]))
+    return run<R>(this.db, this.statements, sql, parameters)
   }
 
   async beginTransaction(conn: DatabaseConnection) {

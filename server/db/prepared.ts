@@ -1,8 +1,9 @@
 // Prepared statements for hot paths (register, reserve, check in): the query is written with
 // Kysely as usual, compiled once per dialect, and run with new values. Building and compiling a
 // Kysely query costs more than most statements it produces (measured: ~30 µs against ~3 µs for
-// a primary-key select on SQLite). Inside a SQLite transaction the statement goes straight to the
-// connection the transaction holds; elsewhere through Kysely's executor.
+// a primary-key select on SQLite). On SQLite the statement goes straight to the connection: inside
+// a transaction to the one the transaction holds, outside at once when the connection is free (else
+// in its queue); on Postgres through Kysely's executor.
 //
 //   const takeSeatsQuery = prepared((db, p: { eventId: number; n: number }) =>
 //     db.updateTable('event').set((eb) => ({ seats_taken: eb('seats_taken', '+', p.n) })).where('id', '=', p.eventId))
@@ -49,7 +50,8 @@ export function prepared<P extends Record<string, unknown>, R = unknown>(build: 
     const c = compile(db)
     const values = c.params.map((p) => ('slot' in p ? (params[p.slot] ?? null) : p.value))
     const adapter = db.getExecutor().adapter
-    if (db.isTransaction && adapter instanceof BunSqliteAdapter) {
+    if (adapter instanceof BunSqliteAdapter) {
+      if (!db.isTransaction) return adapter.driver.runOutside<R>(c.sql, values)
       try {
         return Promise.resolve(adapter.driver.runInTransaction<R>(c.sql, values))
       } catch (e) {
