@@ -6,6 +6,7 @@ import * as m200 from './2026-11-22-200_identity'
 import * as m300 from './2026-11-22-300_forms'
 import * as m401 from './2026-11-22-401_organiser'
 import * as m402 from './2026-11-22-402_guest_list_indexes'
+import * as m701 from './2026-11-22-701_recipient_generation'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-300_forms': m300,
   '2026-11-22-401_organiser': m401,
   '2026-11-22-402_guest_list_indexes': m402,
+  '2026-11-22-701_recipient_generation': m701,
 }

@@ -8,6 +8,7 @@ import type { FormTables } from '../modules/forms/forms.table'
 import type { IdentityTables } from '../modules/identity/identity.table'
 import type { ImportTables } from '../modules/imports/imports.table'
 import type { MailTables } from '../modules/mail/mail.table'
+import type { NotificationSettingsTables } from '../modules/notification-settings/notification-settings.table'
 import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
 import type { TagTables } from '../modules/tags/tags.table'
 import type { TaskTables } from '../modules/tasks/tasks.table'
@@ -26,4 +27,5 @@ export interface DB
     CheckinTables,
     ImportTables,
     FormTables,
-    AssetTables {}
+    AssetTables,
+    NotificationSettingsTables {}

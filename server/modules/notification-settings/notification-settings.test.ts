@@ -105,6 +105,38 @@ forEachDialect('notification settings', (h) => {
     expect(mail.text).toContain('Status Angemeldet')
   })
 
+  test('NEW_REGISTRATION recipients (cached per process) follow every change at once, whoever writes it', async () => {
+    const admin = await h().admin({ agency: 'Agentur Zwischenspeicher' })
+    const ev = (await admin.post('/proxy/api/events', eventBody({ displayName: 'Cache-Fest' }))).body
+    const editor = await createUser(h(), { accounts: [{ agencyId: admin.agencyId, role: 'AGENCY_EDITOR' }] })
+    const e = await loginAs(h(), editor, { accountId: editor.accounts[0].id })
+    const { recipientsOf } = await import('./service')
+    const db = h().ctx.db
+    const emails = async () => (await db.transaction().execute((trx) => recipientsOf(trx, admin.agencyId, 'NEW_REGISTRATION', ev.id))).map((r) => r.email).sort()
+    expect(await emails()).toEqual([])
+    expect(await emails()).toEqual([])
+    // through the API
+    await e.patch('/proxy/api/notifications?user=true', { notifications: [{ code: 'NEW_REGISTRATION', enabled: true }] })
+    expect(await emails()).toEqual([editor.email])
+    // written directly, as another process or an import would: the database's triggers invalidate
+    await db.updateTable('app_user').set({ email: 'neu.adresse@example.org' }).where('id', '=', editor.userId).execute()
+    expect(await emails()).toEqual(['neu.adresse@example.org'])
+    await db.updateTable('account').set({ status: 'DISABLED' }).where('id', '=', editor.accounts[0].id).execute()
+    expect(await emails()).toEqual([])
+    await db.updateTable('account').set({ status: 'OK', user_role: 'AGENCY_CHECKIN' }).where('id', '=', editor.accounts[0].id).execute()
+    expect(await emails()).toEqual(['neu.adresse@example.org'])
+    await db.deleteFrom('notification_setting').where('user_id', '=', editor.userId).execute()
+    expect(await emails()).toEqual([])
+    await db.insertInto('notification_setting').values({ user_id: editor.userId, scope: 'EVENT', scope_id: ev.id, code: 'NEW_REGISTRATION', enabled: true }).execute()
+    expect(await emails()).toEqual(['neu.adresse@example.org'])
+    await db.deleteFrom('account').where('id', '=', editor.accounts[0].id).execute()
+    expect(await emails()).toEqual([])
+    // a colleague joining counts too
+    const second = await createUser(h(), { accounts: [{ agencyId: admin.agencyId, role: 'AGENCY_ADMIN' }] })
+    await db.insertInto('notification_setting').values({ user_id: second.userId, scope: 'USER', scope_id: 0, code: 'NEW_REGISTRATION', enabled: true }).execute()
+    expect(await emails()).toEqual([second.email])
+  })
+
   test('LOGIN_NEW_DEVICE: a login from an unknown browser mails the user unless switched off', async () => {
     const u = await createUser(h())
     await loginAs(h(), u, { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' })

@@ -117,7 +117,8 @@ function pick(rows: Array<{ scope: string; enabled: number | null }>, fallback: 
 
 /**
  * The organiser accounts of an agency that want a notification (code) for an event, with their
- * user's address and language. One query, for use inside the transaction that caused the event.
+ * user's address and language. For use inside the transaction that caused the event; cached while
+ * the recipients counter stands still (see recipientsOf).
  */
 // Runs inside every registration's transaction (NEW_REGISTRATION): compiled once per code
 // (db/prepared.ts); the roles allowed for a code are constants of its statement.
@@ -147,7 +148,30 @@ function recipientQuery(code: string, roles: readonly string[]) {
   )
 }
 
-export async function recipientsOf(db: Db, agencyId: number, code: string, eventId?: number) {
+type Recipient = { accountId: number; id: number; email: string; language: string }
+
+// Recipients per database (the Kysely adapter, shared by its transactions), agency, event and code,
+// valid while the database's recipients counter (raised by triggers, migration 701) stands still:
+// one primary-key read instead of the join in every registration's transaction.
+const RECIPIENT_CACHE_MAX = 2000
+const recipientCaches = new WeakMap<object, { generation: number; entries: Map<string, Recipient[]> }>()
+const recipientGeneration = prepared((db) => db.selectFrom('cache_generation').select('n').where('name', '=', 'recipients'))
+
+export async function recipientsOf(db: Db, agencyId: number, code: string, eventId?: number): Promise<Recipient[]> {
+  const generation = (await recipientGeneration.first(db, {}))?.n ?? -1
+  const adapter = db.getExecutor().adapter
+  let cache = recipientCaches.get(adapter)
+  if (!cache || cache.generation !== generation) recipientCaches.set(adapter, (cache = { generation, entries: new Map() }))
+  const key = `${agencyId}:${eventId ?? -1}:${code}`
+  const hit = cache.entries.get(key)
+  if (hit) return hit
+  const found = await findRecipients(db, agencyId, code, eventId)
+  if (cache.entries.size >= RECIPIENT_CACHE_MAX) cache.entries.clear()
+  cache.entries.set(key, found)
+  return found
+}
+
+async function findRecipients(db: Db, agencyId: number, code: string, eventId?: number): Promise<Recipient[]> {
   const def = NOTIFICATION_CODES.find((c) => c.code === code)!
   const permission = def.audience.kind === 'organiser' ? def.audience.permission : undefined
   const roles = ORGANISER_ROLES.filter((r) => !permission || can(r, permission))
