@@ -7,6 +7,7 @@ import * as m300 from './2026-11-22-300_forms'
 import * as m401 from './2026-11-22-401_organiser'
 import * as m402 from './2026-11-22-402_guest_list_indexes'
 import * as m701 from './2026-11-22-701_recipient_generation'
+import * as m702 from './2026-11-22-702_mail_templates'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-401_organiser': m401,
   '2026-11-22-402_guest_list_indexes': m402,
   '2026-11-22-701_recipient_generation': m701,
+  '2026-11-22-702_mail_templates': m702,
 }

@@ -246,7 +246,7 @@ async function eraseUser(trx: Db, user: AppUserRow) {
   await trx.deleteFrom('mail_outbox').where('status', '=', 'PENDING').where((eb) => eb.or([eb('user_id', '=', user.id), eb('to_address', '=', user.email)])).execute()
   await trx
     .updateTable('mail_outbox')
-    .set({ to_address: anon, to_name: null, subject: '', html: '', text: '', attachments: toJson([]), user_id: null })
+    .set({ to_address: anon, to_name: null, subject: '', html: '', text: '', params: null, attachments: toJson([]), user_id: null })
     .where((eb) => eb.or([eb('user_id', '=', user.id), eb('to_address', '=', user.email)]))
     .execute()
   await trx.deleteFrom('app_user').where('id', '=', user.id).execute()

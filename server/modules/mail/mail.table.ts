@@ -20,9 +20,13 @@ export interface MailOutboxTable {
   kind: string
   to_address: string
   to_name: string | null
+  /** empty until delivery when the mail is rendered from a template */
   subject: string
   html: string
   text: string
+  /** rendered by the worker (mail/templates.ts): the template's name and its parameters (JSON) */
+  template: string | null
+  params: string | null
   attachments: GenJson<MailAttachment[]>
   language: Generated<string>
   status: Generated<MailStatus>

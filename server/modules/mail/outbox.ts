@@ -57,3 +57,57 @@ export async function enqueueMail(db: Db, m: OutgoingMail): Promise<number> {
   })
   return row!.id
 }
+
+export interface OutgoingTemplateMail {
+  kind: string
+  to: string
+  toName?: string | null
+  /** a name registered with registerMailTemplate (mail/templates.ts) */
+  template: string
+  /** what the renderer needs besides the row (JSON); the database is read at delivery */
+  params: unknown
+  language?: string
+  agencyId?: number | null
+  eventId?: number | null
+  visitorId?: number | null
+  userId?: number | null
+}
+
+const insertTemplateMail = prepared((db, p: { kind: string; to: string; toName: string | null; template: string; params: string; language: string; agencyId: number | null; eventId: number | null; visitorId: number | null; userId: number | null }) =>
+  db
+    .insertInto('mail_outbox')
+    .values({
+      kind: p.kind,
+      to_address: p.to,
+      to_name: p.toName,
+      subject: '',
+      html: '',
+      text: '',
+      template: p.template,
+      params: p.params,
+      language: p.language,
+      attachments: '[]',
+      agency_id: p.agencyId,
+      event_id: p.eventId,
+      visitor_id: p.visitorId,
+      user_id: p.userId,
+    })
+    .returning('id'),
+)
+
+/** Queues a mail the worker renders when it delivers it (mail/templates.ts); same transaction rules as enqueueMail. */
+export async function enqueueTemplateMail(db: Db, m: OutgoingTemplateMail): Promise<number> {
+  const row = await insertTemplateMail.first(db, {
+    kind: m.kind,
+    to: m.to,
+    toName: m.toName ?? null,
+    template: m.template,
+    params: toJson(m.params),
+    language: m.language ?? 'de',
+    agencyId: m.agencyId ?? null,
+    eventId: m.eventId ?? null,
+    visitorId: m.visitorId ?? null,
+    userId: m.userId ?? null,
+  })
+  return row!.id
+}

@@ -32,6 +32,32 @@ forEachDialect('mail outbox and worker', (h) => {
     expect((await outboxFor(email)).message_id).toBeTruthy()
   })
 
+  test('the confirmation is queued as a template with its parameters and rendered when it is sent; the row keeps what was sent', async () => {
+    const { email } = await register()
+    const queued = await outboxFor(email)
+    expect(queued).toMatchObject({ template: 'REGISTRATION_CONFIRMATION', subject: '', html: '', text: '' })
+    const params = JSON.parse(queued.params!)
+    expect(params.status).toBe('CONFIRMED')
+    expect(params.token).toMatch(/^[a-z0-9]+\.[a-z0-9]+$/)
+    await h().deliverMail()
+    const mail = await h().smtp.waitFor((m) => m.to.includes(email))
+    expect(mail.text).toContain('Sommerfest')
+    expect(mail.text).toContain(`token=${params.token}`)
+    const sent = await outboxFor(email)
+    expect(sent).toMatchObject({ status: 'SENT', subject: 'Ihre Anmeldung: Sommerfest' })
+    expect(sent.text).toBe(mail.text.trim())
+    expect(sent.html).toContain('Sommerfest')
+  })
+
+  test('a confirmation whose registration is gone before delivery fails at once instead of being retried', async () => {
+    const { email, visitorId } = await register()
+    await h().ctx.db.deleteFrom('event_visitor').where('id', '=', visitorId).execute()
+    await h().deliverMail()
+    expect(await outboxFor(email)).toMatchObject({ status: 'FAILED', attempts: 1 })
+    expect((await outboxFor(email)).last_error).toContain('gone')
+    expect(h().smtp.to(email)).toHaveLength(0)
+  })
+
   test('a temporary failure is retried after the backoff, not before', async () => {
     const { email } = await register()
     h().smtp.failNext = 1

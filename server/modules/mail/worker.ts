@@ -4,6 +4,7 @@ import nodemailer, { type Transporter } from 'nodemailer'
 import type { AppContext } from '../../context'
 import { fromJson, isoNow } from '../../db/types'
 import type { MailAttachment, MailOutboxRow } from './mail.table'
+import { MailSubjectGone, renderOutboxMail } from './templates'
 
 /** Delay before attempt n+1 after n failures; after the last one the mail is FAILED. */
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
@@ -73,24 +74,34 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
   async function deliver(m: MailOutboxRow) {
     const attachments = fromJson<MailAttachment[]>(m.attachments, [])
     try {
+      // a mail queued as a template is rendered now; the row keeps what was sent
+      const body = await renderOutboxMail(ctx, m)
       const info = await transport!.sendMail({
         from: { name: ctx.config.mail.from_name, address: ctx.config.mail.from },
         to: m.to_name ? { name: m.to_name, address: m.to_address } : m.to_address,
-        subject: m.subject,
-        html: m.html,
-        text: m.text,
+        subject: body.subject,
+        html: body.html,
+        text: body.text,
         attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
       })
       await ctx.db
         .updateTable('mail_outbox')
-        .set({ status: 'SENT', sent_at: isoNow(ctx.clock.now()), message_id: info.messageId ?? null, locked_until: null, attempts: m.attempts + 1, last_error: null })
+        .set({
+          status: 'SENT',
+          sent_at: isoNow(ctx.clock.now()),
+          message_id: info.messageId ?? null,
+          locked_until: null,
+          attempts: m.attempts + 1,
+          last_error: null,
+          ...(m.template ? { subject: body.subject, html: body.html, text: body.text } : {}),
+        })
         .where('id', '=', m.id)
         .execute()
     } catch (e) {
       const attempts = m.attempts + 1
       const error = String((e as Error)?.message ?? e).slice(0, 500)
       const permanent = /^5\d\d/.test(String((e as any)?.responseCode ?? '')) && (e as any)?.responseCode !== 552
-      const failed = permanent || attempts >= MAX_ATTEMPTS
+      const failed = permanent || attempts >= MAX_ATTEMPTS || e instanceof MailSubjectGone
       await ctx.db.transaction().execute(async (trx) => {
         await trx
           .updateTable('mail_outbox')

@@ -12,14 +12,15 @@ import { resolveLanguage } from '../../i18n/languages'
 import { AppError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import { registrationState } from '../events/rules'
-import { type FieldDef, type FormContext, type Selection, type SlotSelection, type VisitorData, kindOf, labelOf } from '../forms/definitions'
+import { type FieldDef, type FormContext, type Selection, type SlotSelection, kindOf, labelOf } from '../forms/definitions'
 import { type Evaluation, type Problem, addressComplete, evaluate, valueText } from '../forms/engine'
 import { groupCommit } from '../forms/group-commit'
 import { formDefinitions } from '../forms/service'
 import type { AccountActor } from '../identity/auth'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { randomString } from '../identity/tokens'
-import { enqueueMail } from '../mail/outbox'
+import { enqueueTemplateMail } from '../mail/outbox'
+import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
 import { notifyNewRegistration } from '../notification-settings/service'
 import { renderMail } from '../mail/render'
 import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
@@ -248,8 +249,6 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       takeover = dup.id
     }
   }
-  const agency = await Q.agencyName.first(ctx.db, { id: event.agency_id })
-  const agencyName = agency?.display_name ?? ''
   // field values as stored, and what they take (defined values, timeslots, uploads)
   const byId = new Map(defs.map((f) => [String(f.id), f]))
   const fieldRows: Array<{ field_id: number; data: string | null; value: string; asset_id: number | null }> = []
@@ -266,10 +265,8 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     if (kind === 'TIMESLOT') for (const x of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...x })
     fieldRows.push({ field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
   }
-  const person = { salutation: d.salutation, title: d.title, firstName: d.firstName, lastName: d.lastName, visitorCount: persons }
   const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
   const wantsMail = !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
-  const mail = wantsMail ? confirmationMail(ctx, event, agencyName, { ...person, status: expected }, language, defs, d) : null
   const result = await groupCommit(ctx, async (trx) => {
     let status: VisitorStatus = expected
     let seats = persons
@@ -363,16 +360,15 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       }
     } else await fixSlotSelections(trx, now, visitor.id, eventId, slotPicks, !!admin)
 
-    if (mail && userId) {
-      const token = encodeURIComponent(await issueAccessToken(ctx, trx, userId, GUEST_ACCESS))
-      const m = status === expected ? mail : confirmationMail(ctx, event, agencyName, { ...person, status }, language, defs, d)
-      await enqueueMail(trx, {
+    if (wantsMail && userId) {
+      // rendered by the mail worker when it sends it (confirmationTemplate below)
+      const params: ConfirmationParams = { status, token: await issueAccessToken(ctx, trx, userId, GUEST_ACCESS) }
+      await enqueueTemplateMail(trx, {
         kind: 'REGISTRATION_CONFIRMATION',
+        template: CONFIRMATION_TEMPLATE,
+        params,
         to: email!,
         toName: [d.firstName, d.lastName].filter(Boolean).join(' '),
-        subject: m.subject,
-        html: m.html.replaceAll(TOKEN_SLOT, token),
-        text: m.text.replaceAll(TOKEN_SLOT, token),
         language,
         agencyId: event.agency_id,
         eventId: event.id,
@@ -459,7 +455,12 @@ async function claimAsset(trx: Db, assetId: number, event: EventRow, visitorId: 
   if (Number(r.numUpdatedRows) !== 1) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: 'INVALID' }] })
 }
 
-const TOKEN_SLOT = 'EINLASSACCESSTOKENSLOT'
+const CONFIRMATION_TEMPLATE = 'REGISTRATION_CONFIRMATION'
+/** What the confirmation needs besides the database: the status it confirms and the guest's access token. */
+interface ConfirmationParams {
+  status: VisitorStatus
+  token: string
+}
 
 interface MailPerson {
   salutation?: string | null
@@ -470,17 +471,31 @@ interface MailPerson {
   visitorCount: number
 }
 
-/** The confirmation mail, rendered before the transaction; the access token is filled in there. */
-function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], data: VisitorData) {
+/**
+ * The confirmation, rendered by the mail worker from the registration as stored (its answers in the
+ * guest's language) and the status it was made with.
+ */
+registerMailTemplate<ConfirmationParams>(CONFIRMATION_TEMPLATE, async (ctx, m, p) => {
+  const v = m.visitor_id ? await ctx.db.selectFrom('event_visitor').select(['event_id', 'salutation', 'title', 'first_name', 'last_name', 'visitor_count']).where('id', '=', m.visitor_id).executeTakeFirst() : undefined
+  const event = v && (await Q.event.first(ctx.db, { id: v.event_id }))
+  if (!v || !event) throw new MailSubjectGone('the registration is gone')
+  const agency = await Q.agencyName.first(ctx.db, { id: event.agency_id })
+  const values = await ctx.db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', m.visitor_id!).execute()
+  const fields = Object.fromEntries(values.map((x) => [String(x.field_id), fromJson<unknown>(x.value, null)]))
+  const person = { salutation: v.salutation, title: v.title, firstName: v.first_name, lastName: v.last_name, visitorCount: v.visitor_count, status: p.status }
+  return confirmationMail(ctx, event, agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token)
+})
+
+function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string) {
   const name = [person.salutation, person.title, person.firstName, person.lastName].filter(Boolean).join(' ')
   const kind = person.status === 'REQUIRE_APPROVAL' ? 'approval' : person.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
-  const url = `${ctx.config.baseUrl}/guest/dashboard?token=${TOKEN_SLOT}`
+  const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
   const params = { event: event.display_name, date: formatDate(event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name }
   const place = event.event_type === 'ONLINE' ? t(lang, 'events.online') : [event.location_name, event.city].filter(Boolean).join(', ')
   // What the guest chose (timeslots, options, answers), so the mail is a complete receipt.
   const details = defs
-    .filter((f) => data.fields[String(f.id)] !== undefined && f.id > 0 && !['IMAGE', 'FILE'].includes(kindOf(f)))
-    .map((f) => `${labelOf(f, lang)}: ${valueText(f, data.fields[String(f.id)], lang)}`)
+    .filter((f) => fields[String(f.id)] !== undefined && f.id > 0 && !['IMAGE', 'FILE'].includes(kindOf(f)))
+    .map((f) => `${labelOf(f, lang)}: ${valueText(f, fields[String(f.id)], lang)}`)
   const subjectKey = { confirmed: 'registration.mail.subject', approval: 'registration.mail.subjectApproval', waitingList: 'registration.mail.subjectWaitingList' }[kind]
   return renderMail({
     subject: t(lang, subjectKey, params),
