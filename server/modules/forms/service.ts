@@ -88,6 +88,9 @@ const emptyDef = (id: number, spec: DefaultSpec, sortOrder: number): FieldDef =>
 
 /** The default form before an organiser touched it (negative ids: nothing is stored yet). */
 export const defaultDefs = (): FieldDef[] => DEFAULT_FORM.map((s, i) => emptyDef(-(i + 1), s, (i + 1) * 10))
+// read-only like the cached definitions below: built once, not for every registration
+let sharedDefaults: FieldDef[] | null = null
+const sharedDefaultDefs = () => (sharedDefaults ??= defaultDefs())
 
 /** The event's paid flag: set by ticketing through event options (docs/forms.md). */
 export const isPaidEvent = (e: Pick<EventRow, 'options'>) => fromJson<string[]>(e.options, []).includes('PAID_EVENT')
@@ -110,7 +113,7 @@ function cacheOf(db: Db): DefsCache {
 
 /** The event's field definitions for validation (cached; free counts are not current). */
 export async function formDefinitions(db: Db, event: Pick<EventRow, 'id' | 'form_version'>): Promise<FieldDef[]> {
-  if (event.form_version === 0) return defaultDefs()
+  if (event.form_version === 0) return sharedDefaultDefs()
   const cache = cacheOf(db)
   const hit = cache.get(event.id)
   if (hit && hit.version === event.form_version) return hit.defs
