@@ -54,6 +54,10 @@ export function openSqlite(path: string): BunDatabase {
   raw.exec('pragma busy_timeout = 5000')
   raw.exec('pragma foreign_keys = ON')
   raw.exec('pragma temp_store = MEMORY')
+  // 32 MB of page cache instead of SQLite's 2 MB: a registration touches ~14 index B-trees of
+  // event_visitor; with 2 MB their pages were read from the OS again and again once an event had
+  // some thousand guests (insert 88 → 58 µs measured in the storm). Filled only as pages are used.
+  raw.exec('pragma cache_size = -32768')
   // checkpoints run on a timer between transactions, not inside a commit (bun-sqlite-dialect.ts)
   raw.exec('pragma wal_autocheckpoint = 0')
   raw.exec('pragma journal_size_limit = 67108864')
