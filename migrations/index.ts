@@ -8,6 +8,7 @@ import * as m401 from './2026-11-22-401_organiser'
 import * as m402 from './2026-11-22-402_guest_list_indexes'
 import * as m701 from './2026-11-22-701_recipient_generation'
 import * as m702 from './2026-11-22-702_mail_templates'
+import * as m703 from './2026-11-22-703_partial_indexes'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-402_guest_list_indexes': m402,
   '2026-11-22-701_recipient_generation': m701,
   '2026-11-22-702_mail_templates': m702,
+  '2026-11-22-703_partial_indexes': m703,
 }
