@@ -4,9 +4,13 @@
 // both at 64 connections, p99 < 50 ms. Bounded: a fixed duration per phase, loopback only.
 //
 //   node_modules/.bin/bun build.ts --test-license-key --outfile e2e/.artifacts/einlass
-//   node_modules/.bin/bun bench/forms.ts [--seconds 10] [--connections 64]
+//   node_modules/.bin/bun bench/forms.ts [--seconds 10] [--connections 64] [--warmup 2]
+// Afterwards the database is checked: every 2xx stored, nothing twice, places equal to what is held.
+import { Database } from 'bun:sqlite'
 import autocannon from 'autocannon'
+import { join } from 'node:path'
 import { E2E_BINARY, startServerProcess } from '../server/testing/process'
+import { cpuSeconds } from './lib'
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -14,6 +18,7 @@ const arg = (name: string, dflt: number) => {
 }
 const SECONDS = arg('seconds', 10)
 const CONNECTIONS = arg('connections', 64)
+const WARMUP = arg('warmup', 2)
 
 const server = await startServerProcess({ command: [E2E_BINARY], env: { EINLASS_LOG_LEVEL: 'error' } })
 let cookie = ''
@@ -75,42 +80,106 @@ try {
   const count = (await (await call('GET', `/proxy/api/events/${event.id}/fields`)).json()).fields.filter((f: any) => !String(f.defaultField ?? '').startsWith('ESCORT_')).length
   cookie = ''
 
-  let n = 0
-  const registration = await autocannon({
-    url: `${server.url}/proxy/api/public/events/${event.id}/registrations`,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', email: `g${n++}@bench.example`, fields, escortPersons: escorts }) }) }],
+  // Each phase: a short warm-up, then the measured run; the server's CPU time per answered request
+  // (from /proc, independent of what else runs on the machine) and the keys answered 2xx, which
+  // are checked against the database afterwards.
+  const phase = async (path: string, body: (i: number, tag: string) => { key: string; json: string }) => {
+    let i = 0
+    const run = async (tag: string, duration: number) => {
+      const ok = new Set<string>()
+      const cpu0 = cpuSeconds(server.proc.pid!)
+      const r = await autocannon({
+        url: `${server.url}${path}`,
+        connections: CONNECTIONS,
+        duration,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (req: any, context: any) => {
+              const b = body(i++, tag)
+              context.key = b.key
+              return { ...req, body: b.json }
+            },
+            onResponse: (status: number, _body: string, context: any) => {
+              if (status >= 200 && status < 300) ok.add(context.key)
+            },
+          } as any,
+        ],
+      })
+      const cpuMs = ((cpuSeconds(server.proc.pid!) - cpu0) * 1000) / Math.max(1, r['2xx'])
+      return { r, ok, cpuMs }
+    }
+    await run('warm', WARMUP)
+    return run('run', SECONDS)
+  }
+
+  const registration = await phase(`/proxy/api/public/events/${event.id}/registrations`, (i, tag) => {
+    const email = `${tag}.${i}@bench.example`
+    return { key: email, json: JSON.stringify({ salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', email, fields, escortPersons: escorts }) }
   })
 
   cookie = setup.headers.getSetCookie()[0].split(';')[0]
   const slots = await add({ type: 'TIMESLOT', displayName: 'Slot', timeslots: Array.from({ length: 20 }, (_, i) => ({ displayName: `Slot ${i}`, capacity: 1_000_000 })) })
   cookie = ''
-  let m = 0
-  const reservation = await autocannon({
-    url: `${server.url}/proxy/api/public/reservation/timeslot`,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ timeslotId: slots.timeslots[m % 20].id, identification: `bench-visitor-${m++}`, amount: 1 }) }) }],
+  const reservation = await phase('/proxy/api/public/reservation/timeslot', (i, tag) => {
+    const identification = `${tag}-visitor-${i}`
+    return { key: identification, json: JSON.stringify({ timeslotId: slots.timeslots[i % 20].id, identification, amount: 1 }) }
   })
+
+  // Nothing lost, duplicated or over capacity: every 2xx is stored; a run ends on a timer, so up to
+  // one request per connection may be stored without its answer having been counted.
+  const db = new Database(join(server.dataDir, 'einlass.sqlite'), { readonly: true })
+  // one snapshot for all reads: requests still in flight when the run ended may commit meanwhile
+  db.exec('begin')
+  const checks: string[] = []
+  const fail = (msg: string) => {
+    throw new Error(`consistency check failed: ${msg}`)
+  }
+  {
+    const stored = db.query('select id, email, visitor_count from event_visitor where event_id = ? and email like ?').all(event.id, 'run.%') as Array<{ id: number; email: string; visitor_count: number }>
+    const emails = new Set(stored.map((r) => r.email))
+    const lost = [...registration.ok].filter((e) => !emails.has(e))
+    if (lost.length) fail(`${lost.length} registrations answered 201 but not stored, e.g. ${lost[0]}`)
+    if (stored.length - registration.ok.size > CONNECTIONS) fail(`${stored.length} stored for ${registration.ok.size} answered`)
+    const all = db.query('select count(*) as n, count(distinct email) as d, coalesce(sum(visitor_count), 0) as persons from event_visitor where event_id = ?').get(event.id) as { n: number; d: number; persons: number }
+    if (all.n !== all.d) fail(`${all.n - all.d} e-mails stored twice`)
+    const seats = (db.query('select seats_taken from event where id = ?').get(event.id) as { seats_taken: number }).seats_taken
+    if (seats !== all.persons) fail(`seats_taken ${seats} but ${all.persons} persons registered`)
+    const escorts = (db.query('select count(*) as n from escort_person e join event_visitor v on v.id = e.visitor_id where v.event_id = ?').get(event.id) as { n: number }).n
+    if (escorts !== 2 * all.n) fail(`${escorts} escorts for ${all.n} registrations`)
+    const taken = (db.query('select taken from field_value where id = ?').get(F.workshop.definedValues[0].id) as { taken: number }).taken
+    if (taken !== all.n) fail(`defined value taken ${taken} for ${all.n} registrations (one each)`)
+    checks.push(`registrations: all ${registration.ok.size} answered 201 stored (${stored.length - registration.ok.size} more in flight at the end), ${all.n} rows, no e-mail twice, seats_taken = persons = ${seats}, escorts ${escorts}, defined value taken ${taken}`)
+  }
+  {
+    const ids = slots.timeslots.map((t: { id: number }) => t.id)
+    const rows = db.query(`select identification, timeslot_id from timeslot_reservation where timeslot_id in (${ids.join(',')})`).all() as Array<{ identification: string; timeslot_id: number }>
+    const stored = new Set(rows.map((r) => r.identification))
+    if (stored.size !== rows.length) fail('a visitor holds two reservations')
+    const lost = [...reservation.ok].filter((k) => !stored.has(k))
+    if (lost.length) fail(`${lost.length} reservations answered 2xx but not stored`)
+    const taken = (db.query(`select coalesce(sum(taken), 0) as t from timeslot where id in (${ids.join(',')})`).get() as { t: number }).t
+    if (taken !== rows.length) fail(`timeslots taken ${taken} but ${rows.length} reservations`)
+    checks.push(`reservations: all ${reservation.ok.size} answered 2xx stored, ${rows.length} rows, one per visitor, taken = rows = ${taken}`)
+  }
+  db.exec('commit')
+  db.close()
 
   // calibration: the same server answering its cheapest call, to read the figures against the
   // machine's state at the time (other processes share the 2 cores)
   const health = await autocannon({ url: `${server.url}/health`, connections: CONNECTIONS, duration: Math.min(5, SECONDS) })
 
-  const line = (name: string, r: autocannon.Result, target: number) => {
-    const ok = r['2xx']
-    const rate = ok / SECONDS
-    return `${name}: ${rate.toFixed(0)}/s (target >= ${target}), p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}${rate >= target && r.latency.p99 < 50 ? '' : '  <-- below target'}`
+  const line = (name: string, p: { r: autocannon.Result; cpuMs: number }, target: number) => {
+    const r = p.r
+    const rate = r['2xx'] / SECONDS
+    return `${name}: ${rate.toFixed(0)}/s (target >= ${target}), p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, server CPU ${p.cpuMs.toFixed(3)} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}${rate >= target && r.latency.p99 < 50 ? '' : '  <-- below target'}`
   }
   console.log(`einlass forms bench: ${CONNECTIONS} connections, ${SECONDS} s per phase, SQLite, compiled binary, ${count} form fields`)
   console.log(`calibration GET /health: ${(health['2xx'] / Math.min(5, SECONDS)).toFixed(0)}/s, p99 ${health.latency.p99} ms`)
   console.log(line('registrations (20 fields, 2 escorts)', registration, 1500))
   console.log(line('timeslot reservations', reservation, 3000))
+  for (const c of checks) console.log(`check: ${c}`)
 } finally {
   await server.stop()
 }
