@@ -231,3 +231,20 @@ describe('/ready without a database', () => {
     }
   })
 })
+
+test('pathOf gives what URL gives for the request paths the security layer sees', async () => {
+  const { pathOf } = await import('./security')
+  for (const u of [
+    'http://127.0.0.1:3000/proxy/api/public/events/1/registrations',
+    'http://h/',
+    'http://h',
+    'http://h/public/event/abc/frame?x=1#y',
+    'http://h/public/event/abc/frame#y?z',
+    'https://user:pw@h:8443/a/b/../c?q=/x',
+    'http://h/public/event/..%2Fx/frame',
+    'http://h/a/./b',
+    'http://h/ä ö',
+  ]) {
+    expect(pathOf(u)).toBe(new URL(u).pathname)
+  }
+})

@@ -24,8 +24,18 @@ const CSP_FRAME = [...CSP_BASE, 'frame-ancestors *'].join('; ')
 
 export const isEmbeddablePath = (path: string) => /^\/public\/event\/[^/]+\/frame\/?$/.test(path)
 
-export function securityHeaders(path: string, https: boolean): Record<string, string> {
+// the four possible sets, built once (read-only: callers copy them into the response's headers)
+const headerSets = new Map<string, Readonly<Record<string, string>>>()
+
+export function securityHeaders(path: string, https: boolean): Readonly<Record<string, string>> {
   const frame = isEmbeddablePath(path)
+  const key = `${frame}|${https}`
+  let h = headerSets.get(key)
+  if (!h) headerSets.set(key, (h = Object.freeze(buildHeaders(frame, https))))
+  return h
+}
+
+function buildHeaders(frame: boolean, https: boolean): Record<string, string> {
   const h: Record<string, string> = {
     'content-security-policy': frame ? CSP_FRAME : CSP_APP,
     'x-content-type-options': 'nosniff',
@@ -77,6 +87,24 @@ export function limitBodyStream(request: Request, limitBytes: number): Request {
   return new Request(request, { body: request.body.pipeThrough(counter), duplex: 'half' } as RequestInit)
 }
 
+const PLAIN_URL = /^[\w\-.~:/?#@!$&'()*+,;=]*$/
+
+/**
+ * The path of an absolute request URL without parsing all of it (runs for every request); what
+ * URL would normalise (dot segments, escapes) goes through URL.
+ */
+export function pathOf(url: string): string {
+  if (!PLAIN_URL.test(url) || url.includes('/.')) return new URL(url).pathname
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start < 0) return '/'
+  let end = url.length
+  const q = url.indexOf('?', start)
+  if (q >= 0) end = q
+  const hash = url.indexOf('#', start)
+  if (hash >= 0 && hash < end) end = hash
+  return url.slice(start, end)
+}
+
 let counter = 0
 const newRequestId = () => `${Date.now().toString(36)}-${(counter++ % 1_000_000).toString(36)}`
 
@@ -85,7 +113,7 @@ export function security(opts: { baseUrl: string; https: boolean; log: Logger; f
   const logRequests = opts.log.enabled('info')
   return new Elysia({ name: 'security' })
     .onRequest(({ request, set }) => {
-      const url = new URL(request.url)
+      const url = { pathname: pathOf(request.url) }
       const given = request.headers.get('x-request-id')
       const id = given && /^[\w.:-]{1,100}$/.test(given) ? given : newRequestId()
       if (logRequests) started.set(request, { t: performance.now(), id })
