@@ -2,9 +2,10 @@
 // validates with the form engine, takes the places (event, defined values, timeslots), stores the
 // guest with escorts and field values, claims uploads and queues the confirmation mail, or nothing
 // happens at all.
+import type { Insertable } from 'kysely'
 import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
-import { prepared } from '../../db/prepared'
+import { prepared, preparedRows } from '../../db/prepared'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
 import { t } from '../../i18n/catalogue'
 import { formatDate, formatTime } from '../../i18n/format'
@@ -26,7 +27,7 @@ import { renderMail } from '../mail/render'
 import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
 import { attributeShortLink } from '../shortlinks/service'
 import { takeSeats } from '../visitors/capacity'
-import type { EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
+import type { EscortPersonTable, EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
 import type { AdminRegistrationInput, RegistrationInput } from './model'
 
 export interface RegistrationResult {
@@ -56,6 +57,10 @@ export const TAKEOVER_STATUSES: readonly VisitorStatus[] = ['ADDED', 'INVITED', 
 const alreadyRegistered = () => new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
 
 const STATE_ERROR = { NOT_OPEN: 'REGISTRATION_NOT_OPEN', CLOSED: 'REGISTRATION_CLOSED', EXPIRED: 'EVENT_EXPIRED', FULL: 'EVENT_FULL' } as const
+
+const ESCORT_COLUMNS = ['visitor_id', 'number', 'salutation', 'title', 'first_name', 'last_name', 'email', 'company', 'position', 'phone_number', 'web', 'info', 'birthday', 'covid_state', 'street', 'street_number', 'post_code', 'city', 'country'] as const
+type EscortRow = { [K in (typeof ESCORT_COLUMNS)[number]]: Insertable<EscortPersonTable>[K] } & Record<string, unknown>
+type ValueRow = { visitor_id: number; event_id: number; field_id: number; data: string | null; value: string; asset_id: number | null }
 
 // The registration hot path's statements, compiled once (db/prepared.ts).
 const Q = {
@@ -118,6 +123,20 @@ const Q = {
           updated_at: p.at,
         })
         .returningAll(),
+  ),
+  // the builder names every column: the rows it gets are placeholders (db/prepared.ts)
+  insertEscorts: preparedRows((db, rows: EscortRow[]) => db.insertInto('escort_person').values(rows.map((r) => Object.fromEntries(ESCORT_COLUMNS.map((c) => [c, r[c]])) as EscortRow))),
+  insertValues: preparedRows((db, rows: ValueRow[]) =>
+    db.insertInto('visitor_field_value').values(rows.map((r) => ({ visitor_id: r.visitor_id, event_id: r.event_id, field_id: r.field_id, data: r.data, value: r.value, asset_id: r.asset_id }))),
+  ),
+  // a defined value's places: the same conditional update as every capacity (visitors/capacity.ts)
+  takeValue: prepared((db, p: { id: number; fieldId: number; amount: number }) =>
+    db
+      .updateTable('field_value')
+      .set((eb) => ({ taken: eb('taken', '+', p.amount) }))
+      .where('id', '=', p.id)
+      .where('field_id', '=', p.fieldId)
+      .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', p.amount), '<=', eb.ref('capacity'))])),
   ),
 }
 
@@ -306,48 +325,40 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     }
     const visitor = takeover === null ? (await Q.insertVisitor.first(trx, columns))! : await takeOverEntry(trx, takeover, columns)
     if (d.escortPersons.length) {
-      await trx
-        .insertInto('escort_person')
-        .values(
-          d.escortPersons.map((e, i) => ({
-            visitor_id: visitor.id,
-            number: i + 1,
-            salutation: e.salutation ?? null,
-            title: e.title ?? null,
-            first_name: e.firstName ?? null,
-            last_name: e.lastName ?? null,
-            email: e.email ?? null,
-            company: e.company ?? null,
-            position: e.position ?? null,
-            phone_number: e.phoneNumber ?? null,
-            web: e.web ?? null,
-            info: e.info ?? null,
-            birthday: e.birthday ?? null,
-            covid_state: e.covidState ?? null,
-            street: e.address?.street ?? null,
-            street_number: e.address?.streetNumber ?? null,
-            post_code: e.address?.postCode ?? null,
-            city: e.address?.city ?? null,
-            country: e.address?.country ?? null,
-          })),
-        )
-        .execute()
+      await Q.insertEscorts(
+        trx,
+        d.escortPersons.map((e, i) => ({
+          visitor_id: visitor.id,
+          number: i + 1,
+          salutation: e.salutation ?? null,
+          title: e.title ?? null,
+          first_name: e.firstName ?? null,
+          last_name: e.lastName ?? null,
+          email: e.email ?? null,
+          company: e.company ?? null,
+          position: e.position ?? null,
+          phone_number: e.phoneNumber ?? null,
+          web: e.web ?? null,
+          info: e.info ?? null,
+          birthday: e.birthday ?? null,
+          covid_state: e.covidState ?? null,
+          street: e.address?.street ?? null,
+          street_number: e.address?.streetNumber ?? null,
+          post_code: e.address?.postCode ?? null,
+          city: e.address?.city ?? null,
+          country: e.address?.country ?? null,
+        })),
+      )
     }
 
     for (const x of assets) await claimAsset(trx, x.assetId, event, visitor.id, x.field, admin ? null : (input.identification ?? null))
     if (status !== 'WAITING_LIST') {
       for (const x of valuePicks) {
-        const r = await trx
-          .updateTable('field_value')
-          .set((eb) => ({ taken: eb('taken', '+', x.amount) }))
-          .where('id', '=', x.fieldValueId)
-          .where('field_id', '=', x.fieldId)
-          .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', x.amount), '<=', eb.ref('capacity'))]))
-          .executeTakeFirst()
-        if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: x.field, errorType: 'VALUE_UNAVAILABLE' }] })
+        const r = await Q.takeValue(trx, { id: x.fieldValueId, fieldId: x.fieldId, amount: x.amount })
+        if (Number(r.numAffectedRows) !== 1) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: x.field, errorType: 'VALUE_UNAVAILABLE' }] })
       }
     }
-    if (fieldRows.length) await trx.insertInto('visitor_field_value').values(fieldRows.map((r) => ({ ...r, visitor_id: visitor.id, event_id: eventId }))).execute()
+    if (fieldRows.length) await Q.insertValues(trx, fieldRows.map((r) => ({ ...r, visitor_id: visitor.id, event_id: eventId })))
     if (status === 'WAITING_LIST') {
       // No place: the timed reservations are given back right away.
       const tokens = slotPicks.map((p) => p.reservationToken).filter((x): x is string => !!x)

@@ -4,6 +4,7 @@
 // exactly one caller (the delete that removes it), so no process oversells or double-releases.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { bool, isoNow } from '../../db/types'
 import { AppError } from '../../shared/errors'
 import { registrationState } from '../events/rules'
@@ -43,16 +44,78 @@ export async function takeSlot(trx: Db, timeslotId: number, amount: number): Pro
   return Number(r.numUpdatedRows) === 1
 }
 
+// The reservation hot path's statements, compiled once (db/prepared.ts).
+const Q = {
+  slot: prepared((db, p: { id: number }) =>
+    db
+      .selectFrom('timeslot')
+      .innerJoin('event_field', 'event_field.id', 'timeslot.field_id')
+      .innerJoin('event', 'event.id', 'timeslot.event_id')
+      .select([
+        'timeslot.id',
+        'timeslot.event_id',
+        'timeslot.field_id',
+        'event_field.multiple',
+        'event_field.max_per_guest',
+        'event_field.amount_selection',
+        'event.status',
+        'event.visibility',
+        'event.use_date',
+        'event.registration_from',
+        'event.registration_until',
+        'event.end_date',
+      ])
+      .where('timeslot.id', '=', p.id),
+  ),
+  // what this visitor already holds in the same field
+  held: prepared((db, p: { identification: string; now: string; fieldId: number }) =>
+    db
+      .selectFrom('timeslot_reservation')
+      .innerJoin('timeslot', 'timeslot.id', 'timeslot_reservation.timeslot_id')
+      .select(['timeslot_reservation.timeslot_id', 'timeslot_reservation.amount'])
+      .where('timeslot_reservation.identification', '=', p.identification)
+      .where('timeslot_reservation.fixed', '=', NO)
+      .where('timeslot_reservation.expires_at', '>', p.now)
+      .where('timeslot.field_id', '=', p.fieldId),
+  ),
+  take: prepared((db, p: { id: number; amount: number }) =>
+    db
+      .updateTable('timeslot')
+      .set((eb) => ({ taken: eb('taken', '+', p.amount) }))
+      .where('id', '=', p.id)
+      .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', p.amount), '<=', eb.ref('capacity'))]))
+      .returning(['capacity', 'taken']),
+  ),
+  insert: prepared(
+    (db, p: { token: string; timeslotId: number; eventId: number; identification: string; amount: number; registrationChange: boolean; expiresAt: string; at: string }) =>
+      db.insertInto('timeslot_reservation').values({
+        token: p.token,
+        timeslot_id: p.timeslotId,
+        event_id: p.eventId,
+        identification: p.identification,
+        amount: p.amount,
+        registration_change: p.registrationChange,
+        fixed: false,
+        expires_at: p.expiresAt,
+        created_at: p.at,
+      }),
+  ),
+  // a registration fixes the reservation it selected, while it is still held
+  fix: prepared((db, p: { visitorId: number; token: string; timeslotId: number; amount: number; now: string }) =>
+    db
+      .updateTable('timeslot_reservation')
+      .set({ fixed: true, visitor_id: p.visitorId, expires_at: null })
+      .where('token', '=', p.token)
+      .where('timeslot_id', '=', p.timeslotId)
+      .where('amount', '=', p.amount)
+      .where('fixed', '=', NO)
+      .where('expires_at', '>', p.now),
+  ),
+}
+
 /** takeSlot that answers the slot's capacity and taken count afterwards (null when refused). */
 async function takeSlotReturning(trx: Db, timeslotId: number, amount: number): Promise<{ capacity: number; taken: number } | null> {
-  const r = await trx
-    .updateTable('timeslot')
-    .set((eb) => ({ taken: eb('taken', '+', amount) }))
-    .where('id', '=', timeslotId)
-    .where((eb) => eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', amount), '<=', eb.ref('capacity'))]))
-    .returning(['capacity', 'taken'])
-    .executeTakeFirst()
-  return r ?? null
+  return (await Q.take.first(trx, { id: timeslotId, amount })) ?? null
 }
 
 export async function releaseSlot(trx: Db, timeslotId: number, amount: number) {
@@ -90,41 +153,14 @@ export interface ReserveInput {
 export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
   const now = ctx.clock.now()
   // The slot's field and event settings are read before the transaction (the single writer on SQLite).
-  const slot = await ctx.db
-    .selectFrom('timeslot')
-    .innerJoin('event_field', 'event_field.id', 'timeslot.field_id')
-    .innerJoin('event', 'event.id', 'timeslot.event_id')
-    .select([
-      'timeslot.id',
-      'timeslot.event_id',
-      'timeslot.field_id',
-      'event_field.multiple',
-      'event_field.max_per_guest',
-      'event_field.amount_selection',
-      'event.status',
-      'event.visibility',
-      'event.use_date',
-      'event.registration_from',
-      'event.registration_until',
-      'event.end_date',
-    ])
-    .where('timeslot.id', '=', input.timeslotId)
-    .executeTakeFirst()
+  const slot = await Q.slot.first(ctx.db, { id: input.timeslotId })
   if (!slot || slot.status !== 'OK' || slot.visibility === 'OFFLINE') throw notAvailable(-1)
   if (registrationState({ ...slot, max_visitors: null, seats_taken: 0 }, now) !== 'OPEN') throw notAvailable(-1)
   if (!bool(slot.amount_selection) && input.amount !== 1) throw notAvailable(-1)
   return groupCommit(ctx, async (trx) => {
     // What this visitor already holds in the same field: single choice allows one slot, and
     // maxPerGuest bounds the sum of amounts.
-    const held = await trx
-      .selectFrom('timeslot_reservation')
-      .innerJoin('timeslot', 'timeslot.id', 'timeslot_reservation.timeslot_id')
-      .select(['timeslot_reservation.timeslot_id', 'timeslot_reservation.amount'])
-      .where('timeslot_reservation.identification', '=', input.identification)
-      .where('timeslot_reservation.fixed', '=', NO)
-      .where('timeslot_reservation.expires_at', '>', isoNow(now))
-      .where('timeslot.field_id', '=', slot.field_id)
-      .execute()
+    const held = (await Q.held(trx, { identification: input.identification, now: isoNow(now), fieldId: slot.field_id })).rows
     const total = held.reduce((a, h) => a + h.amount, 0) + input.amount
     const bound = slot.max_per_guest >= 0 ? slot.max_per_guest : bool(slot.amount_selection) ? 10 : Number.POSITIVE_INFINITY
     if (held.some((h) => h.timeslot_id === slot.id) || (!bool(slot.multiple) && held.length > 0) || total > bound) {
@@ -136,20 +172,7 @@ export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
     if (!taken) throw notAvailable(await freeSlots(trx, slot.id))
     const token = randomString(24)
     const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
-    await trx
-      .insertInto('timeslot_reservation')
-      .values({
-        token,
-        timeslot_id: slot.id,
-        event_id: slot.event_id,
-        identification: input.identification,
-        amount: input.amount,
-        registration_change: input.registrationChange,
-        fixed: false,
-        expires_at: expireDate,
-        created_at: isoNow(now),
-      })
-      .execute()
+    await Q.insert(trx, { token, timeslotId: slot.id, eventId: slot.event_id, identification: input.identification, amount: input.amount, registrationChange: input.registrationChange, expiresAt: expireDate, at: isoNow(now) })
     return { succeeded: true, reservationToken: token, expireDate, freeSlots: freeOf(taken) }
   })
 }
@@ -231,16 +254,8 @@ export async function fixSlotSelections(
         .execute()
       continue
     }
-    const r = await trx
-      .updateTable('timeslot_reservation')
-      .set({ fixed: true, visitor_id: visitorId, expires_at: null })
-      .where('token', '=', p.reservationToken ?? '')
-      .where('timeslot_id', '=', p.timeslotId)
-      .where('amount', '=', p.amount)
-      .where('fixed', '=', NO)
-      .where('expires_at', '>', isoNow(now))
-      .executeTakeFirst()
-    if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: p.field, errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
+    const r = await Q.fix(trx, { visitorId, token: p.reservationToken ?? '', timeslotId: p.timeslotId, amount: p.amount, now: isoNow(now) })
+    if (Number(r.numAffectedRows) !== 1) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: p.field, errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
   }
 }
 
