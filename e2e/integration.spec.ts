@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { testLicenseText } from '../server/testing/license-test-key'
 import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
 
@@ -111,4 +111,49 @@ test('the form builder offers every licensed language for translations; the publ
   } finally {
     await server.stop()
   }
+})
+
+/**
+ * A click as a person makes it: near the button's upper edge, pressed for a moment before it is
+ * released (a message appearing above the button moves it down by a line in that moment).
+ */
+async function humanClick(page: Page, target: Locator) {
+  await target.scrollIntoViewIfNeeded()
+  const box = (await target.boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + 6)
+  await page.mouse.down()
+  await page.waitForTimeout(150)
+  await page.mouse.up()
+}
+
+test('a message that appears when a field loses focus does not swallow the click on the button below', async ({ page, server, browser }) => {
+  await setupAdmin(page, server)
+  // account area (react-hook-form, validated when a field is left): the required device name is
+  // left empty for the cancel button below it
+  await page.goto(`${server.url}/account/security`)
+  await page.getByRole('button', { name: 'Methode hinzufügen' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Methode hinzufügen' })
+  await dialog.getByLabel(/^Gerätename/).focus()
+  await humanClick(page, dialog.getByRole('button', { name: 'Abbrechen' }))
+  await expect(dialog).toHaveCount(0)
+  // and submitting from an empty field still shows every message
+  await page.getByRole('button', { name: 'Methode hinzufügen' }).click()
+  await dialog.getByLabel(/^Gerätename/).focus()
+  await humanClick(page, dialog.getByRole('button', { name: 'Nächster Schritt' }))
+  await expect(dialog.getByText('Dieses Feld ist ein Pflichtfeld.')).toBeVisible()
+  await expect(dialog.getByText('Bitte geben Sie das Passwort Ihres Kontos ein (mindestens 8 Zeichen).')).toBeVisible()
+  await shot(page, 'integration-07-messages-after-click')
+
+  // the registration form (form engine, a field counts as touched when left): a phone, as guests use it
+  const eventId = await createEvent(page, server, { maxVisitorPerSubscription: 3 })
+  const ctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+  const g = await ctx.newPage()
+  await g.goto(`${server.url}/public/event/${eventId}`)
+  await g.getByLabel(/^E-Mail-Adresse( \*)?$/).focus()
+  await humanClick(g, g.getByRole('button', { name: 'Begleitperson hinzufügen' }))
+  await expect(g.getByRole('textbox', { name: 'Vorname' }).nth(1)).toBeVisible()
+  // the e-mail field's message shows once the click is done
+  await expect(g.getByLabel(/^E-Mail-Adresse( \*)?$/).first()).toHaveAttribute('aria-invalid', 'true')
+  await shot(g, 'integration-08-escort-added-phone')
+  await ctx.close()
 })

@@ -3,6 +3,7 @@ import type { ComponentChildren, HTMLAttributes } from 'preact'
 import type { FieldErrors, UseFormRegisterReturn, UseFormSetError } from 'react-hook-form'
 import { ApiError } from '../api/client'
 import { fieldMessage } from '../i18n'
+import { useSettled } from './settle'
 
 const errorOf = (errors: FieldErrors<any>, name: string): string | undefined => {
   const e = name.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), errors)
@@ -21,7 +22,8 @@ interface FieldProps {
 
 export function Field({ label, name, errors, hint, required, size = 'full', children }: FieldProps) {
   const id = `f-${name.replace(/\./g, '-')}`
-  const err = errorOf(errors, name)
+  // a message does not move the form under a pressed pointer (settle.ts)
+  const err = useSettled(errorOf(errors, name))
   const describedBy = [hint ? `${id}-hint` : '', err ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined
   return (
     <div class={`field field-${size} ${err ? 'has-error' : ''}`}>
@@ -73,7 +75,7 @@ export function SelectField({ label, reg, errors, options, required, size, place
 
 export function CheckboxField({ label, reg, errors }: { label: ComponentChildren; reg: UseFormRegisterReturn; errors: FieldErrors<any> }) {
   const id = `f-${reg.name.replace(/\./g, '-')}`
-  const err = errorOf(errors, reg.name)
+  const err = useSettled(errorOf(errors, reg.name))
   return (
     <div class="field field-full field-check">
       <input type="checkbox" id={id} {...reg} aria-invalid={Boolean(err)} />

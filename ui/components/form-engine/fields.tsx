@@ -6,6 +6,7 @@ import { COUNTRIES, DEFAULT_COUNTRY } from '../../../server/modules/forms/countr
 import { type AddressValue, COVID_STATES, type FieldDef, GENDERS, type ListValue, SALUTATIONS } from '../../../server/modules/forms/definitions'
 import { asList, formatGermanDate } from '../../../server/modules/forms/engine'
 import { fieldMessage, t } from '../../i18n'
+import { useSettled } from '../settle'
 
 export interface FieldChrome {
   id: string
@@ -57,8 +58,15 @@ const Req = ({ on }: { on: boolean }) =>
     </span>
   ) : null
 
+/** The field's chrome with its message settled: it does not move the form under a pressed pointer (settle.ts). */
+function useSettledChrome(c: FieldChrome): FieldChrome {
+  const error = useSettled(c.error)
+  return error === c.error ? c : { ...c, error }
+}
+
 /** A labelled single control. */
-export function Labelled({ c, children }: { c: FieldChrome; children: (a: Record<string, unknown>) => ComponentChildren }) {
+export function Labelled({ c: live, children }: { c: FieldChrome; children: (a: Record<string, unknown>) => ComponentChildren }) {
+  const c = useSettledChrome(live)
   return (
     <div class={`field field-${c.width} ${c.error ? 'has-error' : ''}`}>
       <label for={c.id}>
@@ -72,7 +80,8 @@ export function Labelled({ c, children }: { c: FieldChrome; children: (a: Record
 }
 
 /** A group of controls under one legend (radios, checkboxes, address). */
-export function Group({ c, children, class: cls }: { c: FieldChrome; children: ComponentChildren; class?: string }) {
+export function Group({ c: live, children, class: cls }: { c: FieldChrome; children: ComponentChildren; class?: string }) {
+  const c = useSettledChrome(live)
   return (
     <fieldset class={`field field-${c.width} field-group ${cls ?? ''} ${c.error ? 'has-error' : ''}`} aria-describedby={describedBy(c)} aria-invalid={c.error ? 'true' : undefined}>
       <legend>
