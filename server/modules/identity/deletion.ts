@@ -149,7 +149,7 @@ export async function confirmDeletion(ctx: AppContext, token: string) {
     if (whole) {
       await trx.updateTable('app_user').set({ require_deletion: true, final_deletion_date: finalDate }).where('id', '=', user.id).execute()
     }
-    if (updated.length || whole) await enqueueTask(trx, { kind: ERASE_TASK, payload: { userId: user.id }, runAfter: new Date(finalDate) })
+    if (updated.length || whole) await enqueueTask(ctx.clock, trx, { kind: ERASE_TASK, payload: { userId: user.id }, runAfter: new Date(finalDate) })
     return { accounts: updated.map((u) => u.id), wholeUser: whole, finalDeletionDate: finalDate, language: user.language }
   })
   ctx.notifyTasks()

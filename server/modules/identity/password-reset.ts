@@ -30,7 +30,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, ip: s
     ['PASSWORD_RESET_ACCOUNT', email],
     ['PASSWORD_RESET_ADDRESS', ip],
   ])
-  await enqueueTask(ctx.db, { kind: PASSWORD_RESET_TASK, payload: { email }, runAfter: ctx.clock.now() })
+  await enqueueTask(ctx.clock, ctx.db, { kind: PASSWORD_RESET_TASK, payload: { email } })
   ctx.notifyTasks()
   return { sent: true }
 }
@@ -59,7 +59,7 @@ registerTaskHandler(PASSWORD_RESET_TASK, async (ctx, task, payload: { email?: st
   // the address of a request is not kept once it has been looked at
   await ctx.db.updateTable('task').set({ payload: toJson({}) }).where('id', '=', task.id).execute()
   if (payload.email) await sendPasswordHelp(ctx, payload.email)
-})
+}, { lane: 'QUICK' })
 
 async function liveResetToken(ctx: AppContext, token: string) {
   const row = await findAccessToken(ctx, token, PASSWORD_RESET)

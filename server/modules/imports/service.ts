@@ -49,7 +49,7 @@ export async function startImport(ctx: AppContext, actor: AccountActor, eventId:
   const file = await ctx.db.selectFrom('import_file').select(['id', 'event_id', 'row_count']).where('id', '=', importId).executeTakeFirst()
   if (!file || file.event_id !== event.id) throw new AppError(404, 'NOT_FOUND')
   // run_after from our clock: the column default (Postgres now(), microseconds) could lie just after a claim in the same millisecond
-  const task = await enqueueTask(ctx.db, { kind: IMPORT_TASK, agencyId: event.agency_id, accountId: actor.account.id, total: file.row_count, payload: { importId, eventId, dryRun, ...input }, runAfter: ctx.clock.now() })
+  const task = await enqueueTask(ctx.clock, ctx.db, { kind: IMPORT_TASK, agencyId: event.agency_id, accountId: actor.account.id, total: file.row_count, payload: { importId, eventId, dryRun, ...input } })
   ctx.notifyTasks()
   return task
 }

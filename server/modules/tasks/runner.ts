@@ -1,5 +1,9 @@
-// Background tasks (imports, mass mailings, deletions): a row in `task`, picked up by the runner of
-// any server process through a conditional claim, with progress the UI polls every 5 s.
+// Background tasks (imports, mass mailings, deletions, mails looked up after the answer): a row in
+// `task`, picked up by the runner of any server process through a conditional claim, with progress
+// the UI polls every 5 s. Two lanes per process, each running one task at a time: QUICK tasks (a
+// password-reset or access-link mail someone waits for) never queue behind a LONG one (a CSV import
+// of 50,000 rows). Every kind belongs to one lane, so a claim stays exclusive across processes.
+import type { Clock } from '../../clock'
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { fromJson, isoNow, toJson } from '../../db/types'
@@ -12,12 +16,25 @@ export interface TaskProgress {
 
 export type TaskHandler = (ctx: AppContext, task: TaskRow, payload: any, progress: TaskProgress) => Promise<{ state?: string | null; result?: unknown } | void>
 
+/** QUICK: seconds at most, someone waits for it (mails). LONG (default): may run for minutes. */
+export type TaskLane = 'QUICK' | 'LONG'
+export const TASK_LANES: readonly TaskLane[] = ['QUICK', 'LONG']
+
 const handlers = new Map<string, TaskHandler>()
-export function registerTaskHandler(kind: string, handler: TaskHandler) {
+const quickKinds = new Set<string>()
+export function registerTaskHandler(kind: string, handler: TaskHandler, opts: { lane?: TaskLane } = {}) {
   handlers.set(kind, handler)
+  if (opts.lane === 'QUICK') quickKinds.add(kind)
+  else quickKinds.delete(kind)
 }
 
-export async function enqueueTask(db: Db, t: { kind: string; agencyId?: number | null; accountId?: number | null; payload?: unknown; total?: number; runAfter?: Date }) {
+/**
+ * Queues a task. run_after is always written from the clock (default: now): a database default
+ * (Postgres now(), microseconds, the database server's time) compared with the runner's clock in
+ * milliseconds could keep a task waiting.
+ */
+export async function enqueueTask(clock: Clock, db: Db, t: { kind: string; agencyId?: number | null; accountId?: number | null; payload?: unknown; total?: number; runAfter?: Date }) {
+  const now = isoNow(clock.now())
   return db
     .insertInto('task')
     .values({
@@ -26,7 +43,8 @@ export async function enqueueTask(db: Db, t: { kind: string; agencyId?: number |
       account_id: t.accountId ?? null,
       payload: toJson(t.payload ?? {}),
       total_count: t.total ?? 0,
-      ...(t.runAfter ? { run_after: isoNow(t.runAfter) } : {}),
+      run_after: t.runAfter ? isoNow(t.runAfter) : now,
+      created_at: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow()
@@ -48,33 +66,38 @@ const LEASE_MS = 5 * 60_000
 
 export interface TaskRunner {
   wake(): void
+  /** runs what is due in every lane; resolves when the lanes are idle, with the number of tasks run */
   runOnce(): Promise<number>
   stop(): Promise<void>
 }
 
 export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; autoStart?: boolean } = {}): TaskRunner {
   let stopped = false
-  let running: Promise<number> | null = null
-  let again = false
   let timer: ReturnType<typeof setTimeout> | null = null
 
-  /** Locks the oldest due task; if another runner took it in between, tries the next one. */
-  async function claimOne(): Promise<TaskRow | null> {
+  /** Locks the oldest due task of the lane; if another runner took it in between, tries the next one. */
+  async function claimOne(lane: TaskLane): Promise<TaskRow | null> {
+    const quick = [...quickKinds]
     for (let round = 0; round < 5; round++) {
-      const now = isoNow(ctx.clock.now())
-      const candidate = await ctx.db
+      const at = ctx.clock.now()
+      const now = isoNow(at)
+      // due: run_after before the end of this millisecond (a stored time may carry microseconds)
+      const dueBefore = isoNow(new Date(at.getTime() + 1))
+      let q = ctx.db
         .selectFrom('task')
         .select('id')
         .where('status', 'in', ['WAIT', 'RUNNING'])
-        .where('run_after', '<=', now)
+        .where('run_after', '<', dueBefore)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst()
+      if (lane === 'QUICK') {
+        if (!quick.length) return null
+        q = q.where('kind', 'in', quick)
+      } else if (quick.length) q = q.where('kind', 'not in', quick)
+      const candidate = await q.orderBy('id').limit(1).executeTakeFirst()
       if (!candidate) return null
       const claimed = await ctx.db
         .updateTable('task')
-        .set((eb) => ({ status: 'RUNNING', locked_until: isoNow(new Date(ctx.clock.now().getTime() + LEASE_MS)), started_at: now, attempts: eb('attempts', '+', 1) }))
+        .set((eb) => ({ status: 'RUNNING', locked_until: isoNow(new Date(at.getTime() + LEASE_MS)), started_at: now, attempts: eb('attempts', '+', 1) }))
         .where('id', '=', candidate.id)
         .where('status', 'in', ['WAIT', 'RUNNING'])
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
@@ -127,36 +150,43 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
     }
   }
 
-  async function pass() {
-    let n = 0
-    while (!stopped) {
-      const task = await claimOne()
-      if (!task) break
-      await runTask(task)
-      n++
+  /** One lane: one task at a time, passes never overlap; a wake-up during a pass runs another. */
+  function lane(name: TaskLane) {
+    let running: Promise<number> | null = null
+    let again = false
+    async function pass() {
+      let n = 0
+      while (!stopped) {
+        const task = await claimOne(name)
+        if (!task) break
+        await runTask(task)
+        n++
+      }
+      return n
     }
-    return n
-  }
-
-  function runOnce(): Promise<number> {
-    if (running) {
-      again = true
+    function runOnce(): Promise<number> {
+      if (running) {
+        again = true
+        return running
+      }
+      running = pass()
+        .catch((e) => {
+          ctx.log.error('task runner pass failed', { lane: name, error: String(e?.stack ?? e) })
+          return 0
+        })
+        .finally(() => {
+          running = null
+          if (again && !stopped) {
+            again = false
+            void runOnce()
+          }
+        })
       return running
     }
-    running = pass()
-      .catch((e) => {
-        ctx.log.error('task runner pass failed', { error: String(e?.stack ?? e) })
-        return 0
-      })
-      .finally(() => {
-        running = null
-        if (again && !stopped) {
-          again = false
-          void runOnce()
-        }
-      })
-    return running
+    return { runOnce, idle: () => running ?? Promise.resolve(0) }
   }
+  const lanes = TASK_LANES.map(lane)
+  const runOnce = async () => (await Promise.all(lanes.map((l) => l.runOnce()))).reduce((a, b) => a + b, 0)
 
   const schedule = () => {
     if (stopped) return
@@ -172,7 +202,7 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
     async stop() {
       stopped = true
       if (timer) clearTimeout(timer)
-      await running
+      await Promise.all(lanes.map((l) => l.idle()))
     },
   }
 }

@@ -33,7 +33,7 @@ export async function startInvitations(ctx: AppContext, actor: AccountActor, eve
   const payload: InvitationPayload = { ...input, eventId }
   const total = Number((await targets(ctx, payload).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0)
   if (!total) throw new AppError(409, 'NO_GUESTS_TO_INVITE')
-  const task = await enqueueTask(ctx.db, { kind: INVITATION_TASK, agencyId: event.agency_id, accountId: actor.account.id, total, payload, runAfter: ctx.clock.now() })
+  const task = await enqueueTask(ctx.clock, ctx.db, { kind: INVITATION_TASK, agencyId: event.agency_id, accountId: actor.account.id, total, payload })
   ctx.notifyTasks()
   return task
 }
