@@ -6,6 +6,7 @@ import * as m200 from './2026-11-22-200_identity'
 import * as m300 from './2026-11-22-300_forms'
 import * as m401 from './2026-11-22-401_organiser'
 import * as m402 from './2026-11-22-402_guest_list_indexes'
+import * as m601 from './2026-11-22-601_checkin_counts'
 import * as m701 from './2026-11-22-701_recipient_generation'
 import * as m702 from './2026-11-22-702_mail_templates'
 import * as m703 from './2026-11-22-703_partial_indexes'
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-300_forms': m300,
   '2026-11-22-401_organiser': m401,
   '2026-11-22-402_guest_list_indexes': m402,
+  '2026-11-22-601_checkin_counts': m601,
   '2026-11-22-701_recipient_generation': m701,
   '2026-11-22-702_mail_templates': m702,
   '2026-11-22-703_partial_indexes': m703,

@@ -24,7 +24,19 @@ export interface CheckinRequestTable {
   created_at: Generated<Timestamp>
 }
 
+/**
+ * The desk's live counts of an event, kept by database triggers in the transaction of every write
+ * that changes them (migration 601): persons of CONFIRMED/APPEARED registrations, in now, out.
+ */
+export interface EventCheckinCountTable {
+  event_id: number
+  registered: Generated<number>
+  checked_in: Generated<number>
+  checked_out: Generated<number>
+}
+
 export interface CheckinTables {
   presence: PresenceTable
   checkin_request: CheckinRequestTable
+  event_checkin_count: EventCheckinCountTable
 }

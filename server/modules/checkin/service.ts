@@ -251,32 +251,16 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
   return { replayed: false, ...result }
 }
 
-/** Persons holding a place, in now, and out, for the desk's live counts. */
+// one primary-key read per poll (every 5 s per desk), whatever the size of the event
+const countsQuery = prepared((db, p: { eventId: number }) => db.selectFrom('event_checkin_count').select(['registered', 'checked_in', 'checked_out']).where('event_id', '=', p.eventId))
+
+/**
+ * The desk's live counts: persons of CONFIRMED/APPEARED registrations, persons in now, persons
+ * checked out. Counters kept by database triggers in every write's transaction (migration 601).
+ */
 export async function checkinCounts(db: Db, eventId: number) {
-  const [main, esc] = await Promise.all([
-    db
-      .selectFrom('event_visitor')
-      .select((eb) => [
-        eb.fn.sum<number>('visitor_count').as('registered'),
-        eb.fn.sum<number>(eb.case().when(eb.and([eb('main_guest_checked_in', '=', true as never), eb('main_guest_checked_out', '=', false as never)])).then(1).else(0).end()).as('inNow'),
-        eb.fn.sum<number>(eb.case().when('main_guest_checked_out', '=', true as never).then(1).else(0).end()).as('out'),
-      ])
-      .where('event_id', '=', eventId)
-      .where('status', 'in', ['CONFIRMED', 'APPEARED'])
-      .executeTakeFirst(),
-    db
-      .selectFrom('escort_person as e')
-      .innerJoin('event_visitor as v', 'v.id', 'e.visitor_id')
-      .select((eb) => [
-        eb.fn.sum<number>(eb.case().when(eb.and([eb('e.checked_in', '=', true as never), eb('e.checked_out', '=', false as never)])).then(1).else(0).end()).as('inNow'),
-        eb.fn.sum<number>(eb.case().when('e.checked_out', '=', true as never).then(1).else(0).end()).as('out'),
-      ])
-      .where('v.event_id', '=', eventId)
-      .where('v.status', 'in', ['CONFIRMED', 'APPEARED'])
-      .executeTakeFirst(),
-  ])
-  const n = (x: unknown) => Number(x ?? 0)
-  return { registered: n(main?.registered), checkedIn: n(main?.inNow) + n(esc?.inNow), checkedOut: n(main?.out) + n(esc?.out) }
+  const c = await countsQuery.first(db, { eventId })
+  return { registered: c?.registered ?? 0, checkedIn: c?.checked_in ?? 0, checkedOut: c?.checked_out ?? 0 }
 }
 
 export async function presenceOf(db: Db, visitorId: number) {

@@ -59,6 +59,9 @@ export interface EventVisitorTable {
   decided_at: Timestamp | null
   /** the import task that wrote the row (a failed import removes exactly its rows) */
   import_task_id: number | null
+  /** escorts in now / checked out: kept by triggers for the desk's counts (migration 601) */
+  escorts_in: Generated<number>
+  escorts_out: Generated<number>
 }
 export type EventVisitorRow = Selectable<EventVisitorTable>
 
