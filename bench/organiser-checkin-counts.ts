@@ -17,7 +17,7 @@ const FULL_COUNT = `
       + (select coalesce(sum(case when e.checked_in = 1 and e.checked_out = 0 then 1 else 0 end), 0) from escort_person e join event_visitor v on v.id = e.visitor_id where v.event_id = ?1 and v.status in ('CONFIRMED', 'APPEARED')) as checkedIn,
     (select coalesce(sum(case when main_guest_checked_out = 1 then 1 else 0 end), 0) from event_visitor where event_id = ?1 and status in ('CONFIRMED', 'APPEARED'))
       + (select coalesce(sum(case when e.checked_out = 1 then 1 else 0 end), 0) from escort_person e join event_visitor v on v.id = e.visitor_id where v.event_id = ?1 and v.status in ('CONFIRMED', 'APPEARED')) as checkedOut`
-const COUNTER = 'select registered, checked_in as checkedIn, checked_out as checkedOut from event_checkin_count where event_id = ?1'
+const COUNTER = 'select coalesce(sum(registered), 0) as registered, coalesce(sum(checked_in), 0) as checkedIn, coalesce(sum(checked_out), 0) as checkedOut from event_checkin_count where event_id = ?1'
 
 function time(n: number, f: () => void) {
   const ms: number[] = []
@@ -67,7 +67,7 @@ try {
 
   console.log(`${GUESTS} guests; counts ${JSON.stringify(answer)}`)
   console.log(`GET …/checkin/counts, ${REQUESTS} sequential requests: p50 ${percentile(served, 50).toFixed(2)} ms, p95 ${percentile(served, 95).toFixed(2)} ms (request round trip)`)
-  console.log(`query alone: full aggregate (before) p50 ${before.p50.toFixed(2)} ms, p95 ${before.p95.toFixed(2)} ms; counter row (now) p50 ${(after.p50 * 1000).toFixed(1)} µs, p95 ${(after.p95 * 1000).toFixed(1)} µs`)
+  console.log(`query alone: full aggregate (before) p50 ${before.p50.toFixed(2)} ms, p95 ${before.p95.toFixed(2)} ms; counter rows (now, ≤ 16 shards) p50 ${(after.p50 * 1000).toFixed(1)} µs, p95 ${(after.p95 * 1000).toFixed(1)} µs`)
   console.log(`counters equal the full count and the endpoint: ${same ? 'PASS' : 'FAIL'}`)
 } finally {
   await s.stop()

@@ -26,10 +26,12 @@ export interface CheckinRequestTable {
 
 /**
  * The desk's live counts of an event, kept by database triggers in the transaction of every write
- * that changes them (migration 601): persons of CONFIRMED/APPEARED registrations, in now, out.
+ * that changes them (migration 601): persons of CONFIRMED/APPEARED registrations, in now, out. Spread
+ * over up to 16 shards per event (registration id % 16): the counts are the sums.
  */
 export interface EventCheckinCountTable {
   event_id: number
+  shard: number
   registered: Generated<number>
   checked_in: Generated<number>
   checked_out: Generated<number>
