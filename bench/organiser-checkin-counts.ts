@@ -4,7 +4,11 @@
 // against the counter row it reads now (migration 601). Checks that both give the same numbers.
 //   node_modules/.bin/bun build.ts --outfile e2e/.artifacts/einlass && node_modules/.bin/bun bench/organiser-checkin-counts.ts
 import { Database } from 'bun:sqlite'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { openDatabase, openSqlite } from '../server/db/database'
+import { migrateToLatest } from '../server/db/migrate'
 import { createEventVia, percentile, seedGuests, startBinary } from './organiser-lib'
 
 const GUESTS = Number(process.env.GUESTS ?? 50_000)
@@ -29,6 +33,43 @@ function time(n: number, f: () => void) {
   ms.sort((a, b) => a - b)
   return { p50: percentile(ms, 50), p95: percentile(ms, 95) }
 }
+
+/** What the triggers cost a write: inserting confirmed registrations with and without the insert trigger, alternating. */
+async function insertCost() {
+  const dir = mkdtempSync(join(tmpdir(), 'einlass-bench-trigger-'))
+  const path = join(dir, 'einlass.sqlite')
+  const h = await openDatabase({ dialect: 'sqlite', path })
+  await migrateToLatest(h.db)
+  await h.close()
+  const db = openSqlite(path)
+  db.exec("insert into agency (display_name) values ('Bench')")
+  db.exec("insert into event (agency_id, display_name, start_date, end_date) values (1, 'Bench', '2030-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z')")
+  const trigger = (db.query("select sql from sqlite_master where name = 'event_visitor_counts_ins'").get() as { sql: string }).sql
+  const rounds: Record<'with' | 'without', number[]> = { with: [], without: [] }
+  let k = 0
+  const round = (label: 'with' | 'without') => {
+    const insert = db.prepare("insert into event_visitor (event_id, status, visitor_count, seats_held, event_token, download_token) values (1, 'CONFIRMED', 1, 1, ?, ?)")
+    const n = 5000
+    const t = performance.now()
+    db.transaction(() => {
+      for (let i = 0; i < n; i++) insert.run(`e${k}`, `d${k++}`)
+    })()
+    rounds[label].push(((performance.now() - t) / n) * 1000)
+  }
+  for (let r = 0; r < 12; r++) {
+    round('with')
+    db.exec('drop trigger event_visitor_counts_ins')
+    round('without')
+    db.exec(trigger)
+  }
+  db.close()
+  rmSync(dir, { recursive: true, force: true })
+  for (const v of Object.values(rounds)) v.sort((a, b) => a - b)
+  return rounds
+}
+
+const cost = await insertCost()
+console.log(`insert of a confirmed registration (12 alternating rounds of 5,000 in one transaction): with the trigger min ${cost.with[0].toFixed(1)} µs, median ${cost.with[6].toFixed(1)} µs; without min ${cost.without[0].toFixed(1)} µs, median ${cost.without[6].toFixed(1)} µs`)
 
 const s = await startBinary()
 try {
