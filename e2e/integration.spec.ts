@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { testLicenseText } from '../server/testing/license-test-key'
 import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
+import { loginUi, mailLink, seedAgency } from './identity-helpers'
 
 async function createEvent(page: Page, server: Server, overrides: Record<string, unknown> = {}) {
   const start = new Date(Date.now() + 21 * 86400_000)
@@ -156,4 +157,72 @@ test('a message that appears when a field loses focus does not swallow the click
   await expect(g.getByLabel(/^E-Mail-Adresse( \*)?$/).first()).toHaveAttribute('aria-invalid', 'true')
   await shot(g, 'integration-08-escort-added-phone')
   await ctx.close()
+})
+
+test('a guest sets a password: guest accounts in both agencies, chosen at login; at an agency\'s limit the password is refused whole', async ({ page, browser }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'einlass-e2e-guest-accounts-'))
+  // one guest account per agency
+  writeFileSync(join(dataDir, 'license.json'), testLicenseText({ licensee: 'Gastkonten GmbH', validUntil: '2031-03-31', features: [], limits: { events: 10, guestAccounts: 1, agencyUsers: 5, storageMb: 1024 } }))
+  const server = await startServer({}, { dataDir })
+  try {
+    await setupAdmin(page, server)
+    const sun = await createEvent(page, server, { displayName: 'Sommerfest' })
+    seedAgency(server, { agency: 'Stadtwerke Erfurt', email: 'chefin@stadtwerke.example', firstName: 'Sabine', lastName: 'Stadt' })
+    const other = await browser.newContext({ locale: 'de-DE' })
+    const op = await other.newPage()
+    await loginUi(op, server, 'chefin@stadtwerke.example')
+    await expect(op).toHaveURL(/\/events$/)
+    const works = await createEvent(op, server, { displayName: 'Tag der offenen Tür' })
+    await other.close()
+    const register = (eventId: number, email: string, firstName: string) =>
+      page.request.post(`${server.url}/proxy/api/public/events/${eventId}/registrations`, { data: { salutation: 'Frau', firstName, lastName: 'Gast', email } })
+    expect((await register(sun, 'greta@example.org', 'Greta')).status()).toBe(201)
+    expect((await register(works, 'greta@example.org', 'Greta')).status()).toBe(201)
+
+    // Greta opens her mail's link on the phone and sets a password
+    const ctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+    const g = await ctx.newPage()
+    await g.goto(await mailLink(server, 'greta@example.org', /Sommerfest/, '/guest/dashboard?token='))
+    await expect(g.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
+    await g.goto(`${server.url}/guest/account/security`)
+    await expect(g.getByRole('heading', { name: 'Passwort festlegen' })).toBeVisible()
+    await g.getByLabel(/^Neues Passwort( \*)?$/).fill('Sommer2026!')
+    await g.getByLabel(/^Passwort wiederholen/).fill('Sommer2026!')
+    await g.getByRole('button', { name: 'Passwort speichern' }).click()
+    await expect(g.getByText('Das Passwort wurde geändert.', { exact: false })).toBeVisible()
+    await g.getByRole('link', { name: 'Profil' }).click()
+    await expect(g.getByLabel(/^Vorname/)).toHaveValue('Greta')
+    await expect(g.getByText('Das Passwort wurde geändert.', { exact: false })).toHaveCount(0, { timeout: 10_000 })
+    await shot(g, 'integration-09-guest-profile-phone')
+
+    // logging in with the password offers the guest accounts of both agencies
+    await g.goto(`${server.url}/logout?redirect=/login`)
+    await loginUi(g, server, 'greta@example.org', 'Sommer2026!')
+    const choose = g.getByRole('dialog', { name: 'Konto wählen' })
+    await expect(choose.getByRole('link', { name: /Stadtwerke Erfurt/ })).toBeVisible()
+    await expect(choose.getByRole('link', { name: /Agentur Sonnenschein/ })).toBeVisible()
+    await shot(g, 'integration-10-guest-choose-account-phone')
+    await choose.getByRole('link', { name: /Stadtwerke Erfurt/ }).click()
+    await expect(g).toHaveURL(/\/guest\/dashboard$/)
+    await expect(g.getByRole('heading', { name: 'Tag der offenen Tür' })).toBeVisible()
+    await ctx.close()
+
+    // Hans registered at the Sommerfest too; that agency has no guest account left for him
+    expect((await register(sun, 'hans@example.org', 'Hans')).status()).toBe(201)
+    const hctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+    const hp = await hctx.newPage()
+    await hp.goto(await mailLink(server, 'hans@example.org', /Sommerfest/, '/guest/dashboard?token='))
+    await hp.goto(`${server.url}/guest/account/security`)
+    await hp.getByLabel(/^Neues Passwort( \*)?$/).fill('Sommer2026!')
+    await hp.getByLabel(/^Passwort wiederholen/).fill('Sommer2026!')
+    await hp.getByRole('button', { name: 'Passwort speichern' }).click()
+    await expect(hp.getByText('Ein Passwort kann gerade nicht festgelegt werden: Der Veranstalter kann im Moment keine weiteren Gastkonten anlegen.', { exact: false })).toBeVisible()
+    await shot(hp, 'integration-11-guest-password-limit-phone')
+    // his link still works
+    await hp.goto(`${server.url}/guest/dashboard`)
+    await expect(hp.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
+    await hctx.close()
+  } finally {
+    await server.stop()
+  }
 })

@@ -122,6 +122,7 @@ export const de = {
   'security.password.removeTokens.hint': 'Beendet alle Anmeldungen, auch diese, und macht alle Zugangslinks ungültig.',
   'security.password.submit': 'Passwort speichern',
   'security.password.changed': 'Das Passwort wurde geändert. Andere Geräte sind abgemeldet.',
+  'security.password.guestLimit': 'Ein Passwort kann gerade nicht festgelegt werden: Der Veranstalter kann im Moment keine weiteren Gastkonten anlegen. Ihre Veranstaltungen erreichen Sie weiterhin über den Link in Ihren E-Mails.',
   'security.password.changedLogout': 'Das Passwort wurde geändert. Sie werden in Kürze abgemeldet.',
   'security.password.rules': 'Passwort-Regeln',
   'tfa.title': 'Zwei-Faktor-Anmeldung',
@@ -271,6 +272,7 @@ export const de = {
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
+  'security.password.guestLimit': 'Ein Passwort kann gerade nicht festgelegt werden: Der Veranstalter kann im Moment keine weiteren Gastkonten anlegen. Deine Veranstaltungen erreichst du weiterhin über den Link in deinen E-Mails.',
   'auth.setup.intro': 'Lege deine Agentur und das erste Administratorkonto an.',
   'auth.chooseAccount.none': 'Es gibt noch kein Konto, das du wählen kannst.',
   'auth.login.guestLink': 'Du bist Gast? Zugangslink per E-Mail anfordern',
@@ -468,6 +470,7 @@ export const en: Record<Keys, string> = {
   'security.password.removeTokens.hint': 'Ends every login, this one too, and invalidates all access links.',
   'security.password.submit': 'Save password',
   'security.password.changed': 'The password was changed. Other devices are logged out.',
+  'security.password.guestLimit': 'A password cannot be set right now: the organiser cannot create further guest accounts at the moment. You can still reach your events through the link in your e-mails.',
   'security.password.changedLogout': 'The password was changed. You will be logged out shortly.',
   'security.password.rules': 'Password rules',
   'tfa.title': 'Two-factor login',

@@ -8,6 +8,7 @@ import { storeUpload } from '../assets/service'
 import type { SelfActor } from './auth'
 import { accountDto, canEditAccount, userDto } from './dto'
 import { type AccountProfileBody, DESIGNS, PasswordChangeBody, type UserPatchBody } from './model'
+import { provideGuestAccounts } from './guest-accounts'
 import { PASSWORD_RESET } from './password-reset'
 import { hashPassword, requirePasswordOf } from './passwords'
 import { listAccountsOfUser } from './repository'
@@ -63,6 +64,8 @@ export async function patchUser(ctx: AppContext, actor: SelfActor, id: number, b
     }
     const hash = await hashPassword(parsed.data.password)
     await ctx.db.transaction().execute(async (trx) => {
+      // a guest's first password: their guest accounts come with it, or neither (guest-accounts.ts)
+      if (!actor.user.password_hash && !isAccount) await provideGuestAccounts(ctx, trx, actor.user.id)
       await trx
         .updateTable('app_user')
         .set({ password_hash: hash, password_changed_at: isoNow(ctx.clock.now()), updated_at: isoNow(ctx.clock.now()), ...changes })

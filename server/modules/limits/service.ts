@@ -85,3 +85,14 @@ export async function assertWithinLimit(ctx: AppContext, db: Db, agencyId: numbe
   const used = await usageOf(db, agencyId, kind)
   if (used + adding > allowed) throw new AppError(403, LIMIT_ERROR[kind], { extra: { allowed, used } })
 }
+
+/** Like assertWithinLimit, as an answer: whether `adding` more fit (the agency stays locked). */
+export async function hasRoom(ctx: AppContext, db: Db, agencyId: number, kind: LimitKind, adding = 1): Promise<boolean> {
+  return assertWithinLimit(ctx, db, agencyId, kind, adding).then(
+    () => true,
+    (e) => {
+      if (e instanceof AppError && e.errorType === LIMIT_ERROR[kind]) return false
+      throw e
+    },
+  )
+}

@@ -19,6 +19,7 @@ import { groupCommit } from '../forms/group-commit'
 import { formDefinitions } from '../forms/service'
 import type { AccountActor } from '../identity/auth'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
+import { guestAccountForRegistration } from '../identity/guest-accounts'
 import { randomString } from '../identity/tokens'
 import { enqueueTemplateMail } from '../mail/outbox'
 import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
@@ -67,7 +68,7 @@ const Q = {
   event: prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id)),
   duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
   agencyName: prepared((db, p: { id: number }) => db.selectFrom('agency').select('display_name').where('id', '=', p.id)),
-  userByEmail: prepared((db, p: { email: string }) => db.selectFrom('app_user').select('id').where('email', '=', p.email)),
+  userByEmail: prepared((db, p: { email: string }) => db.selectFrom('app_user').select(['id', 'password_hash']).where('email', '=', p.email)),
   // another registration may create the same guest at the same moment (for another event)
   insertGuestUser: prepared((db, p: { email: string; language: string }) =>
     db.insertInto('app_user').values({ email: p.email, password_hash: null, status: 'OK', language: p.language }).onConflict((oc) => oc.column('email').doNothing()).returning('id'),
@@ -141,11 +142,13 @@ const Q = {
 }
 
 /** Finds the guest's user by e-mail or creates one without a password (they log in by link). */
-async function guestUser(trx: Db, email: string, language: string) {
+async function guestUser(trx: Db, email: string, language: string): Promise<{ id: number; hasPassword: boolean }> {
   const existing = await Q.userByEmail.first(trx, { email })
-  if (existing) return existing.id
+  if (existing) return { id: existing.id, hasPassword: existing.password_hash != null }
   const created = await Q.insertGuestUser.first(trx, { email, language })
-  return created?.id ?? (await Q.userByEmail.first(trx, { email }))!.id
+  if (created) return { id: created.id, hasPassword: false }
+  const raced = (await Q.userByEmail.first(trx, { email }))!
+  return { id: raced.id, hasPassword: raced.password_hash != null }
 }
 
 export function formContext(event: EventRow, now: Date, opts: { admin: boolean; vip: boolean; language: string }): FormContext {
@@ -295,7 +298,10 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       status = 'WAITING_LIST'
       seats = 0
     }
-    const userId = email ? await guestUser(trx, email, language) : null
+    const user = email ? await guestUser(trx, email, language) : null
+    const userId = user?.id ?? null
+    // a guest who logs in with a password gets this agency's guest account (identity/guest-accounts.ts)
+    if (user?.hasPassword) await guestAccountForRegistration(ctx, trx, user.id, event.agency_id)
     const valueOfCode = (code: string) => {
       const f = defs.find((x) => x.defaultField === code)
       const v: unknown = f ? d.fields[String(f.id)] : undefined

@@ -66,7 +66,10 @@ function PasswordCard() {
         await auth.reload()
       }
     } catch (e) {
-      if (!applyServerErrors(e, setError)) setErrorText(errorText(e))
+      // the organiser's license has no room for the guest account the password comes with: say so
+      // in the guest's terms (docs/identity.md, guest accounts)
+      if (e instanceof ApiError && e.errorType === 'LIMIT_GUEST_ACCOUNTS_EXCEEDED') setErrorText(t('security.password.guestLimit'))
+      else if (!applyServerErrors(e, setError)) setErrorText(errorText(e))
     }
   })
   const e = formState.errors
