@@ -160,6 +160,8 @@ test('a message that appears when a field loses focus does not swallow the click
 })
 
 test('a guest sets a password: guest accounts in both agencies, chosen at login; at an agency\'s limit the password is refused whole', async ({ page, browser }) => {
+  // two servers' worth of work (a second agency, three password hashes, two phones): slow on a busy machine
+  test.setTimeout(120_000)
   const dataDir = mkdtempSync(join(tmpdir(), 'einlass-e2e-guest-accounts-'))
   // one guest account per agency
   writeFileSync(join(dataDir, 'license.json'), testLicenseText({ licensee: 'Gastkonten GmbH', validUntil: '2031-03-31', features: [], limits: { events: 10, guestAccounts: 1, agencyUsers: 5, storageMb: 1024 } }))
