@@ -94,9 +94,14 @@ describe.if(postgresAvailable())('capacity with two server processes on one Post
     )
     expect(results.filter((r) => r.status === 201).length).toBe(50)
     expect(results.filter((r) => r.status === 409 && r.body.errorType === 'EVENT_FULL').length).toBe(150)
-    // both processes registered guests
-    const byServer = [0, 1].map((odd) => results.filter((r, i) => i % 2 === odd && r.status === 201).length)
-    expect(byServer.every((n) => n > 0)).toBe(true)
+    // Both processes served their half: every request each one got was answered with a place or
+    // EVENT_FULL. Which process wins the contested places is up to scheduling (under load one can
+    // win all of them), so the proof is the total above and the counts in the database below.
+    for (const odd of [0, 1]) {
+      const served = results.filter((_, i) => i % 2 === odd)
+      expect(served.length).toBe(100)
+      expect(served.every((r) => r.status === 201 || (r.status === 409 && r.body.errorType === 'EVENT_FULL'))).toBe(true)
+    }
 
     const pgClient = new (await import('pg')).default.Client({ connectionString: pg.url.replace(/\?.*$/, ''), options: `-c search_path=${pg.schema}` })
     await pgClient.connect()
