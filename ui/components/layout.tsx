@@ -1,58 +1,13 @@
-// Page frames: the organiser shell (side navigation, hidden under 845 px behind a menu button),
-// the guest shell and the plain public frame; the language switcher and the footer.
+// Page frames of the signed-in areas: the organiser shell (side navigation, hidden under 845 px behind
+// a menu button) and the guest shell. The public frame, language switcher and footer live in
+// ./public-frame, so the public registration page loads none of the signed-in navigation.
 import type { ComponentChildren } from 'preact'
 import { useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { Link, useLocation } from 'wouter'
-import { currentLanguage, setLanguage, t, useLanguage } from '../i18n'
-import { useResource } from './hooks'
+import { t, useLanguage } from '../i18n'
 import { AuthContext, logout } from './navigation-auth'
 import { showChangeRole } from './navigation-rules'
-
-interface LanguageOption {
-  code: string
-  displayName: string
-  sortOrder: number
-}
-
-/** Buttons for up to 4 languages; above that a dropdown with German and the first ones on top. */
-export function LanguageSwitcher() {
-  useLanguage()
-  const { data } = useResource<LanguageOption[]>('/proxy/api/public/translations/languages')
-  if (!data || data.length < 2) return null
-  const lang = currentLanguage()
-  if (data.length <= 4) {
-    return (
-      <nav class="lang-switch" aria-label="Sprache / Language">
-        {data.map((l) => (
-          <button key={l.code} type="button" class={`lang-btn ${l.code === lang ? 'active' : ''}`} aria-pressed={l.code === lang} onClick={() => void setLanguage(l.code)}>
-            {l.code.toUpperCase()}
-          </button>
-        ))}
-      </nav>
-    )
-  }
-  return (
-    <label class="lang-select">
-      <span class="sr-only">Sprache / Language</span>
-      <select value={lang} onChange={(e) => void setLanguage((e.target as HTMLSelectElement).value)}>
-        {data.map((l) => (
-          <option key={l.code} value={l.code}>
-            {l.displayName}
-          </option>
-        ))}
-      </select>
-    </label>
-  )
-}
-
-export function Footer() {
-  return (
-    <footer class="footer">
-      <span>einlass · Server-Edition</span>
-      <LanguageSwitcher />
-    </footer>
-  )
-}
+import { Footer } from './public-frame'
 
 export interface NavItem {
   href: string
@@ -203,18 +158,6 @@ export function GuestShell({ children, menu }: { children: ComponentChildren; me
         {children}
       </main>
       <Footer />
-    </div>
-  )
-}
-
-export function PublicFrame({ children, footer = true }: { children: ComponentChildren; footer?: boolean }) {
-  useLanguage()
-  return (
-    <div class="public">
-      <main class="content narrow" id="main">
-        {children}
-      </main>
-      {footer && <Footer />}
     </div>
   )
 }

@@ -1,17 +1,27 @@
-// UI texts: German is bundled (German first); other languages come from the server's catalogue.
+// UI texts: German is bundled (German first), in parts: the entry carries `core`, each area registers
+// its own part when its chunk loads (./german.ts). Other languages come from the server's catalogue.
 import { useEffect, useState } from 'preact/hooks'
-import { de } from '../../server/i18n/de'
 import { interpolate } from '../../server/i18n/interpolate'
+import { germanPart } from './german' with { type: 'macro' }
 
 type Cat = Record<string, string>
 let language = 'de'
-let catalogue: Cat = de
+// filled by assignment: Bun's minifier copies a macro's object into every use of a const it initialises
+const de: Cat = {}
+Object.assign(de, germanPart('core'))
+/** The chosen language's full catalogue from the server; empty for German. */
+let translations: Cat = {}
 const listeners = new Set<() => void>()
 
 export const currentLanguage = () => language
 
 export function t(key: string, params?: Record<string, string | number | null | undefined>): string {
-  return interpolate(catalogue[key] ?? de[key] ?? key, params)
+  return interpolate(translations[key] ?? de[key] ?? key, params)
+}
+
+/** Called once by each area's part module (./part-*.ts) as its chunk loads. */
+export function registerGerman(part: Cat) {
+  Object.assign(de, part)
 }
 
 /** Translates a field error code (zod message or server errorType). */
@@ -19,12 +29,12 @@ export const fieldMessage = (code: string | undefined) => (code ? t(`field.${cod
 
 export async function setLanguage(code: string) {
   if (code === language) return
-  if (code === 'de') catalogue = de
+  if (code === 'de') translations = {}
   else {
     const res = await fetch(`/proxy/api/public/translations?language=${encodeURIComponent(code)}`)
     if (!res.ok) return
     const body = (await res.json()) as { language: string; translations: Cat }
-    catalogue = { ...de, ...body.translations }
+    translations = body.translations
     code = body.language
   }
   language = code

@@ -1,5 +1,7 @@
 // First-start setup, login (with the two-factor step), forgotten password, accepting an invitation
 // and confirming a deletion: the pages a person sees before (or without) being logged in.
+// first: this area's German strings are registered before any of its modules render
+import '../../i18n/part-rest'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useState } from 'preact/hooks'
 import { useForm } from 'react-hook-form'
@@ -9,7 +11,7 @@ import { SetPasswordForm } from '../../../server/modules/agency-users/model'
 import { LoginBody, LoginTfaBody, SetupBody } from '../../../server/modules/identity/model'
 import { ApiError, errorText, get, post, session } from '../../api/client'
 import { TextField, applyServerErrors } from '../../components/form'
-import { PublicFrame } from '../../components/layout'
+import { PublicFrame } from '../../components/public-frame'
 import { clearAuthFailures } from '../../components/navigation-auth'
 import { Alert, Button, Card, LinkButton, Spinner } from '../../components/ui'
 import { t, useLanguage } from '../../i18n'

@@ -1,5 +1,7 @@
 // The guest application: the dashboard (registrations grouped into pending, registered, invited,
 // open and declined), the guest account area and the open no-permission page with the access link.
+// first: this area's German strings are registered before any of its modules render
+import '../../i18n/part-rest'
 import { Redirect, Route, Switch } from 'wouter'
 import { formatDate, formatTime } from '../../../server/i18n/format'
 import { useResource } from '../../components/hooks'

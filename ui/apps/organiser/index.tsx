@@ -1,5 +1,7 @@
 // The organiser (admin) view. NavigationAuth loads the user and applies the navigation rules;
 // RouteGuard asks for an account (choose-account dialog) and the route's permission.
+// first: this area's German strings are registered before any of its modules render
+import '../../i18n/part-rest'
 import { Route, Switch } from 'wouter'
 import { AdminShell } from '../../components/layout'
 import { NavigationAuth, RouteGuard, useUser } from '../../components/navigation-auth'

@@ -1,6 +1,8 @@
 // Public event page /public/event/{id} and its embeddable frame /public/event/{id}/frame
 // (?container under SYSTEM_COVIDOO; embed options hideCookieinfo and scrollId). The frame tells the
 // host page its height (einlass:height) and where to scroll (einlass:scroll); /embed.js applies both.
+// first: this area's German strings are registered before any of its modules render
+import '../../i18n/part-public'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { useRoute } from 'wouter'
 import type { FieldDef, VisitorData } from '../../../server/modules/forms/definitions'
@@ -9,7 +11,7 @@ import { ApiError, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
 import { newIdentification } from '../../components/form-engine/reservations'
-import { PublicFrame } from '../../components/layout'
+import { PublicFrame } from '../../components/public-frame'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 

@@ -1,0 +1,80 @@
+// Bundles the browser UI (run by build.ts and by the size budget test, never shipped): entry ui/main.tsx,
+// one lazily loaded chunk per area, react imports served by preact/compat.
+import type { BunPlugin } from 'bun'
+import { join, relative, resolve } from 'node:path'
+
+const root = resolve(import.meta.dir, '..')
+
+/** React imports of libraries (wouter, react-hook-form) resolve to preact's compat layer. */
+const preactCompat: BunPlugin = {
+  name: 'preact-compat',
+  setup(b) {
+    const map: Record<string, string> = {
+      react: 'preact/compat',
+      'react-dom': 'preact/compat',
+      'react-dom/client': 'preact/compat/client',
+      'react/jsx-runtime': 'preact/jsx-runtime',
+      'react/jsx-dev-runtime': 'preact/jsx-runtime',
+      'use-sync-external-store/shim': 'preact/compat',
+      'use-sync-external-store/shim/index.js': 'preact/compat',
+    }
+    b.onResolve({ filter: /^(react|react-dom|react-dom\/client|react\/jsx-runtime|react\/jsx-dev-runtime|use-sync-external-store\/shim(\/index\.js)?)$/ }, (a) => ({
+      path: Bun.resolveSync(map[a.path], root),
+    }))
+  },
+}
+
+export async function bundleUi(outdir: string) {
+  const result = await Bun.build({
+    entrypoints: [join(root, 'ui', 'main.tsx')],
+    outdir,
+    target: 'browser',
+    format: 'esm',
+    splitting: true,
+    minify: true,
+    sourcemap: 'none',
+    metafile: true,
+    naming: { entry: '[name]-[hash].[ext]', chunk: 'chunk-[hash].[ext]', asset: '[name]-[hash].[ext]' },
+    plugins: [preactCompat],
+    define: { 'process.env.NODE_ENV': '"production"' },
+  })
+  if (!result.success) {
+    for (const l of result.logs) console.error(l)
+    throw new Error('UI build failed')
+  }
+  return result
+}
+
+type Metafile = NonNullable<Awaited<ReturnType<typeof bundleUi>>['metafile']>
+
+/**
+ * The scripts a browser fetches for the public registration page, as paths relative to the build's
+ * outdir: the entry, the public area's chunk and everything they import statically, and the phone
+ * chunk the form engine imports when the form has a phone field (`withPhone`).
+ */
+export function publicPageScripts(metafile: Metafile, outdir: string, withPhone = true): string[] {
+  const outputs = metafile.outputs
+  const key = (p: string) => relative(outdir, resolve(outdir, p))
+  const byInput = (input: string) => {
+    const hit = Object.keys(outputs).find((o) => o.endsWith('.js') && Object.keys(outputs[o].inputs).some((i) => i.endsWith(input)))
+    if (!hit) throw new Error(`no chunk holds ${input}`)
+    return hit
+  }
+  const entry = Object.keys(outputs).find((o) => o.endsWith('.js') && outputs[o].entryPoint)
+  if (!entry) throw new Error('no entry script in the build')
+  const seen = new Set<string>()
+  const visit = (out: string) => {
+    const k = key(out)
+    if (seen.has(k)) return
+    seen.add(k)
+    for (const imp of outputs[out].imports) {
+      if (imp.kind !== 'import-statement') continue
+      const target = Object.keys(outputs).find((o) => key(o) === key(join(out, '..', imp.path)))
+      if (target) visit(target)
+    }
+  }
+  visit(entry)
+  visit(byInput('ui/apps/public/index.tsx'))
+  if (withPhone) visit(byInput('server/modules/forms/phone.ts'))
+  return [...seen]
+}

@@ -1,0 +1,64 @@
+// The plain public frame (public event page, login, password pages) with the footer and its
+// language switcher. Kept apart from ./layout: the public page must not pull in the signed-in
+// navigation (budget: server/ui-budget.test.ts).
+import type { ComponentChildren } from 'preact'
+import { currentLanguage, setLanguage, useLanguage } from '../i18n'
+import { useResource } from './hooks'
+
+interface LanguageOption {
+  code: string
+  displayName: string
+  sortOrder: number
+}
+
+/** Buttons for up to 4 languages; above that a dropdown with German and the first ones on top. */
+export function LanguageSwitcher() {
+  useLanguage()
+  const { data } = useResource<LanguageOption[]>('/proxy/api/public/translations/languages')
+  if (!data || data.length < 2) return null
+  const lang = currentLanguage()
+  if (data.length <= 4) {
+    return (
+      <nav class="lang-switch" aria-label="Sprache / Language">
+        {data.map((l) => (
+          <button key={l.code} type="button" class={`lang-btn ${l.code === lang ? 'active' : ''}`} aria-pressed={l.code === lang} onClick={() => void setLanguage(l.code)}>
+            {l.code.toUpperCase()}
+          </button>
+        ))}
+      </nav>
+    )
+  }
+  return (
+    <label class="lang-select">
+      <span class="sr-only">Sprache / Language</span>
+      <select value={lang} onChange={(e) => void setLanguage((e.target as HTMLSelectElement).value)}>
+        {data.map((l) => (
+          <option key={l.code} value={l.code}>
+            {l.displayName}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+export function Footer() {
+  return (
+    <footer class="footer">
+      <span>einlass · Server-Edition</span>
+      <LanguageSwitcher />
+    </footer>
+  )
+}
+
+export function PublicFrame({ children, footer = true }: { children: ComponentChildren; footer?: boolean }) {
+  useLanguage()
+  return (
+    <div class="public">
+      <main class="content narrow" id="main">
+        {children}
+      </main>
+      {footer && <Footer />}
+    </div>
+  )
+}

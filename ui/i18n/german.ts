@@ -1,0 +1,26 @@
+// Runs while bundling (imported `with { type: 'macro' }`): the German strings of one UI part, picked
+// from the one catalogue the server uses (server/i18n/de.ts) and inlined into the chunk that asks.
+// The entry carries only `core`; each lazily loaded area registers its part when it loads, so the
+// public registration page never downloads the organiser's texts (budget: server/ui-budget.test.ts).
+import { de } from '../../server/i18n/de'
+
+/** Key prefixes per part; a prefix matches the key itself and every key below it (`events.online`). */
+export const PARTS = {
+  /** every screen: shell, buttons, error and field messages (any server error may reach any page) */
+  core: ['app', 'common', 'errors', 'field'],
+  /** the public registration page and its form engine */
+  public: ['registration', 'form', 'fieldType', 'gender', 'covidState', 'events.online', 'events.registrationState'],
+} as const
+
+export type PartName = keyof typeof PARTS | 'rest'
+
+const inPart = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key === p || key.startsWith(`${p}.`))
+
+/** `rest`: everything outside `core`, for the signed-in areas (organiser, guest, account, auth). */
+export function germanPart(name: PartName): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(de)) {
+    if (name === 'rest' ? !inPart(k, PARTS.core) : inPart(k, PARTS[name])) out[k] = v
+  }
+  return out
+}
