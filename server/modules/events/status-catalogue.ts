@@ -12,6 +12,7 @@ export const STATUS_CATALOGUE: Record<string, Array<[status: string, cssClass: s
     ['PENDING', 'badge-warn'],
     ['DELETED', 'badge-error'],
     ['VISITOR_DECLINED', 'badge-error'],
+    ['WAITING_LIST', 'badge-info'],
   ],
   event: [
     ['OK', 'badge-ok'],

@@ -4,6 +4,7 @@ import type { VisitorStatus } from '../visitors/visitors.table'
 import { publicEventDto } from '../events/dto'
 import { escortDto } from '../visitors/dto'
 import { fromJson } from '../../db/types'
+import { waitingListPositions } from '../visitors/repository'
 
 export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
 
@@ -58,6 +59,10 @@ export async function guestEvents(ctx: AppContext, userId: number) {
         .orderBy('number')
         .execute()
     : []
+  const positions = await waitingListPositions(
+    ctx.db,
+    rows.filter((r) => r.v_status === 'WAITING_LIST').map((r) => r.v_id),
+  )
   const lists: Record<GuestList, unknown[]> = { pendingEvents: [], confirmedEvents: [], invitedEvents: [], openEvents: [], declinedEvents: [] }
   for (const r of rows) {
     const list = LIST_OF_STATUS[r.v_status]
@@ -70,6 +75,8 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       registrationStatus: { status: r.v_status, options: fromJson<string[]>(r.options, []) },
       tokens: { downloadToken: r.v_download_token },
       visitorCount: r.v_visitor_count,
+      /** WAITING_LIST only: the place in the event's waiting list */
+      waitingListPosition: positions.get(r.v_id) ?? null,
       escortPersons: escorts.filter((e) => e.visitor_id === r.v_id).map(escortDto),
       defaultFields: [
         { key: 'SALUTATION', data: r.v_salutation, appearance: 'REQUIRED' },

@@ -32,11 +32,13 @@ type Label = { id: number; displayName: string; group: string | null; name: stri
 export const checkState = (checkedIn: number | boolean, checkedOut: number | boolean): 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT' => (bool(checkedOut) ? 'CHECKED_OUT' : bool(checkedIn) ? 'CHECKED_IN' : 'OPEN')
 
 /** A row of the organiser's guest list. */
-export function visitorListDto(v: EventVisitorRow, labels: { tags: Label[]; campaigns: Label[] } = { tags: [], campaigns: [] }) {
+export function visitorListDto(v: EventVisitorRow, labels: { tags: Label[]; campaigns: Label[] } = { tags: [], campaigns: [] }, waitingListPosition: number | null = null) {
   return {
     id: v.id,
     eventId: v.event_id,
     status: v.status,
+    /** WAITING_LIST only: 1-based place in the queue (registration time, then id) */
+    waitingListPosition: v.status === 'WAITING_LIST' ? waitingListPosition : null,
     vip: bool(v.vip),
     salutation: v.salutation,
     title: v.title,

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { AppError, fieldError } from '../../shared/errors'
 import { idParam, issuesToFields } from '../../shared/validation'
+import { freePlaces } from '../events/rules'
 import { eventOfAgency } from '../events/service'
 import { requireGuest, requireOrganiser } from '../identity/auth'
 import { labelsOfVisitors } from '../tags/service'
@@ -11,7 +12,7 @@ import { parseContactCard } from './contact-parser'
 import { visitorDetail } from './detail'
 import { visitorListDto } from './dto'
 import { ActionInput, GuestDecision, GuestListQuery, GuestSearch, VISITOR_ACTIONS, VisitorInput, VisitorPatch, queryToGuestSearch } from './model'
-import { searchVisitors } from './repository'
+import { searchVisitors, waitingListCount, waitingListPositions } from './repository'
 import { activateByGuest, addVisitor, changeStatus, patchVisitor, rejectByGuest, updateVisitor, visitorOfEvent } from './service'
 
 const EventParams = z.object({ id: idParam() })
@@ -29,11 +30,23 @@ export function visitorRoutes(ctx: AppContext) {
     const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
     const event = await eventOfAgency(ctx, actor, c.params.id)
     const { rows, total } = await searchVisitors(ctx.db, event.id, s)
-    const labels = await labelsOfVisitors(
-      ctx.db,
-      rows.map((r) => r.id),
-    )
-    return { items: rows.map((v) => visitorListDto(v, labels.get(v.id))), total, page: s.page, perPage: s.perPage }
+    const waitingIds = rows.filter((r) => r.status === 'WAITING_LIST').map((r) => r.id)
+    const [labels, positions, waiting] = await Promise.all([
+      labelsOfVisitors(
+        ctx.db,
+        rows.map((r) => r.id),
+      ),
+      waitingListPositions(ctx.db, waitingIds),
+      waitingListCount(ctx.db, event.id),
+    ])
+    return {
+      items: rows.map((v) => visitorListDto(v, labels.get(v.id), positions.get(v.id) ?? null)),
+      total,
+      page: s.page,
+      perPage: s.perPage,
+      // for the hint "N Plätze frei, M Gäste auf der Warteliste": nobody moves up on their own
+      waitingList: { count: waiting, freePlaces: freePlaces(event) },
+    }
   }
   return new Elysia({ name: 'visitors' })
     .post(

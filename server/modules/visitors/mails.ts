@@ -1,4 +1,4 @@
-// Mails the guest list sends (invitation, approval, decline, confirmation of an accepted invitation).
+// Mails the guest list sends (invitation, approval, move-up from the waiting list, decline, confirmation of an accepted invitation).
 // Each goes into the outbox inside the transaction that changed the guest; the button opens the
 // guest's dashboard through a fresh GUEST_ACCESS token.
 import type { AppContext } from '../../context'
@@ -11,7 +11,7 @@ import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 import type { EventVisitorRow } from './visitors.table'
 
-export type GuestMailKind = 'INVITATION' | 'APPROVED' | 'DECLINED' | 'ACTIVATED'
+export type GuestMailKind = 'INVITATION' | 'APPROVED' | 'PROMOTED' | 'DECLINED' | 'ACTIVATED'
 
 /** The guest's user (by e-mail), created without a password when missing; links it to the visitor. */
 export async function ensureGuestUser(trx: Db, visitor: EventVisitorRow): Promise<number | null> {

@@ -85,3 +85,35 @@ export async function searchVisitors(db: Db, eventId: number, s: GuestSearch) {
 
 export const findVisitor = (db: Db, id: number) => db.selectFrom('event_visitor').selectAll().where('id', '=', id).executeTakeFirst()
 export const escortsOf = (db: Db, visitorId: number) => db.selectFrom('escort_person').selectAll().where('visitor_id', '=', visitorId).orderBy('number').execute()
+
+/**
+ * Waiting-list positions (1-based, by registration time, then id) of the given registrations that are
+ * on a waiting list. One statement whose subquery counts through the (event_id, status) index, so a
+ * page of the guest list pays only for its own waiting-list rows.
+ */
+export async function waitingListPositions(db: Db, ids: number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map()
+  const at = (alias: 'v' | 'w') => sql`coalesce(${sql.ref(`${alias}.registered_at`)}, ${sql.ref(`${alias}.created_at`)})`
+  const rows = await db
+    .selectFrom('event_visitor as v')
+    .select((eb) => [
+      'v.id',
+      eb
+        .selectFrom('event_visitor as w')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('w.event_id', '=', 'v.event_id')
+        .where('w.status', '=', 'WAITING_LIST')
+        .where(sql<boolean>`(${at('w')} < ${at('v')} or (${at('w')} = ${at('v')} and w.id <= v.id))`)
+        .as('position'),
+    ])
+    .where('v.id', 'in', ids)
+    .where('v.status', '=', 'WAITING_LIST')
+    .execute()
+  return new Map(rows.map((r) => [r.id, Number(r.position)]))
+}
+
+/** How many registrations of an event wait on its waiting list. */
+export async function waitingListCount(db: Db, eventId: number): Promise<number> {
+  const r = await db.selectFrom('event_visitor').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '=', eventId).where('status', '=', 'WAITING_LIST').executeTakeFirst()
+  return Number(r?.n ?? 0)
+}

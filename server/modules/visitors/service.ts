@@ -181,7 +181,8 @@ export async function applyAction(
   if (!row) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
   const notify = opts.notify !== false
   if (action === 'invite') await queueGuestMail(ctx, trx, 'INVITATION', event, row)
-  if (action === 'approve' && notify) await queueGuestMail(ctx, trx, 'APPROVED', event, row)
+  // moving up from the waiting list tells the guest they got a place, not that a review passed
+  if (action === 'approve' && notify) await queueGuestMail(ctx, trx, v.status === 'WAITING_LIST' ? 'PROMOTED' : 'APPROVED', event, row)
   if (action === 'decline' && notify) await queueGuestMail(ctx, trx, 'DECLINED', event, row, { reason: opts.reason })
   return row
 }

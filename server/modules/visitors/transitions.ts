@@ -2,11 +2,12 @@
 import type { VisitorStatus } from './visitors.table'
 import type { VisitorAction } from './model'
 
+// approve from WAITING_LIST is the move-up ("Nachrücken"): the organiser gives the guest a place.
 export const ACTION_FROM: Record<VisitorAction, readonly VisitorStatus[]> = {
-  approve: ['REQUIRE_APPROVAL', 'PENDING', 'INVITED', 'ADDED', 'OPEN', 'DECLINED', 'VISITOR_DECLINED'],
-  decline: ['REQUIRE_APPROVAL', 'PENDING', 'INVITED', 'ADDED', 'OPEN', 'CONFIRMED'],
+  approve: ['REQUIRE_APPROVAL', 'PENDING', 'INVITED', 'ADDED', 'OPEN', 'DECLINED', 'VISITOR_DECLINED', 'WAITING_LIST'],
+  decline: ['REQUIRE_APPROVAL', 'PENDING', 'INVITED', 'ADDED', 'OPEN', 'CONFIRMED', 'WAITING_LIST'],
   invite: ['ADDED', 'OPEN', 'DECLINED', 'VISITOR_DECLINED', 'INVITED', 'PENDING'],
-  delete: ['CONFIRMED', 'INVITED', 'ADDED', 'APPEARED', 'REQUIRE_APPROVAL', 'DECLINED', 'OPEN', 'PENDING', 'VISITOR_DECLINED'],
+  delete: ['CONFIRMED', 'INVITED', 'ADDED', 'APPEARED', 'REQUIRE_APPROVAL', 'DECLINED', 'OPEN', 'PENDING', 'VISITOR_DECLINED', 'WAITING_LIST'],
   restore: ['DELETED'],
 }
 

@@ -18,6 +18,7 @@ interface GuestEvent {
   eventToken: string
   registrationStatus: { status: string }
   visitorCount: number
+  waitingListPosition?: number | null
   event: {
     id: number
     displayName: string
@@ -45,6 +46,7 @@ function EventCard({ e }: { e: GuestEvent }) {
         </p>
         <p class="muted">
           <Badge tone={e.registrationStatus.status === 'CONFIRMED' ? 'ok' : 'info'}>{t(`visitorStatus.${e.registrationStatus.status}`)}</Badge> {e.visitorCount === 1 ? t('guest.person') : t('guest.persons', { n: e.visitorCount })}
+          {e.waitingListPosition ? ` · ${t('guest.waitingListPosition', { n: e.waitingListPosition })}` : ''}
         </p>
       </div>
       <RegistrationExtras entry={e} />

@@ -52,6 +52,7 @@ export const VISITOR_TONE: Record<string, 'ok' | 'info' | 'warn' | 'error' | 'ne
   DECLINED: 'error',
   VISITOR_DECLINED: 'error',
   DELETED: 'error',
+  WAITING_LIST: 'info',
 }
 
 export function StatusBadge({ status }: { status: string }) {
