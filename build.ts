@@ -37,8 +37,16 @@ async function buildUi() {
   if (!entry) throw new Error('UI build produced no entry script')
   const href = (p: string) => `/${relative(publicDir, p).split('\\').join('/')}`
   const template = readFileSync(join(root, 'ui', 'index.html'), 'utf8')
-  const tags = [...css.map((c) => `<link rel="stylesheet" href="${href(c.path)}">`), `<script type="module" src="${href(entry.path)}"></script>`].join('\n    ')
-  writeFileSync(join(publicDir, 'index.html'), template.replace('<!-- assets -->', tags))
+  const assetsDir = join(publicDir, 'assets')
+  const tags = [...css.map((c) => `<link rel="stylesheet" href="${href(c.path)}">`), `<script type="module" src="${href(entry.path)}"></script>`]
+  writeFileSync(join(publicDir, 'index.html'), template.replace('<!-- assets -->', tags.join('\n    ')))
+  // /public/… routes get a copy that fetches the public area's chunks alongside the entry: without it
+  // the browser finds them one round trip after another (entry, then public chunk, then its imports)
+  const preload = publicPageScripts(result.metafile!, assetsDir, false)
+    .map((s) => join(assetsDir, s))
+    .filter((p) => p !== entry.path)
+    .map((p) => `<link rel="modulepreload" href="${href(p)}">`)
+  writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [...tags, ...preload].join('\n    ')))
   const staticDir = join(root, 'ui', 'static')
   if (existsSync(staticDir)) cpSync(staticDir, publicDir, { recursive: true })
 
@@ -48,7 +56,6 @@ async function buildUi() {
   }
   const files = walk(publicDir)
   const sizes = files.filter((f) => f.endsWith('.js.gz')).reduce((a, f) => a + statSync(f).size, 0)
-  const assetsDir = join(publicDir, 'assets')
   const publicPage = publicPageScripts(result.metafile!, assetsDir).reduce((a, f) => a + statSync(join(assetsDir, `${f}.gz`)).size, 0)
   console.log(`ui: ${files.length} files in ${Math.round(performance.now() - t0)} ms, scripts ${(sizes / 1024).toFixed(1)} kB gzipped in total, public page ${(publicPage / 1024).toFixed(1)} kB`)
 

@@ -62,7 +62,7 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
       if (asset) return asset
       if (/\.[a-z0-9]+$/i.test(path)) return json(errorBody(404, 'NOT_FOUND', requestLanguage(request, features())), 404)
       // SPA fallback: every UI route answers with index.html
-      const index = assets.indexHtml()
+      const index = assets.indexHtml(path)
       if (!index) return new Response('einlass: the UI is not built (run npm run build)', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } })
       set.headers['content-type'] = 'text/html; charset=utf-8'
       set.headers['cache-control'] = 'no-cache'

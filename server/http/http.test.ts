@@ -1,6 +1,9 @@
 // HTTP conventions every later module relies on: error shape, validation, OpenAPI completeness,
 // health and readiness, request logs, security headers, cookies, origin check, body limit.
 import { describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createApp } from '../app'
 import { bootstrap } from '../bootstrap'
 import { loadConfig } from '../config/config'
@@ -8,6 +11,7 @@ import { createLogger, silentLogger } from '../logger'
 import { COMMUNITY } from '../modules/license/license'
 import { createHarness, eventBody, forEachDialect, TEST_PASSWORD } from '../testing/harness'
 import { securityHeaders } from './security'
+import { diskAssets, embeddedAssets } from './ui-assets'
 
 forEachDialect('HTTP conventions', (h) => {
   test('an unknown /proxy/api path answers JSON 404 in the error shape, for every method and the /api alias', async () => {
@@ -247,4 +251,25 @@ test('pathOf gives what URL gives for the request paths the security layer sees'
   ]) {
     expect(pathOf(u)).toBe(new URL(u).pathname)
   }
+})
+
+describe('UI pages', () => {
+  test('/public/… routes get the page that preloads the public chunks, every other route the plain one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'einlass-ui-pages-'))
+    try {
+      writeFileSync(join(dir, 'index.html'), 'plain')
+      writeFileSync(join(dir, 'index-public.html'), 'public')
+      const assets = diskAssets(dir)
+      expect(await assets.indexHtml('/public/event/7')!.text()).toBe('public')
+      expect(await assets.indexHtml('/public/event/7/frame')!.text()).toBe('public')
+      expect(await assets.indexHtml('/events')!.text()).toBe('plain')
+      expect(await assets.indexHtml('/publicity')!.text()).toBe('plain')
+      expect(await embeddedAssets({ '/index.html': join(dir, 'index.html'), '/index-public.html': join(dir, 'index-public.html') }).indexHtml('/public/event/7')!.text()).toBe('public')
+      // a build without the public copy still answers every route
+      rmSync(join(dir, 'index-public.html'))
+      expect(await diskAssets(dir).indexHtml('/public/event/7')!.text()).toBe('plain')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

@@ -7,8 +7,13 @@ export interface UiAssets {
   /** path like /assets/app-1a2b.js → file, or null */
   get(path: string): { file: Blob; gz: Blob | null } | null
   has(path: string): boolean
-  indexHtml(): Blob | null
+  /** The SPA page for a UI route; /public/… routes get the copy that preloads the public chunks. */
+  indexHtml(path?: string): Blob | null
 }
+
+/** Which built page answers a UI route (build.ts writes both). */
+export const indexFor = (path: string | undefined, has: (p: string) => boolean) =>
+  path?.startsWith('/public/') && has('/index-public.html') ? '/index-public.html' : '/index.html'
 
 export const noUi: UiAssets = { get: () => null, has: () => false, indexHtml: () => null }
 
@@ -22,7 +27,7 @@ export function embeddedAssets(manifest: Record<string, string>): UiAssets {
       return file ? { file, gz: files.get(`${p}.gz`) ?? null } : null
     },
     has: (p) => files.has(p),
-    indexHtml: () => files.get('/index.html') ?? null,
+    indexHtml: (path) => files.get(indexFor(path, (p) => files.has(p))) ?? null,
   }
 }
 
@@ -46,7 +51,10 @@ export function diskAssets(dir: string): UiAssets {
       return { file: Bun.file(f), gz: gz ? Bun.file(gz) : null }
     },
     has: (p) => files.has(p),
-    indexHtml: () => (files.has('/index.html') ? Bun.file(files.get('/index.html')!) : null),
+    indexHtml: (path) => {
+      const f = files.get(indexFor(path, (p) => files.has(p)))
+      return f ? Bun.file(f) : null
+    },
   }
 }
 
