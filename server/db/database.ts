@@ -1,10 +1,12 @@
 import { Database as BunDatabase } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseTarget } from '../config/config'
+import { createLogger } from '../logger'
 import { BunSqliteDialect } from './bun-sqlite-dialect'
+import { type Checkpointer, checkpointable, startCheckpointer } from './checkpointer'
 import { setMigrationSchema } from './migrate'
 import type { DB } from './schema'
 
@@ -14,6 +16,10 @@ export type Db = Kysely<DB>
 export interface DatabaseHandle {
   db: Db
   dialect: Dialect
+  /** SQLite: a passive WAL checkpoint now (they also run every CHECKPOINT_MS after writes) */
+  checkpoint?(): Promise<void>
+  /** SQLite: where the checkpoints run ('worker' once started, unless it could not start) */
+  checkpointsOn?(): Promise<'worker' | 'queue'>
   close(): Promise<void>
 }
 
@@ -45,6 +51,8 @@ function pgTypes() {
 
 /** How often the SQLite WAL is checkpointed into the database file. */
 export const CHECKPOINT_MS = 1000
+/** Above this WAL size checkpoints move to the worker thread (~1,000 pages, ~5 ms to copy). */
+export const WORKER_WAL_BYTES = 4 * 1024 * 1024
 
 export function openSqlite(path: string): BunDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
@@ -69,12 +77,35 @@ export async function openDatabase(target: DatabaseTarget, opts: { poolSize?: nu
     const raw = openSqlite(target.path)
     const dialect = new BunSqliteDialect(raw)
     const db = new Kysely<DB>({ dialect })
+    // Each CHECKPOINT_MS, when something was written since the last one, a passive checkpoint. A
+    // WAL of up to WORKER_WAL_BYTES is copied in a few milliseconds in the driver's queue between
+    // transactions; a bigger one (a server under write load) on a worker thread (checkpointer.ts,
+    // started the first time it is needed, so a quiet server does not carry it).
+    const changes = raw.query('select total_changes() as n')
+    let lastChanges = -1
+    let worker: Promise<Checkpointer | null> | null = null
+    const walSize = () => {
+      try {
+        return statSync(`${raw.filename}-wal`).size
+      } catch {
+        return 0
+      }
+    }
+    const checkpoint = async () => {
+      if (checkpointable(raw) && !worker && walSize() > WORKER_WAL_BYTES) {
+        worker = startCheckpointer(raw.filename, (m) => createLogger('warn').warn('sqlite checkpoint failing', { error: m })).catch(() => null)
+      }
+      const ck = worker ? await worker : null
+      if (ck) await ck.now()
+      else await dialect.driver.checkpoint()
+    }
     let checkpointing = false
     const timer = setInterval(() => {
-      if (checkpointing) return
+      const n = (changes.get() as { n: number }).n
+      if (checkpointing || n === lastChanges) return
+      lastChanges = n
       checkpointing = true
-      dialect.driver
-        .checkpoint()
+      checkpoint()
         .catch(() => {})
         .finally(() => (checkpointing = false))
     }, CHECKPOINT_MS)
@@ -82,9 +113,12 @@ export async function openDatabase(target: DatabaseTarget, opts: { poolSize?: nu
     return {
       db,
       dialect: 'sqlite',
-      close: () => {
+      checkpoint,
+      checkpointsOn: async () => ((worker && (await worker)) ? 'worker' : 'queue'),
+      close: async () => {
         clearInterval(timer)
-        return db.destroy()
+        await (worker && (await worker))?.close()
+        await db.destroy()
       },
     }
   }

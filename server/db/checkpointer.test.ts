@@ -1,0 +1,73 @@
+// WAL checkpoints on the worker thread: they move committed pages into the database file while the
+// main connection keeps writing, and nothing committed is lost or corrupted.
+import { Database } from 'bun:sqlite'
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'kysely'
+import { startCheckpointer } from './checkpointer'
+import { WORKER_WAL_BYTES, openDatabase, openSqlite } from './database'
+
+const dir = mkdtempSync(join(tmpdir(), 'einlass-ckpt-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+test('the worker checkpoints the WAL into the database file while the main connection writes', async () => {
+  const file = join(dir, 'a.sqlite')
+  const raw = openSqlite(file)
+  raw.exec('create table item (id integer primary key, body text not null)')
+  const errors: string[] = []
+  const ck = await startCheckpointer(file, (m) => errors.push(m))
+  try {
+    const before = statSync(file).size
+    const insert = raw.prepare('insert into item (body) values (?)')
+    raw.transaction(() => {
+      for (let i = 0; i < 2000; i++) insert.run(`row ${i} ${'x'.repeat(300)}`)
+    })()
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(500_000)
+    const r = await ck.now()
+    expect(r).not.toBeNull()
+    expect(r!.log).toBeGreaterThan(100)
+    expect(r!.checkpointed).toBe(r!.log)
+    expect(statSync(file).size).toBeGreaterThan(before + 500_000)
+    // checkpoints while the main connection keeps committing
+    const done: Promise<unknown>[] = []
+    for (let round = 0; round < 20; round++) {
+      raw.transaction(() => {
+        for (let i = 0; i < 100; i++) insert.run(`round ${round} ${i}`)
+      })()
+      done.push(ck.now())
+    }
+    await Promise.all(done)
+    expect(errors).toEqual([])
+  } finally {
+    await ck.close()
+    raw.close()
+  }
+  const check = new Database(file, { readonly: true })
+  expect(check.query('pragma integrity_check').get()).toEqual({ integrity_check: 'ok' })
+  expect(check.query('select count(*) as n from item').get()).toEqual({ n: 4000 })
+  check.close()
+})
+
+test('openDatabase runs its checkpoints on the worker and closes it', async () => {
+  const file = join(dir, 'b.sqlite')
+  const h = await openDatabase({ dialect: 'sqlite', path: file } as any)
+  await sql`create table item (id integer primary key, body text not null)`.execute(h.db)
+  await Promise.all(Array.from({ length: 300 }, (_, i) => h.db.insertInto('item' as any).values({ body: `r${i} ${'y'.repeat(500)}` }).execute()))
+  const before = statSync(file).size
+  await h.checkpoint!()
+  // a small WAL is checkpointed in the driver's queue; a big one (or when asked) on the worker
+  expect(await h.checkpointsOn!()).toBe('queue')
+  await h.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < 3000; i++) await trx.insertInto('item' as any).values({ body: `s${i} ${'y'.repeat(2000)}` }).execute()
+  })
+  expect(statSync(`${file}-wal`).size).toBeGreaterThan(WORKER_WAL_BYTES)
+  await h.checkpoint!()
+  expect(await h.checkpointsOn!()).toBe('worker')
+  expect(statSync(file).size).toBeGreaterThan(before)
+  await h.close()
+  const check = new Database(file, { readonly: true })
+  expect(check.query('select count(*) as n from item').get()).toEqual({ n: 3300 })
+  check.close()
+})

@@ -1,0 +1,102 @@
+// WAL checkpoints on a worker thread with its own connection.
+// Why: the automatic checkpoint is off (database.ts) so no commit pays for one. Run on the main
+// thread, the passive checkpoint each second copied the last second's WAL into the database file
+// and synced it there: 35–45 ms during the forms bench, in which the event loop answered nothing —
+// the largest part of the registrations' p99. A PASSIVE checkpoint on a second connection runs
+// beside the writer (it copies only frames no reader still needs and never waits), so it moves to a
+// worker and the server's thread never blocks on it.
+// The worker is made from a Blob so the compiled binary needs no second entry point. It starts with
+// the first write to checkpoint (an idle server does not carry its ~5 MB).
+import type { Database } from 'bun:sqlite'
+
+const WORKER_SOURCE = `
+import { Database } from 'bun:sqlite'
+let db = null
+let failures = 0
+function checkpoint() {
+  try {
+    const r = db.query('pragma wal_checkpoint(PASSIVE)').get()
+    failures = 0
+    return r
+  } catch (e) {
+    // another checkpoint in progress or the file briefly locked: the next turn tries again
+    if (++failures === 10) postMessage({ type: 'error', message: String(e && e.message || e) })
+    return null
+  }
+}
+self.onmessage = (e) => {
+  const m = e.data
+  if (m.type === 'open') {
+    db = new Database(m.path, { readwrite: true, create: false })
+    db.exec('pragma busy_timeout = 1000')
+    postMessage({ type: 'opened' })
+  } else if (m.type === 'now') {
+    postMessage({ type: 'done', id: m.id, result: checkpoint() })
+  } else if (m.type === 'close') {
+    try { db && db.close() } catch {}
+    db = null
+    postMessage({ type: 'closed' })
+  }
+}
+`
+
+export interface CheckpointResult {
+  busy: number
+  log: number
+  checkpointed: number
+}
+
+export interface Checkpointer {
+  /** a passive checkpoint on the worker, answered when done */
+  now(): Promise<CheckpointResult | null>
+  close(): Promise<void>
+}
+
+export async function startCheckpointer(path: string, onError: (message: string) => void): Promise<Checkpointer> {
+  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'application/javascript' }))
+  const worker = new Worker(url, { smol: true } as WorkerOptions)
+  const waiting = new Map<number, (r: CheckpointResult | null) => void>()
+  let closed: (() => void) | null = null
+  let nextId = 0
+  const opened = new Promise<void>((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent) => {
+      const m = e.data
+      if (m.type === 'opened') resolve()
+      else if (m.type === 'done') {
+        waiting.get(m.id)?.(m.result)
+        waiting.delete(m.id)
+      } else if (m.type === 'error') onError(m.message)
+      else if (m.type === 'closed') closed?.()
+    }
+    worker.onerror = (e) => {
+      onError(String((e as ErrorEvent).message ?? e))
+      reject(e)
+    }
+  })
+  worker.postMessage({ type: 'open', path })
+  try {
+    await opened
+  } finally {
+    URL.revokeObjectURL(url)
+  }
+  // the worker must not keep the process alive on its own (commands such as `migrate` end)
+  ;(worker as Worker & { unref(): void }).unref()
+  return {
+    now() {
+      const id = ++nextId
+      return new Promise((resolve) => {
+        waiting.set(id, resolve)
+        worker.postMessage({ type: 'now', id })
+      })
+    },
+    async close() {
+      const done = new Promise<void>((resolve) => (closed = resolve))
+      worker.postMessage({ type: 'close' })
+      await Promise.race([done, Bun.sleep(2000)])
+      worker.terminate()
+    },
+  }
+}
+
+/** A database opened from a file (not `:memory:`) can be checkpointed from a second connection. */
+export const checkpointable = (raw: Database) => raw.filename !== '' && raw.filename !== ':memory:'
