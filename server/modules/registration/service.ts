@@ -28,6 +28,7 @@ import { renderMail } from '../mail/render'
 import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
 import { attributeShortLink } from '../shortlinks/service'
 import { takeSeats } from '../visitors/capacity'
+import type { Contact } from '../visitors/model'
 import type { EscortPersonTable, EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
 import type { AdminRegistrationInput, RegistrationInput } from './model'
 
@@ -76,19 +77,11 @@ const Q = {
   insertVisitor: prepared(
     (
       db,
-      p: {
+      p: Contact & {
         eventId: number
         userId: number | null
         status: VisitorStatus
         vip: boolean
-        salutation: string | null
-        title: string | null
-        firstName: string | null
-        lastName: string | null
-        email: string | null
-        company: string | null
-        position: string | null
-        phoneNumber: string | null
         visitorCount: number
         seatsHeld: number
         eventToken: string

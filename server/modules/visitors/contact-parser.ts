@@ -2,15 +2,9 @@
 // contact data of a guest. Pure functions, no library: none of the vCard parsers on the registry is
 // maintained, and the two formats need ~100 lines.
 
-export interface ParsedContact {
-  salutation: string | null
-  title: string | null
-  firstName: string | null
-  lastName: string | null
-  email: string | null
-  company: string | null
-  position: string | null
-  phoneNumber: string | null
+import type { Contact } from './model'
+
+export interface ParsedContact extends Contact {
   mobilePhoneNumber: string | null
   web: string | null
   address: { street: string | null; streetNumber: string | null; postCode: string | null; city: string | null; country: string | null }

@@ -87,28 +87,39 @@ export function guestSearchToQuery(s: Partial<GuestSearch> & { filter?: Partial<
 
 const optionalEmail = () => z.union([email(), z.literal('').transform(() => null), z.null()]).optional().transform((v) => v ?? null)
 
+/** A person's contact data as the API names it: a guest, an escort person, a scanned contact card.
+ *  (A type, not an interface: prepared statements take it as a plain record.) */
+export type Contact = {
+  salutation: string | null
+  title: string | null
+  firstName: string | null
+  lastName: string | null
+  email: string | null
+  company: string | null
+  position: string | null
+  phoneNumber: string | null
+}
+
+/** The contact data the organiser enters for a guest and for each escort person. */
+const contactInput = {
+  salutation: optionalText(20),
+  title: optionalText(50),
+  firstName: requiredText(100),
+  lastName: requiredText(100),
+  email: optionalEmail(),
+  company: optionalText(200),
+  position: optionalText(200),
+  phoneNumber: optionalText(40),
+}
+
 export const EscortInput = z.object({
   /** id of an existing escort person (keeps its check-in state); omit for a new one */
   id: z.number().int().positive().optional(),
-  salutation: optionalText(20),
-  title: optionalText(50),
-  firstName: requiredText(100),
-  lastName: requiredText(100),
-  email: optionalEmail(),
-  company: optionalText(200),
-  position: optionalText(200),
-  phoneNumber: optionalText(40),
+  ...contactInput,
 })
 
 export const VisitorInput = z.object({
-  salutation: optionalText(20),
-  title: optionalText(50),
-  firstName: requiredText(100),
-  lastName: requiredText(100),
-  email: optionalEmail(),
-  company: optionalText(200),
-  position: optionalText(200),
-  phoneNumber: optionalText(40),
+  ...contactInput,
   vip: z.boolean().default(false),
   note: optionalText(2000),
   escortPersons: z.array(EscortInput).max(50).default([]),

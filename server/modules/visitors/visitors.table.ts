@@ -17,12 +17,8 @@ export const VISITOR_STATUSES = [
 ] as const
 export type VisitorStatus = (typeof VISITOR_STATUSES)[number]
 
-export interface EventVisitorTable {
-  id: Id
-  event_id: number
-  user_id: number | null
-  status: VisitorStatus
-  vip: GenBool
+/** The contact columns of a guest and of each escort person (Contact in model.ts). */
+interface ContactColumns {
   salutation: string | null
   title: string | null
   first_name: string | null
@@ -31,6 +27,14 @@ export interface EventVisitorTable {
   company: string | null
   position: string | null
   phone_number: string | null
+}
+
+export interface EventVisitorTable extends ContactColumns {
+  id: Id
+  event_id: number
+  user_id: number | null
+  status: VisitorStatus
+  vip: GenBool
   /** main guest plus escort persons */
   visitor_count: Generated<number>
   /** places this registration holds in event.seats_taken, so a release gives back exactly these */
@@ -65,18 +69,10 @@ export interface EventVisitorTable {
 }
 export type EventVisitorRow = Selectable<EventVisitorTable>
 
-export interface EscortPersonTable {
+export interface EscortPersonTable extends ContactColumns {
   id: Id
   visitor_id: number
   number: number
-  salutation: string | null
-  title: string | null
-  first_name: string | null
-  last_name: string | null
-  email: string | null
-  company: string | null
-  position: string | null
-  phone_number: string | null
   web: string | null
   info: string | null
   birthday: string | null

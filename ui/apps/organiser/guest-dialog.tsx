@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks'
 import { useFieldArray, useForm } from 'react-hook-form'
 import { formatDateTime } from '../../../server/i18n/format'
-import { VisitorInput } from '../../../server/modules/visitors/model'
+import { type Contact, VisitorInput } from '../../../server/modules/visitors/model'
 import { ACTION_FROM } from '../../../server/modules/visitors/transitions'
 import { errorText, post, put } from '../../api/client'
 import { Dialog } from '../../components/dialog'
@@ -16,18 +16,10 @@ import { t } from '../../i18n'
 import { LabelPicker, StatusBadge, usePermission } from './common'
 import type { EventFull } from './event-page'
 
-export interface GuestDetail {
+export interface GuestDetail extends Contact {
   id: number
   status: string
   vip: boolean
-  salutation: string | null
-  title: string | null
-  firstName: string | null
-  lastName: string | null
-  email: string | null
-  company: string | null
-  position: string | null
-  phoneNumber: string | null
   note: string | null
   visitorCount: number
   ticketCode: string | null
