@@ -23,3 +23,15 @@ export const CheckinInput = z
 export type CheckinInput = z.infer<typeof CheckinInput>
 
 export const LookupQuery = z.object({ code: z.string().trim().max(40).optional(), search: z.string().trim().max(200).optional() })
+
+/** One person of a registration at the desk: 0 = the main guest, n = escort person n. */
+export interface Person {
+  person: number
+  salutation: string | null
+  title: string | null
+  firstName: string | null
+  lastName: string | null
+  checkState: 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
+  checkinDate: string | null
+  checkoutDate: string | null
+}

@@ -14,7 +14,7 @@ import { normaliseCode, visitorQuery } from '../visitors/repository'
 import { GuestFilter } from '../visitors/model'
 import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
 import { formatTicketCode } from './ticket'
-import type { CheckinInput } from './model'
+import type { CheckinInput, Person } from './model'
 
 export const CHECKIN_STATUSES = ['CONFIRMED', 'APPEARED'] as const
 
@@ -92,17 +92,6 @@ const storeNonce = prepared((db, p: { nonce: string; eventId: number; response: 
   db.insertInto('checkin_request').values({ nonce: p.nonce, event_id: p.eventId, status: 200, response: p.response, created_at: p.now }).onConflict((oc) => oc.column('nonce').doNothing()),
 )
 const changed = (r: { numAffectedRows?: bigint; numUpdatedRows?: bigint }) => Number(r.numAffectedRows ?? r.numUpdatedRows ?? 0n)
-
-export interface Person {
-  person: number
-  salutation: string | null
-  title: string | null
-  firstName: string | null
-  lastName: string | null
-  checkState: 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
-  checkinDate: string | null
-  checkoutDate: string | null
-}
 
 function personsOf(v: EventVisitorRow, escorts: EscortPersonRow[]): Person[] {
   return [

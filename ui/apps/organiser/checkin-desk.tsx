@@ -2,20 +2,13 @@
 // type the code and Enter), the camera (BarcodeDetector, else jsQR loaded on demand), name search;
 // the guest with escorts and agreements; check in/out one or all; live counts.
 import { useEffect, useRef, useState } from 'preact/hooks'
+import type { Person } from '../../../server/modules/checkin/model'
 import { ApiError, errorText, get, post } from '../../api/client'
 import { Alert, Badge, Button, Card } from '../../components/ui'
 import { t } from '../../i18n'
 import { StatusBadge } from './common'
 import type { EventFull } from './event-page'
 
-interface Person {
-  person: number
-  salutation: string | null
-  title: string | null
-  firstName: string | null
-  lastName: string | null
-  checkState: 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
-}
 interface Registration {
   id: number
   status: string
