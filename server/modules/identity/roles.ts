@@ -29,20 +29,7 @@ export type Permission = (typeof PERMISSIONS)[number]
 
 const ALL = [...PERMISSIONS]
 const MANAGER: Permission[] = ALL.filter((p) => p !== 'AGENCY.MANAGE' && p !== 'AGENCY.USERS' && p !== 'AGENCY.ABO')
-const EDITOR: Permission[] = [
-  'EVENT.VIEW',
-  'EVENT.CREATE',
-  'EVENT.EDIT',
-  'EVENT.GUEST.VIEW',
-  'EVENT.GUEST.MANAGE',
-  'EVENT.GUEST.IMPORT',
-  'EVENT.GUEST.EXPORT',
-  'EVENT.INVITE',
-  'EVENT.CHECKIN',
-  'EVENT.STATISTICS',
-  'TAG.MANAGE',
-  'ASSET.UPLOAD',
-]
+const EDITOR: Permission[] = MANAGER.filter((p) => p !== 'EVENT.DELETE' && p !== 'AGREEMENT.MANAGE')
 const CHECKIN: Permission[] = ['EVENT.VIEW', 'EVENT.GUEST.VIEW', 'EVENT.CHECKIN']
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
