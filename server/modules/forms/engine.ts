@@ -466,7 +466,20 @@ function checkField(f: FieldDef, raw: unknown, key: string, c: Ctx): FieldValue 
   }
 }
 
-function checkSmartlist(f: FieldDef, sel: Selection[], key: string, label: string, c: Ctx): Selection[] | undefined {
+type Refusal = [code: string, params?: Record<string, string | number>] | null
+
+/** What every selection (defined values, timeslots) must meet: one pick unless the field is multiple,
+ *  the field's total per guest, each pick a known item picked once with a whole amount of at least 1
+ *  (exactly 1 without amount selection); `each` adds the kind's own checks. Undefined when refused. */
+function checkPicks<S extends { amount: number }, T>(
+  f: FieldDef,
+  sel: S[],
+  key: string,
+  label: string,
+  c: Ctx,
+  item: (s: S) => [id: number, found: T | undefined],
+  each: (s: S, found: T) => Refusal,
+): S[] | undefined {
   const picked = sel.filter((s) => s.amount !== 0)
   const total = picked.reduce((a, s) => a + s.amount, 0)
   const bad = (code: string, params?: Record<string, string | number>) => {
@@ -477,38 +490,51 @@ function checkSmartlist(f: FieldDef, sel: Selection[], key: string, label: strin
   if (f.maxPerGuest >= 0 && total > f.maxPerGuest) return bad('SELECTION_LIMIT', { n: f.maxPerGuest })
   const seen = new Set<number>()
   for (const s of picked) {
-    const v = f.definedValues.find((d) => d.id === s.fieldValueId)
-    if (!v || seen.has(s.fieldValueId) || !Number.isInteger(s.amount) || s.amount < 1) return bad('INVALID')
-    seen.add(s.fieldValueId)
+    const [id, found] = item(s)
+    if (found === undefined || seen.has(id) || !Number.isInteger(s.amount) || s.amount < 1) return bad('INVALID')
+    seen.add(id)
     if (!f.amountSelection && s.amount !== 1) return bad('INVALID')
-    // freeValue 0 = out of stock; negative = unlimited (the server re-checks when it takes places)
-    if (v.freeValue === 0 || (v.freeValue > 0 && s.amount > v.freeValue)) return bad('VALUE_UNAVAILABLE')
-    if (s.amount > amountBound(f.maxPerGuest, v.maxPerGuest)) return bad('SELECTION_LIMIT', { n: amountBound(f.maxPerGuest, v.maxPerGuest) })
-    if (v.minPerGuest > 0 && s.amount < v.minPerGuest) return bad('MIN_PER_GUEST', { n: v.minPerGuest })
+    const refused = each(s, found)
+    if (refused) return bad(...refused)
   }
-  return picked.map((s) => ({ fieldValueId: s.fieldValueId, amount: s.amount }))
+  return picked
+}
+
+function checkSmartlist(f: FieldDef, sel: Selection[], key: string, label: string, c: Ctx): Selection[] | undefined {
+  const picked = checkPicks(
+    f,
+    sel,
+    key,
+    label,
+    c,
+    (s) => [s.fieldValueId, f.definedValues.find((d) => d.id === s.fieldValueId)],
+    (s, v): Refusal => {
+      // freeValue 0 = out of stock; negative = unlimited (the server re-checks when it takes places)
+      if (v.freeValue === 0 || (v.freeValue > 0 && s.amount > v.freeValue)) return ['VALUE_UNAVAILABLE']
+      if (s.amount > amountBound(f.maxPerGuest, v.maxPerGuest)) return ['SELECTION_LIMIT', { n: amountBound(f.maxPerGuest, v.maxPerGuest) }]
+      if (v.minPerGuest > 0 && s.amount < v.minPerGuest) return ['MIN_PER_GUEST', { n: v.minPerGuest }]
+      return null
+    },
+  )
+  return picked?.map((s) => ({ fieldValueId: s.fieldValueId, amount: s.amount }))
 }
 
 function checkTimeslots(f: FieldDef, sel: SlotSelection[], key: string, label: string, c: Ctx): SlotSelection[] | undefined {
-  const picked = sel.filter((s) => s.amount !== 0)
-  const total = picked.reduce((a, s) => a + s.amount, 0)
-  const bad = (code: string, params?: Record<string, string | number>) => {
-    problem(c.invalid, key, f, code, label, params)
-    return undefined
-  }
-  if (!f.multiple && picked.length > 1) return bad('INVALID')
-  if (f.maxPerGuest >= 0 && total > f.maxPerGuest) return bad('SELECTION_LIMIT', { n: f.maxPerGuest })
-  const seen = new Set<number>()
-  for (const s of picked) {
-    const slot = f.timeslots.find((t) => t.id === s.timeslotId)
-    if (!slot || seen.has(s.timeslotId) || !Number.isInteger(s.amount) || s.amount < 1) return bad('INVALID')
-    seen.add(s.timeslotId)
-    if (!f.amountSelection && s.amount !== 1) return bad('INVALID')
-    if (s.amount > amountBound(f.maxPerGuest)) return bad('SELECTION_LIMIT', { n: amountBound(f.maxPerGuest) })
-    // Outside admin mode every selected slot must be held by a reservation.
-    if (!c.form.admin && !s.reservationToken) return bad('REGISTRATION_VALID_UNTIL_EXPIRED')
-  }
-  return picked.map((s) => ({ timeslotId: s.timeslotId, amount: s.amount, ...(c.form.admin ? {} : { reservationToken: s.reservationToken }) }))
+  const picked = checkPicks(
+    f,
+    sel,
+    key,
+    label,
+    c,
+    (s) => [s.timeslotId, f.timeslots.find((t) => t.id === s.timeslotId)],
+    (s): Refusal => {
+      if (s.amount > amountBound(f.maxPerGuest)) return ['SELECTION_LIMIT', { n: amountBound(f.maxPerGuest) }]
+      // Outside admin mode every selected slot must be held by a reservation.
+      if (!c.form.admin && !s.reservationToken) return ['REGISTRATION_VALID_UNTIL_EXPIRED']
+      return null
+    },
+  )
+  return picked?.map((s) => ({ timeslotId: s.timeslotId, amount: s.amount, ...(c.form.admin ? {} : { reservationToken: s.reservationToken }) }))
 }
 
 // ---------------------------------------------------------------------------------------------
