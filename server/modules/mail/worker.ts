@@ -3,6 +3,7 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { AppContext } from '../../context'
 import { fromJson, isoNow } from '../../db/types'
+import { serialPasses } from '../tasks/passes'
 import type { MailAttachment, MailOutboxRow } from './mail.table'
 import { MailSubjectGone, renderOutboxMail } from './templates'
 
@@ -29,8 +30,6 @@ export function createTransport(smtpUrl: string): Transporter {
 export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; transport?: Transporter | null; autoStart?: boolean } = {}): MailWorker {
   const transport = opts.transport !== undefined ? opts.transport : ctx.config.mail.smtp_url ? createTransport(ctx.config.mail.smtp_url) : null
   let timer: ReturnType<typeof setTimeout> | null = null
-  let running: Promise<number> | null = null
-  let again = false
   let stopped = false
   let warnedNoSmtp = false
   const interval = opts.intervalMs ?? 5000
@@ -142,25 +141,8 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
     return handled
   }
 
-  function runOnce(): Promise<number> {
-    if (running) {
-      again = true
-      return running
-    }
-    running = pass()
-      .catch((e) => {
-        ctx.log.error('mail worker pass failed', { error: String(e?.stack ?? e) })
-        return 0
-      })
-      .finally(() => {
-        running = null
-        if (again && !stopped) {
-          again = false
-          void runOnce()
-        }
-      })
-    return running
-  }
+  const passes = serialPasses(pass, (e: any) => ctx.log.error('mail worker pass failed', { error: String(e?.stack ?? e) }), () => stopped)
+  const runOnce = passes.runOnce
 
   const schedule = () => {
     if (stopped) return
@@ -189,7 +171,7 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
       stopped = true
       if (timer) clearTimeout(timer)
       if (wakeTimer) clearTimeout(wakeTimer)
-      await running
+      await passes.idle()
       transport?.close()
     },
   }

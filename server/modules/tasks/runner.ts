@@ -7,6 +7,7 @@ import type { Clock } from '../../clock'
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { fromJson, isoNow, toJson } from '../../db/types'
+import { serialPasses } from './passes'
 import type { TaskRow } from './tasks.table'
 
 export interface TaskProgress {
@@ -152,8 +153,6 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
 
   /** One lane: one task at a time, passes never overlap; a wake-up during a pass runs another. */
   function lane(name: TaskLane) {
-    let running: Promise<number> | null = null
-    let again = false
     async function pass() {
       let n = 0
       while (!stopped) {
@@ -164,26 +163,7 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
       }
       return n
     }
-    function runOnce(): Promise<number> {
-      if (running) {
-        again = true
-        return running
-      }
-      running = pass()
-        .catch((e) => {
-          ctx.log.error('task runner pass failed', { lane: name, error: String(e?.stack ?? e) })
-          return 0
-        })
-        .finally(() => {
-          running = null
-          if (again && !stopped) {
-            again = false
-            void runOnce()
-          }
-        })
-      return running
-    }
-    return { runOnce, idle: () => running ?? Promise.resolve(0) }
+    return serialPasses(pass, (e: any) => ctx.log.error('task runner pass failed', { lane: name, error: String(e?.stack ?? e) }), () => stopped)
   }
   const lanes = TASK_LANES.map(lane)
   const runOnce = async () => (await Promise.all(lanes.map((l) => l.runOnce()))).reduce((a, b) => a + b, 0)
