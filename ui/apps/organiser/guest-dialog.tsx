@@ -5,7 +5,7 @@ import { useFieldArray, useForm } from 'react-hook-form'
 import { formatDateTime } from '../../../server/i18n/format'
 import { type Contact, VisitorInput } from '../../../server/modules/visitors/model'
 import { ACTION_FROM } from '../../../server/modules/visitors/transitions'
-import { errorText, post, put } from '../../api/client'
+import { ApiError, errorText, post, put } from '../../api/client'
 import { Dialog } from '../../components/dialog'
 import { applyServerErrors, CheckboxField, SelectField, TextField } from '../../components/form'
 import { useResource } from '../../components/hooks'
@@ -25,6 +25,8 @@ export interface GuestDetail extends Contact {
   ticketCode: string | null
   invitationCount: number
   declineReason: string | null
+  /** WAITING_LIST only: 1-based place in the queue */
+  waitingListPosition: number | null
   tags: Array<{ id: number; displayName: string }>
   campaigns: Array<{ id: number; displayName: string }>
   escortPersons: Array<{ id: number; number: number; salutation: string | null; title: string | null; firstName: string | null; lastName: string | null; email: string | null; checkState: string }>
@@ -55,6 +57,25 @@ const toInput = (v: Values) => ({
   escortPersons: v.escortPersons.map((e) => ({ id: e.id, firstName: e.firstName, lastName: e.lastName, email: e.email })),
 })
 
+/** Why a move-up from the waiting list was refused, in the organiser's words. */
+export function promoteErrorText(e: unknown): string {
+  if (e instanceof ApiError && e.errorType === 'EVENT_FULL') return t('guests.promote.full')
+  if (e instanceof ApiError && e.errorType === 'FIELD_ERROR' && e.errorFields.some((f) => f.errorType === 'VALUE_UNAVAILABLE' || f.errorType === 'TIMESLOT_NOT_AVAILABLE')) return t('guests.promote.choiceGone')
+  return errorText(e)
+}
+
+/** Moves a waiting guest up (the approve action); the server takes the places or changes nothing. */
+export async function promoteGuest(eventId: number, guestId: number): Promise<boolean> {
+  try {
+    await post(`/proxy/api/events/${eventId}/visitors/${guestId}/approve`, {})
+    toast(t('guests.promoted'))
+    return true
+  } catch (e) {
+    toast(promoteErrorText(e), 'error', 5000)
+    return false
+  }
+}
+
 function Actions({ event, guest, onChanged }: { event: EventFull; guest: GuestDetail; onChanged(): void }) {
   const [busy, setBusy] = useState(false)
   const [reason, setReason] = useState('')
@@ -74,10 +95,23 @@ function Actions({ event, guest, onChanged }: { event: EventFull; guest: GuestDe
     }
   }
   const may = (a: keyof typeof ACTION_FROM) => (ACTION_FROM[a] as readonly string[]).includes(guest.status)
+  const waiting = guest.status === 'WAITING_LIST'
   return (
     <div class="guest-actions">
       <div class="button-row">
-        {canManage && may('approve') && (
+        {canManage && waiting && (
+          <Button
+            busy={busy}
+            onClick={async () => {
+              setBusy(true)
+              if (await promoteGuest(event.id, guest.id)) onChanged()
+              setBusy(false)
+            }}
+          >
+            {t('guests.action.promote')}
+          </Button>
+        )}
+        {canManage && may('approve') && !waiting && (
           <Button busy={busy} onClick={() => void run('approve', {}, t('guests.approved'))}>
             {t('guests.action.approve')}
           </Button>
@@ -203,6 +237,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
               {t('guests.ticketCode')}: <code>{guest.ticketCode}</code>
             </span>
           )}
+          {guest.waitingListPosition && <span class="muted"> {t('guests.waitingList.positionLong', { n: guest.waitingListPosition })}</span>}
           {guest.invitationCount > 0 && <span class="muted"> · {t('guests.invitations', { n: guest.invitationCount })}</span>}
           {guest.declineReason && <p class="muted">{t('guests.declineReason')}: {guest.declineReason}</p>}
           <Actions event={event} guest={guest} onChanged={onChanged} />

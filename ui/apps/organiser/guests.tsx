@@ -9,7 +9,7 @@ import { Alert, Badge, Button, Card, EmptyState, Spinner } from '../../component
 import { t } from '../../i18n'
 import { LabelPicker, Pager, StatusBadge, TaskProgress, usePermission, usePostResource } from './common'
 import type { EventFull } from './event-page'
-import { type GuestDetail, GuestDialog } from './guest-dialog'
+import { type GuestDetail, GuestDialog, promoteGuest } from './guest-dialog'
 import { ImportDialog } from './import-dialog'
 
 export interface GuestFilterValue {
@@ -151,6 +151,32 @@ const SORTABLE = [
   ['visitorCount', 'guests.persons'],
 ] as const
 
+interface WaitingListState {
+  count: number
+  /** null: the event has no capacity limit */
+  freePlaces: number | null
+}
+
+/** Places are free while guests wait: nobody moves up on their own, the organiser picks who does. */
+function WaitingListHint({ state, onShow }: { state: WaitingListState; onShow(): void }) {
+  if (state.count === 0 || state.freePlaces === 0) return null
+  const free = state.freePlaces == null ? t('guests.waitingList.freeUnlimited') : state.freePlaces === 1 ? t('guests.waitingList.free.one') : t('guests.waitingList.free.other', { n: state.freePlaces })
+  const waiting = state.count === 1 ? t('guests.waitingList.waiting.one') : t('guests.waitingList.waiting.other', { n: state.count })
+  return (
+    <div class="alert alert-info waitlist-hint" role="status">
+      <div>
+        <strong>
+          {free}, {waiting}
+        </strong>
+        <div>{t('guests.waitingList.decide')}</div>
+      </div>
+      <Button variant="secondary" onClick={onShow}>
+        {t('guests.waitingList.show')}
+      </Button>
+    </div>
+  )
+}
+
 export function GuestList({ event, reloadEvent }: { event: EventFull; reloadEvent(): Promise<void> }) {
   const [filter, setFilter] = useState<GuestFilterValue>(EMPTY)
   const [search, setSearch] = useState('')
@@ -164,7 +190,8 @@ export function GuestList({ event, reloadEvent }: { event: EventFull; reloadEven
   const canInvite = usePermission('EVENT.INVITE')
   const perPage = 50
   const body = { filter, search: search || undefined, sort, page, perPage }
-  const { data, error, reload } = usePostResource<{ items: GuestDetail[]; total: number }>(`/proxy/api/events/${event.id}/visitors/search`, body, search ? 250 : 0)
+  const [promoting, setPromoting] = useState<number | null>(null)
+  const { data, error, reload } = usePostResource<{ items: GuestDetail[]; total: number; waitingList?: WaitingListState }>(`/proxy/api/events/${event.id}/visitors/search`, body, search ? 250 : 0)
   const refresh = () => {
     void reload()
     void reloadEvent()
@@ -206,6 +233,17 @@ export function GuestList({ event, reloadEvent }: { event: EventFull; reloadEven
           </Button>
         )}
       </div>
+      {data?.waitingList && !(filter.statuses.length === 1 && filter.statuses[0] === 'WAITING_LIST') && (
+        <WaitingListHint
+          state={data.waitingList}
+          onShow={() => {
+            setFilter({ ...EMPTY, statuses: ['WAITING_LIST'] })
+            setSort({ field: 'registeredAt', direction: 'asc' })
+            setSearch('')
+            setPage(0)
+          }}
+        />
+      )}
       {error && <Alert tone="error">{errorText(error)}</Alert>}
       {!data && !error && <Spinner />}
       {data && data.items.length === 0 && <EmptyState>{n || search ? t('guests.noMatch') : t('guests.empty')}</EmptyState>}
@@ -238,6 +276,22 @@ export function GuestList({ event, reloadEvent }: { event: EventFull; reloadEven
                   <td class="col-company">{g.company}</td>
                   <td class="col-status">
                     <StatusBadge status={g.status} />
+                    {g.waitingListPosition && <span class="waitlist-pos">{t('guests.waitingList.position', { n: g.waitingListPosition })}</span>}
+                    {g.status === 'WAITING_LIST' && canManage && (
+                      <Button
+                        variant="secondary"
+                        class="waitlist-up"
+                        busy={promoting === g.id}
+                        onClick={async (e: Event) => {
+                          e.stopPropagation()
+                          setPromoting(g.id)
+                          if (await promoteGuest(event.id, g.id)) refresh()
+                          setPromoting(null)
+                        }}
+                      >
+                        {t('guests.action.promoteShort')}
+                      </Button>
+                    )}
                   </td>
                   <td class="col-visitorCount">{g.visitorCount}</td>
                   <td class="col-checkin">{t(`status.checkin.${g.checkState}`)}</td>
