@@ -28,25 +28,33 @@ export function SettingsPage() {
   )
 }
 
-function LanguageCard() {
-  const auth = useAuth()
-  const { data } = useResource<Array<{ code: string; displayName: string }>>('/proxy/api/public/translations/languages')
-  const [value, setValue] = useState(auth.details.user.language.code)
+/** A card's save button: busy while `work` runs, then the saved text or the error as a toast. */
+function useSave(work: () => Promise<unknown>, savedKey: string) {
   const [busy, setBusy] = useState(false)
-  useUnsavedChanges(value !== auth.details.user.language.code)
   const save = async () => {
     setBusy(true)
     try {
-      await patch(`/proxy/api/user/${auth.details.user.id}`, { language: value })
-      await setLanguage(value)
-      await auth.reload()
-      toast(t('settings.language.saved'))
+      await work()
+      toast(t(savedKey))
     } catch (e) {
       toast(errorText(e), 'error')
     } finally {
       setBusy(false)
     }
   }
+  return { busy, save }
+}
+
+function LanguageCard() {
+  const auth = useAuth()
+  const { data } = useResource<Array<{ code: string; displayName: string }>>('/proxy/api/public/translations/languages')
+  const [value, setValue] = useState(auth.details.user.language.code)
+  useUnsavedChanges(value !== auth.details.user.language.code)
+  const { busy, save } = useSave(async () => {
+    await patch(`/proxy/api/user/${auth.details.user.id}`, { language: value })
+    await setLanguage(value)
+    await auth.reload()
+  }, 'settings.language.saved')
   return (
     <Card>
       <h2>{t('settings.language')}</h2>
@@ -73,20 +81,11 @@ function DesignCard() {
   const auth = useAuth()
   const current = auth.details.user.design ?? null
   const [value, setValue] = useState<string | null>(current)
-  const [busy, setBusy] = useState(false)
   useUnsavedChanges(value !== current)
-  const save = async () => {
-    setBusy(true)
-    try {
-      await patch(`/proxy/api/user/${auth.details.user.id}`, { design: value })
-      await auth.reload()
-      toast(t('settings.design.saved'))
-    } catch (e) {
-      toast(errorText(e), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, save } = useSave(async () => {
+    await patch(`/proxy/api/user/${auth.details.user.id}`, { design: value })
+    await auth.reload()
+  }, 'settings.design.saved')
   return (
     <Card>
       <h2 id="design-title">{t('settings.design')}</h2>
@@ -150,25 +149,18 @@ function useSettings(path: string | null) {
   }, [path])
   const dirty = JSON.stringify(saved) !== JSON.stringify(list)
   useUnsavedChanges(dirty)
-  return { list, setList, saved, setSaved, error, dirty }
+  /** saves the list; the answer becomes the saved and the shown list */
+  const store = async (to: string) => {
+    const d = await patch<Setting[]>(to, { notifications: list })
+    setSaved(d)
+    setList(d)
+  }
+  return { list, setList, error, dirty, store }
 }
 
 function PersonalNotifications() {
   const s = useSettings('/proxy/api/notifications/user')
-  const [busy, setBusy] = useState(false)
-  const save = async () => {
-    setBusy(true)
-    try {
-      const d = await patch<Setting[]>('/proxy/api/notifications?user=true', { notifications: s.list })
-      s.setSaved(d)
-      s.setList(d)
-      toast(t('settings.notifications.saved'))
-    } catch (e) {
-      toast(errorText(e), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, save } = useSave(() => s.store('/proxy/api/notifications?user=true'), 'settings.notifications.saved')
   return (
     <Card>
       <h2>{t('settings.notifications')}</h2>
@@ -200,24 +192,10 @@ function AgencyNotifications() {
   const [shown, setShown] = useState(ACCOUNTS_PAGE)
   const chosen = choices.find((a) => a.id === accountId) ?? (view === 'admin' ? choices[0] : null) ?? null
   const s = useSettings(chosen ? `/proxy/api/notifications/account/${chosen.id}` : null)
-  const [busy, setBusy] = useState(false)
+  const { busy, save } = useSave(() => s.store(`/proxy/api/notifications?accountId=${chosen!.id}`), 'settings.notifications.saved')
   if (!accounts) return <Spinner />
   if (choices.length === 0) return null
   const label = (a: AccountDto) => `${a.agency.internalName || a.agency.displayName} / ${t(`role.${a.userRole}`)}`
-  const save = async () => {
-    if (!chosen) return
-    setBusy(true)
-    try {
-      const d = await patch<Setting[]>(`/proxy/api/notifications?accountId=${chosen.id}`, { notifications: s.list })
-      s.setSaved(d)
-      s.setList(d)
-      toast(t('settings.notifications.saved'))
-    } catch (e) {
-      toast(errorText(e), 'error')
-    } finally {
-      setBusy(false)
-    }
-  }
   const q = filter.trim().toLowerCase()
   const filtered = q ? choices.filter((a) => label(a).toLowerCase().includes(q)) : choices
   return (
