@@ -4,11 +4,11 @@ import { Link } from 'wouter'
 import { formatDateTime } from '../../../server/i18n/format'
 import { ARCHIVED_FILTERS, VISIBILITIES } from '../../../server/modules/events/model'
 import { errorText } from '../../api/client'
-import { Dialog } from '../../components/dialog'
 import { Alert, Badge, Button, EmptyState, LinkButton, PageHeader, Spinner } from '../../components/ui'
 import { fieldMessage, t } from '../../i18n'
 import { hasFeature, LabelPicker, Pager, usePermission, usePostResource } from './common'
 import { type EventFull, placeOf, placesText } from './event-page'
+import { CheckSet, FilterCheck, FilterDialog } from './filter-dialog'
 import { useUser } from './user'
 
 export interface EventFilterValue {
@@ -38,77 +38,48 @@ function activeCount(f: EventFilterValue) {
   )
 }
 
+const endBeforeStart = (f: EventFilterValue) => Boolean(f.startDate && f.endDate && f.endDate < f.startDate)
+
 function EventFilterDialog({ value, onApply, onClose }: { value: EventFilterValue; onApply(v: EventFilterValue): void; onClose(): void }) {
-  const [f, setF] = useState(value)
-  const set = (patch: Partial<EventFilterValue>) => setF({ ...f, ...patch })
-  const endBeforeStart = Boolean(f.startDate && f.endDate && f.endDate < f.startDate)
-  const check = (key: 'onlyTodayEvents' | 'onlyShowUncomplete' | 'showDeleted', label: string) => (
-    <div class="field field-full field-check">
-      <input id={`ef-${key}`} type="checkbox" checked={f[key]} onChange={(e) => set({ [key]: (e.target as HTMLInputElement).checked })} />
-      <label for={`ef-${key}`}>{label}</label>
-    </div>
-  )
   return (
-    <Dialog
-      title={t('events.filter.title')}
-      onClose={onClose}
-      actions={
-        <>
-          <Button variant="ghost" onClick={() => setF(EMPTY)}>
-            {t('events.filter.reset')}
-          </Button>
-          <Button
-            disabled={endBeforeStart}
-            onClick={() => {
-              onApply(f)
-              onClose()
-            }}
-          >
-            {t('events.filter.apply')}
-          </Button>
-        </>
-      }
-    >
-      <div class="form-grid">
-        {check('onlyTodayEvents', t('events.filter.onlyTodayEvents'))}
-        <div class="field field-half">
-          <label for="ef-start">{t('events.filter.startDate')}</label>
-          <input id="ef-start" type="date" value={f.startDate} onInput={(e) => set({ startDate: (e.target as HTMLInputElement).value })} />
-        </div>
-        <div class={`field field-half ${endBeforeStart ? 'has-error' : ''}`}>
-          <label for="ef-end">{t('events.filter.endDate')}</label>
-          <input id="ef-end" type="date" value={f.endDate} aria-invalid={endBeforeStart} onInput={(e) => set({ endDate: (e.target as HTMLInputElement).value })} />
-          {endBeforeStart && (
-            <small class="field-error" role="alert">
-              {fieldMessage('END_BEFORE_START')}
-            </small>
-          )}
-        </div>
-        <fieldset class="field-full">
-          <legend>{t('events.field.visibility')}</legend>
-          {VISIBILITIES.map((v) => (
-            <label key={v} class="inline-check">
-              <input type="checkbox" checked={f.visibilities.includes(v)} onChange={(e) => set({ visibilities: (e.target as HTMLInputElement).checked ? [...f.visibilities, v] : f.visibilities.filter((x) => x !== v) })} />
-              {t(`events.visibility.${v}`)}
-            </label>
-          ))}
-        </fieldset>
-        <LabelPicker id="ef-tags" kind="tags" label={t('events.field.tags')} value={f.tags} onChange={(tags) => set({ tags })} allowCreate={false} />
-        <LabelPicker id="ef-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={f.campaigns} onChange={(campaigns) => set({ campaigns })} allowCreate={false} />
-        <div class="field field-full">
-          <label for="ef-archived">{t('events.filter.archivedFilter')}</label>
-          <select id="ef-archived" value={f.archivedFilter} onChange={(e) => set({ archivedFilter: (e.target as HTMLSelectElement).value as EventFilterValue['archivedFilter'] })}>
-            {ARCHIVED_FILTERS.map((a) => (
-              <option key={a} value={a}>
-                {t(`events.filter.archived.${a}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        {check('onlyShowUncomplete', t('events.filter.onlyShowUncomplete'))}
-        {check('showDeleted', t('events.filter.showDeleted'))}
-      </div>
-    </Dialog>
+    <FilterDialog title={t('events.filter.title')} value={value} empty={EMPTY} invalid={endBeforeStart} onApply={onApply} onClose={onClose}>
+      {(f, set) => {
+        const check = (key: 'onlyTodayEvents' | 'onlyShowUncomplete' | 'showDeleted', label: string) => <FilterCheck id={`ef-${key}`} label={label} checked={f[key]} onChange={(v) => set({ [key]: v })} />
+        return (
+          <>
+            {check('onlyTodayEvents', t('events.filter.onlyTodayEvents'))}
+            <div class="field field-half">
+              <label for="ef-start">{t('events.filter.startDate')}</label>
+              <input id="ef-start" type="date" value={f.startDate} onInput={(e) => set({ startDate: (e.target as HTMLInputElement).value })} />
+            </div>
+            <div class={`field field-half ${endBeforeStart(f) ? 'has-error' : ''}`}>
+              <label for="ef-end">{t('events.filter.endDate')}</label>
+              <input id="ef-end" type="date" value={f.endDate} aria-invalid={endBeforeStart(f)} onInput={(e) => set({ endDate: (e.target as HTMLInputElement).value })} />
+              {endBeforeStart(f) && (
+                <small class="field-error" role="alert">
+                  {fieldMessage('END_BEFORE_START')}
+                </small>
+              )}
+            </div>
+            <CheckSet legend={t('events.field.visibility')} options={VISIBILITIES.map((v) => [v, t(`events.visibility.${v}`)])} value={f.visibilities} onChange={(visibilities) => set({ visibilities })} />
+            <LabelPicker id="ef-tags" kind="tags" label={t('events.field.tags')} value={f.tags} onChange={(tags) => set({ tags })} allowCreate={false} />
+            <LabelPicker id="ef-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={f.campaigns} onChange={(campaigns) => set({ campaigns })} allowCreate={false} />
+            <div class="field field-full">
+              <label for="ef-archived">{t('events.filter.archivedFilter')}</label>
+              <select id="ef-archived" value={f.archivedFilter} onChange={(e) => set({ archivedFilter: (e.target as HTMLSelectElement).value as EventFilterValue['archivedFilter'] })}>
+                {ARCHIVED_FILTERS.map((a) => (
+                  <option key={a} value={a}>
+                    {t(`events.filter.archived.${a}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {check('onlyShowUncomplete', t('events.filter.onlyShowUncomplete'))}
+            {check('showDeleted', t('events.filter.showDeleted'))}
+          </>
+        )
+      }}
+    </FilterDialog>
   )
 }
 

@@ -9,6 +9,7 @@ import { Alert, Badge, Button, Card, EmptyState, Spinner } from '../../component
 import { t } from '../../i18n'
 import { LabelPicker, Pager, StatusBadge, TaskProgress, usePermission, usePostResource } from './common'
 import type { EventFull } from './event-page'
+import { CheckSet, FilterCheck, FilterDialog } from './filter-dialog'
 import { type GuestDetail, GuestDialog, promoteGuest } from './guest-dialog'
 import { ImportDialog } from './import-dialog'
 
@@ -26,67 +27,35 @@ const count = (f: GuestFilterValue) =>
   Number(f.showPending) + Number(f.vipFilter !== 'WHATEVER') + Number(f.showMailError) + Number(f.tags.length > 0) + Number(f.campaigns.length > 0) + Number(f.agreements.length > 0) + Number(f.statuses.length > 0)
 
 function GuestFilterDialog({ event, value, onApply, onClose }: { event: EventFull; value: GuestFilterValue; onApply(f: GuestFilterValue): void; onClose(): void }) {
-  const [f, setF] = useState(value)
-  const set = (p: Partial<GuestFilterValue>) => setF({ ...f, ...p })
   const { data: agreementList } = usePostResource<Array<{ id: number; displayName: string }>>('/proxy/api/agreements/search', { eventId: event.id })
-  const check = (key: 'showPending' | 'showMailError', label: string) => (
-    <div class="field field-full field-check">
-      <input id={`gf-${key}`} type="checkbox" checked={f[key]} onChange={(e) => set({ [key]: (e.target as HTMLInputElement).checked })} />
-      <label for={`gf-${key}`}>{label}</label>
-    </div>
-  )
   return (
-    <Dialog
-      title={t('guests.filter.title')}
-      onClose={onClose}
-      actions={
-        <>
-          <Button variant="ghost" onClick={() => setF(EMPTY)}>
-            {t('events.filter.reset')}
-          </Button>
-          <Button onClick={() => (onApply(f), onClose())}>{t('events.filter.apply')}</Button>
-        </>
-      }
-    >
-      <div class="form-grid">
-        {check('showPending', t('guests.filter.showPending'))}
-        {check('showMailError', t('guests.filter.showMailError'))}
-        <div class="field field-full">
-          <label for="gf-vip">{t('guests.filter.vipFilter')}</label>
-          <select id="gf-vip" value={f.vipFilter} onChange={(e) => set({ vipFilter: (e.target as HTMLSelectElement).value as GuestFilterValue['vipFilter'] })}>
-            {VIP_FILTERS.map((v) => (
-              <option key={v} value={v}>
-                {t(`guests.filter.vip.${v}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <fieldset class="field-full">
-          <legend>{t('guests.field.status')}</legend>
-          <div class="check-grid">
-            {VISITOR_STATUSES.map((s) => (
-              <label key={s} class="inline-check">
-                <input type="checkbox" checked={f.statuses.includes(s)} onChange={(e) => set({ statuses: (e.target as HTMLInputElement).checked ? [...f.statuses, s] : f.statuses.filter((x) => x !== s) })} />
-                {t(`status.visitor.${s}`)}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        <LabelPicker id="gf-tags" kind="tags" label={t('events.field.tags')} value={f.tags} onChange={(tags) => set({ tags })} allowCreate={false} />
-        <LabelPicker id="gf-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={f.campaigns} onChange={(campaigns) => set({ campaigns })} allowCreate={false} />
-        {agreementList && agreementList.length > 0 && (
-          <fieldset class="field-full">
-            <legend>{t('guests.filter.agreements')}</legend>
-            {agreementList.map((a) => (
-              <label key={a.id} class="inline-check">
-                <input type="checkbox" checked={f.agreements.includes(a.id)} onChange={(e) => set({ agreements: (e.target as HTMLInputElement).checked ? [...f.agreements, a.id] : f.agreements.filter((x) => x !== a.id) })} />
-                {a.displayName}
-              </label>
-            ))}
-          </fieldset>
-        )}
-      </div>
-    </Dialog>
+    <FilterDialog title={t('guests.filter.title')} value={value} empty={EMPTY} onApply={onApply} onClose={onClose}>
+      {(f, set) => {
+        const check = (key: 'showPending' | 'showMailError', label: string) => <FilterCheck id={`gf-${key}`} label={label} checked={f[key]} onChange={(v) => set({ [key]: v })} />
+        return (
+          <>
+            {check('showPending', t('guests.filter.showPending'))}
+            {check('showMailError', t('guests.filter.showMailError'))}
+            <div class="field field-full">
+              <label for="gf-vip">{t('guests.filter.vipFilter')}</label>
+              <select id="gf-vip" value={f.vipFilter} onChange={(e) => set({ vipFilter: (e.target as HTMLSelectElement).value as GuestFilterValue['vipFilter'] })}>
+                {VIP_FILTERS.map((v) => (
+                  <option key={v} value={v}>
+                    {t(`guests.filter.vip.${v}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <CheckSet grid legend={t('guests.field.status')} options={VISITOR_STATUSES.map((s) => [s, t(`status.visitor.${s}`)])} value={f.statuses} onChange={(statuses) => set({ statuses })} />
+            <LabelPicker id="gf-tags" kind="tags" label={t('events.field.tags')} value={f.tags} onChange={(tags) => set({ tags })} allowCreate={false} />
+            <LabelPicker id="gf-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={f.campaigns} onChange={(campaigns) => set({ campaigns })} allowCreate={false} />
+            {agreementList && agreementList.length > 0 && (
+              <CheckSet legend={t('guests.filter.agreements')} options={agreementList.map((a) => [a.id, a.displayName])} value={f.agreements} onChange={(agreements) => set({ agreements })} />
+            )}
+          </>
+        )
+      }}
+    </FilterDialog>
   )
 }
 
