@@ -8,7 +8,7 @@ import { Alert, Badge, Button, EmptyState, LinkButton, PageHeader, Spinner } fro
 import { fieldMessage, t } from '../../i18n'
 import { hasFeature, LabelPicker, Pager, usePermission, usePostResource } from './common'
 import { type EventFull, placeOf, placesText } from './event-page'
-import { CheckSet, FilterCheck, FilterDialog } from './filter-dialog'
+import { CheckSet, FilterCheck, FilterDialog, FilterSelect } from './filter-dialog'
 import { useUser } from './user'
 
 export interface EventFilterValue {
@@ -64,16 +64,7 @@ function EventFilterDialog({ value, onApply, onClose }: { value: EventFilterValu
             <CheckSet legend={t('events.field.visibility')} options={VISIBILITIES.map((v) => [v, t(`events.visibility.${v}`)])} value={f.visibilities} onChange={(visibilities) => set({ visibilities })} />
             <LabelPicker id="ef-tags" kind="tags" label={t('events.field.tags')} value={f.tags} onChange={(tags) => set({ tags })} allowCreate={false} />
             <LabelPicker id="ef-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={f.campaigns} onChange={(campaigns) => set({ campaigns })} allowCreate={false} />
-            <div class="field field-full">
-              <label for="ef-archived">{t('events.filter.archivedFilter')}</label>
-              <select id="ef-archived" value={f.archivedFilter} onChange={(e) => set({ archivedFilter: (e.target as HTMLSelectElement).value as EventFilterValue['archivedFilter'] })}>
-                {ARCHIVED_FILTERS.map((a) => (
-                  <option key={a} value={a}>
-                    {t(`events.filter.archived.${a}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect id="ef-archived" label={t('events.filter.archivedFilter')} options={ARCHIVED_FILTERS.map((a) => [a, t(`events.filter.archived.${a}`)])} value={f.archivedFilter} onChange={(archivedFilter) => set({ archivedFilter })} />
             {check('onlyShowUncomplete', t('events.filter.onlyShowUncomplete'))}
             {check('showDeleted', t('events.filter.showDeleted'))}
           </>

@@ -62,6 +62,22 @@ export function FilterCheck({ id, label, checked, onChange }: { id: string; labe
   )
 }
 
+/** One of a list of choices. */
+export function FilterSelect<T extends string>({ id, label, options, value, onChange }: { id: string; label: string; options: Array<[T, string]>; value: T; onChange(v: T): void }) {
+  return (
+    <div class="field field-full">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value as T)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
 /** Any of a list of choices (none checked = no condition). */
 export function CheckSet<T extends string | number>({ legend, options, value, onChange, grid }: { legend: string; options: Array<[T, string]>; value: T[]; onChange(v: T[]): void; grid?: boolean }) {
   const boxes = options.map(([v, label]) => (

@@ -9,7 +9,7 @@ import { Alert, Badge, Button, Card, EmptyState, Spinner } from '../../component
 import { t } from '../../i18n'
 import { LabelPicker, Pager, StatusBadge, TaskProgress, usePermission, usePostResource } from './common'
 import type { EventFull } from './event-page'
-import { CheckSet, FilterCheck, FilterDialog } from './filter-dialog'
+import { CheckSet, FilterCheck, FilterDialog, FilterSelect } from './filter-dialog'
 import { type GuestDetail, GuestDialog, promoteGuest } from './guest-dialog'
 import { ImportDialog } from './import-dialog'
 
@@ -36,16 +36,7 @@ function GuestFilterDialog({ event, value, onApply, onClose }: { event: EventFul
           <>
             {check('showPending', t('guests.filter.showPending'))}
             {check('showMailError', t('guests.filter.showMailError'))}
-            <div class="field field-full">
-              <label for="gf-vip">{t('guests.filter.vipFilter')}</label>
-              <select id="gf-vip" value={f.vipFilter} onChange={(e) => set({ vipFilter: (e.target as HTMLSelectElement).value as GuestFilterValue['vipFilter'] })}>
-                {VIP_FILTERS.map((v) => (
-                  <option key={v} value={v}>
-                    {t(`guests.filter.vip.${v}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect id="gf-vip" label={t('guests.filter.vipFilter')} options={VIP_FILTERS.map((v) => [v, t(`guests.filter.vip.${v}`)])} value={f.vipFilter} onChange={(vipFilter) => set({ vipFilter })} />
             <CheckSet grid legend={t('guests.field.status')} options={VISITOR_STATUSES.map((s) => [s, t(`status.visitor.${s}`)])} value={f.statuses} onChange={(statuses) => set({ statuses })} />
             <LabelPicker id="gf-tags" kind="tags" label={t('events.field.tags')} value={f.tags} onChange={(tags) => set({ tags })} allowCreate={false} />
             <LabelPicker id="gf-campaigns" kind="campaigns" label={t('events.field.campaigns')} value={f.campaigns} onChange={(campaigns) => set({ campaigns })} allowCreate={false} />
