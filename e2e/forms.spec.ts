@@ -89,6 +89,13 @@ test('build a form with a condition, a timeslot and a photo; register in the emb
   }
   await expect.poll(order).toBe(true)
 
+  // a default field from the palette, named from the catalogue like the server's default form
+  await page.getByLabel('Feldtyp').selectOption({ label: 'Firma' })
+  await page.getByRole('button', { name: 'Feld hinzufügen' }).click()
+  await expect(dialog.locator('#fe-name')).toHaveValue('Firma')
+  await dialog.getByRole('button', { name: 'Speichern' }).click()
+  await expect(page.getByRole('list', { name: 'Felder' }).getByText('Firma', { exact: true })).toBeVisible()
+
   // escorts: ask for their e-mail address
   await page.getByLabel('E-Mail der Begleitperson').selectOption('VISIBLE')
   await expect(page.getByLabel('E-Mail der Begleitperson')).toHaveValue('VISIBLE')

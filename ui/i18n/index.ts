@@ -19,6 +19,9 @@ export function t(key: string, params?: Record<string, string | number | null | 
   return interpolate(translations[key] ?? de[key] ?? key, params)
 }
 
+/** The German text whatever the chosen language (for names stored in the form's base language). */
+export const germanText = (key: string): string => de[key] ?? key
+
 /** Called once by each area's part module (./part-*.ts) as its chunk loads. */
 export function registerGerman(part: Cat) {
   Object.assign(de, part)

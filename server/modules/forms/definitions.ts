@@ -181,6 +181,32 @@ export interface FieldDef {
   settings: FieldSettings
 }
 
+/** A field with every option at its default (server's default form, tests); the caller sets the rest. */
+export const blankFieldDef = (over: Partial<FieldDef> & Pick<FieldDef, 'id' | 'type'>): FieldDef => ({
+  defaultField: null,
+  displayName: '',
+  translations: [],
+  appearance: 'VISIBLE',
+  size: 'DEFAULT',
+  sortOrder: over.id,
+  locked: false,
+  autocomplete: null,
+  conditions: [],
+  values: [],
+  customValue: false,
+  multiple: false,
+  amountSelection: false,
+  maxPerGuest: -1,
+  hideUnavailable: false,
+  definedValues: [],
+  definedGroups: [],
+  hasDefinedGroups: false,
+  showDefinedGroupsAsTabs: false,
+  timeslots: [],
+  settings: {},
+  ...over,
+})
+
 /** What a field holds in the visitor data. */
 export interface ListValue {
   selected: string[]

@@ -1,7 +1,7 @@
 // The form engine on its own: every type, operator and message.
 import { describe, expect, test } from 'bun:test'
 import { COUNTRIES, DEFAULT_COUNTRY, countryName, isCountryCode } from './countries'
-import { type FieldDef, type FormContext, groupsAsTabs, operatorsFor, widthOf } from './definitions'
+import { type FieldDef, type FormContext, blankFieldDef, groupsAsTabs, operatorsFor, widthOf } from './definitions'
 import { ageOn, amountBound, evaluate, isEmptyValue, missingFields, parseGermanDate, requiredMessage, submissionSchema, toE164, valueText, visibleFieldIds } from './engine'
 import { defaultDefs } from './service'
 import { installPhoneParser } from './engine'
@@ -12,31 +12,7 @@ installPhoneParser(phoneToE164)
 let seq = 100
 function field(p: Partial<FieldDef> & Pick<FieldDef, 'type'>): FieldDef {
   const id = p.id ?? ++seq
-  return {
-    id,
-    defaultField: null,
-    displayName: `Feld ${id}`,
-    translations: [],
-    appearance: 'VISIBLE',
-    size: 'DEFAULT',
-    sortOrder: id,
-    locked: false,
-    autocomplete: null,
-    conditions: [],
-    values: [],
-    customValue: false,
-    multiple: false,
-    amountSelection: false,
-    maxPerGuest: -1,
-    hideUnavailable: false,
-    definedValues: [],
-    definedGroups: [],
-    hasDefinedGroups: false,
-    showDefinedGroupsAsTabs: false,
-    timeslots: [],
-    settings: {},
-    ...p,
-  }
+  return blankFieldDef({ id, displayName: `Feld ${id}`, ...p })
 }
 
 const NOW = new Date('2026-11-22T10:00:00Z')

@@ -22,6 +22,10 @@ forEachDialect('form builder', (h) => {
     const names = r.body.fields.map((f: any) => f.defaultField)
     expect(names).toContain('ESCORT_ADDRESS')
     expect(r.body.fields.find((f: any) => f.defaultField === 'FIRST_NAME')).toMatchObject({ appearance: 'REQUIRED', locked: true })
+    // named in German from the catalogue (defaultField.<CODE>), the same names the builder's palette uses
+    const byCode = Object.fromEntries(r.body.fields.map((f: any) => [f.defaultField, f.displayName]))
+    expect(byCode).toMatchObject({ SALUTATION: 'Anrede', EMAIL: 'E-Mail-Adresse', ESCORT_NAME: 'Name der Begleitperson', ESCORT_COVID_STATE: 'Covid-Status der Begleitperson' })
+    expect(pub.body.fields.find((f: any) => f.defaultField === 'LAST_NAME').displayName).toBe('Nachname')
     // opening it twice does not duplicate the defaults
     const again = await admin.get(`/proxy/api/events/${eventId}/fields`)
     expect(again.body.fields.length).toBe(r.body.fields.length)

@@ -6,7 +6,8 @@ import type { Db } from '../../db/database'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
-import { type DefaultFieldCode, type FieldDef, LOCKED_CODES, VIP_SOURCE, operatorsFor } from './definitions'
+import { type DefaultFieldCode, type FieldDef, LOCKED_CODES, VIP_SOURCE, blankFieldDef, operatorsFor } from './definitions'
+import { de } from './messages'
 import type { FieldInput } from './model'
 import { installPhoneParser } from './engine'
 import { phoneToE164 } from './phone'
@@ -17,74 +18,45 @@ installPhoneParser(phoneToE164)
 
 interface DefaultSpec {
   code: DefaultFieldCode
-  displayName: string
   appearance: FieldDef['appearance']
   autocomplete?: string
 }
 
 /** The form every event starts with: basic data plus the escort settings (guest-side.md 3). */
 export const DEFAULT_FORM: DefaultSpec[] = [
-  { code: 'SALUTATION', displayName: 'Anrede', appearance: 'REQUIRED', autocomplete: 'honorific-prefix' },
-  { code: 'TITLE', displayName: 'Titel', appearance: 'VISIBLE', autocomplete: 'honorific-suffix' },
-  { code: 'FIRST_NAME', displayName: 'Vorname', appearance: 'REQUIRED', autocomplete: 'given-name' },
-  { code: 'LAST_NAME', displayName: 'Nachname', appearance: 'REQUIRED', autocomplete: 'family-name' },
-  { code: 'EMAIL', displayName: 'E-Mail-Adresse', appearance: 'REQUIRED', autocomplete: 'email' },
-  { code: 'ESCORT_NAME', displayName: 'Name der Begleitperson', appearance: 'REQUIRED' },
-  { code: 'ESCORT_SALUTATION', displayName: 'Anrede der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_TITLE', displayName: 'Titel der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_EMAIL', displayName: 'E-Mail der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_COMPANY', displayName: 'Firma der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_POSITION', displayName: 'Position der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_PHONE_NUMBER', displayName: 'Telefon der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_WEB', displayName: 'Webseite der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_INFO', displayName: 'Info zur Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_ADDRESS', displayName: 'Adresse der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_BIRTHDAY', displayName: 'Geburtstag der Begleitperson', appearance: 'HIDDEN' },
-  { code: 'ESCORT_COVID_STATE', displayName: 'Covid-Status der Begleitperson', appearance: 'HIDDEN' },
+  { code: 'SALUTATION', appearance: 'REQUIRED', autocomplete: 'honorific-prefix' },
+  { code: 'TITLE', appearance: 'VISIBLE', autocomplete: 'honorific-suffix' },
+  { code: 'FIRST_NAME', appearance: 'REQUIRED', autocomplete: 'given-name' },
+  { code: 'LAST_NAME', appearance: 'REQUIRED', autocomplete: 'family-name' },
+  { code: 'EMAIL', appearance: 'REQUIRED', autocomplete: 'email' },
+  { code: 'ESCORT_NAME', appearance: 'REQUIRED' },
+  { code: 'ESCORT_SALUTATION', appearance: 'HIDDEN' },
+  { code: 'ESCORT_TITLE', appearance: 'HIDDEN' },
+  { code: 'ESCORT_EMAIL', appearance: 'HIDDEN' },
+  { code: 'ESCORT_COMPANY', appearance: 'HIDDEN' },
+  { code: 'ESCORT_POSITION', appearance: 'HIDDEN' },
+  { code: 'ESCORT_PHONE_NUMBER', appearance: 'HIDDEN' },
+  { code: 'ESCORT_WEB', appearance: 'HIDDEN' },
+  { code: 'ESCORT_INFO', appearance: 'HIDDEN' },
+  { code: 'ESCORT_ADDRESS', appearance: 'HIDDEN' },
+  { code: 'ESCORT_BIRTHDAY', appearance: 'HIDDEN' },
+  { code: 'ESCORT_COVID_STATE', appearance: 'HIDDEN' },
 ]
 
-/** Display names of the default fields an organiser can add from the palette. */
-export const DEFAULT_FIELD_NAMES: Partial<Record<DefaultFieldCode, string>> = {
-  IMAGE: 'Foto',
-  BIRTHDAY: 'Geburtstag',
-  GENDER: 'Geschlecht',
-  PHONE_NUMBER: 'Telefonnummer',
-  MOBILE_PHONE_NUMBER: 'Mobilnummer',
-  COVID_STATE: 'Covid-Status',
-  ADDRESS: 'Adresse',
-  COMPANY: 'Firma',
-  POSITION: 'Position',
-  WEB: 'Webseite',
-  INFO: 'Info',
-  COMPANY_ADDRESS: 'Firmenadresse',
-  VIP: 'VIP',
-}
+/** A default field's display name when it is created: its German name from the catalogue. */
+export const defaultFieldName = (code: DefaultFieldCode): string => de[`defaultField.${code}`]
 
-const emptyDef = (id: number, spec: DefaultSpec, sortOrder: number): FieldDef => ({
-  id,
-  type: 'DYNAMIC_DEFAULT_FIELD',
-  defaultField: spec.code,
-  displayName: spec.displayName,
-  translations: [],
-  appearance: spec.appearance,
-  size: 'DEFAULT',
-  sortOrder,
-  locked: LOCKED_CODES.includes(spec.code),
-  autocomplete: spec.autocomplete ?? null,
-  conditions: [],
-  values: [],
-  customValue: false,
-  multiple: false,
-  amountSelection: false,
-  maxPerGuest: -1,
-  hideUnavailable: false,
-  definedValues: [],
-  definedGroups: [],
-  hasDefinedGroups: false,
-  showDefinedGroupsAsTabs: false,
-  timeslots: [],
-  settings: {},
-})
+const emptyDef = (id: number, spec: DefaultSpec, sortOrder: number): FieldDef =>
+  blankFieldDef({
+    id,
+    type: 'DYNAMIC_DEFAULT_FIELD',
+    defaultField: spec.code,
+    displayName: defaultFieldName(spec.code),
+    appearance: spec.appearance,
+    sortOrder,
+    locked: LOCKED_CODES.includes(spec.code),
+    autocomplete: spec.autocomplete ?? null,
+  })
 
 /** The default form before an organiser touched it (negative ids: nothing is stored yet). */
 export const defaultDefs = (): FieldDef[] => DEFAULT_FORM.map((s, i) => emptyDef(-(i + 1), s, (i + 1) * 10))
@@ -143,7 +115,7 @@ async function materialize(trx: Db, eventId: number) {
         event_id: eventId,
         type: 'DYNAMIC_DEFAULT_FIELD',
         default_field: s.code,
-        display_name: s.displayName,
+        display_name: defaultFieldName(s.code),
         appearance: s.appearance,
         sort_order: (i + 1) * 10,
         locked: LOCKED_CODES.includes(s.code),

@@ -9,7 +9,7 @@ import { Dialog } from '../../../components/dialog'
 import { FormEngine } from '../../../components/form-engine'
 import { toast } from '../../../components/overlay'
 import { Alert, Badge, Button, Card, PageHeader, Spinner } from '../../../components/ui'
-import { t } from '../../../i18n'
+import { germanText, t } from '../../../i18n'
 import { useUser } from '../user'
 import { FieldEditor, newDraft } from './field-editor'
 
@@ -32,21 +32,6 @@ export interface OrganiserEvent {
 
 /** Default fields an organiser may add from the palette (the default form's own are always there). */
 const PALETTE_DEFAULTS = DEFAULT_FIELD_CODES.filter((c) => !isEscortCode(c) && !['SALUTATION', 'TITLE', 'FIRST_NAME', 'LAST_NAME', 'EMAIL'].includes(c))
-const DEFAULT_NAMES: Record<string, string> = {
-  IMAGE: 'Foto',
-  BIRTHDAY: 'Geburtstag',
-  GENDER: 'Geschlecht',
-  PHONE_NUMBER: 'Telefonnummer',
-  MOBILE_PHONE_NUMBER: 'Mobilnummer',
-  COVID_STATE: 'Covid-Status',
-  ADDRESS: 'Adresse',
-  COMPANY: 'Firma',
-  POSITION: 'Position',
-  WEB: 'Webseite',
-  INFO: 'Info',
-  COMPANY_ADDRESS: 'Firmenadresse',
-  VIP: 'VIP',
-}
 
 export function FormBuilder({ id }: { id: number }) {
   const user = useUser()
@@ -114,7 +99,8 @@ export function FormBuilder({ id }: { id: number }) {
   const startAdd = () => {
     if (adding.startsWith('default:')) {
       const code = adding.slice(8) as FieldDef['defaultField']
-      setEditing(newDraft('DYNAMIC_DEFAULT_FIELD', code, DEFAULT_NAMES[code as string] ?? String(code)))
+      // named in German like the server's default form: the display name is the form's base language
+      setEditing(newDraft('DYNAMIC_DEFAULT_FIELD', code, germanText(`defaultField.${code}`)))
     } else setEditing(newDraft(adding as FieldType))
   }
   const embed = `<iframe id="einlass-${id}" src="${event.url}/frame?scrollId=einlass-${id}" title="${event.displayName.replace(/"/g, '&quot;')}" style="width:100%;height:450px;border:0"></iframe>\n<script src="${new URL(event.url).origin}/embed.js" async></script>`
@@ -191,7 +177,7 @@ export function FormBuilder({ id }: { id: number }) {
                       <optgroup label={t('formBuilder.addDefaultField')}>
                         {paletteDefaults.map((c) => (
                           <option key={c} value={`default:${c}`}>
-                            {DEFAULT_NAMES[c] ?? c}
+                            {t(`defaultField.${c}`)}
                           </option>
                         ))}
                       </optgroup>
