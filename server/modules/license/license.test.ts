@@ -113,6 +113,21 @@ forEachDialect(
       expect(r.body).toMatchObject({ avvInfo: { avvState: 'NOT_REQUIRED' }, abos: [], agencyMessages: [], pausedStatus: null, invoiceSettingsFailed: false })
     })
 
+    test('a PAUSED agency: app/init says so (the UI hides booking hints then); other agencies are not affected', async () => {
+      const admin = await h().admin()
+      const agencyId = admin.agencyId
+      await h().ctx.db.updateTable('agency').set({ status: 'PAUSED' }).where('id', '=', agencyId).execute()
+      try {
+        const r = await admin.get('/proxy/api/app/init')
+        expect(r.body.pausedStatus).toBe('PAUSED')
+        expect(r.body.appInfo.pausedStatus).toBe('PAUSED')
+        expect((await h().request('GET', '/proxy/api/app/init')).body.pausedStatus).toBeNull()
+      } finally {
+        await h().ctx.db.updateTable('agency').set({ status: 'OK' }).where('id', '=', agencyId).execute()
+      }
+      expect((await admin.get('/proxy/api/app/init')).body.pausedStatus).toBeNull()
+    })
+
     test('features of the license reach the user details', async () => {
       const admin = await h().admin()
       const r = await admin.get('/proxy/userDetails')
