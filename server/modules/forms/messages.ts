@@ -89,10 +89,10 @@ export const de = {
   'form.adminVip': 'VIP',
   'form.sendMail': 'Bestätigungs-E-Mail an den Gast senden',
   'form.expiredTitle': 'Reservierung abgelaufen',
-  'registration.done.waitingList': 'Die Veranstaltung ist ausgebucht. Sie stehen auf der Warteliste; wir benachrichtigen Sie per E-Mail, sobald ein Platz frei wird.',
+  'registration.done.waitingList': 'Die Veranstaltung ist ausgebucht. Sie stehen auf der Warteliste; wird ein Platz frei und rücken Sie nach, erhalten Sie eine E-Mail.',
   'registration.done.waitingListTitle': 'Sie stehen auf der Warteliste',
   'registration.mail.subjectWaitingList': 'Sie stehen auf der Warteliste: {event}',
-  'registration.mail.waitingList': 'vielen Dank für Ihr Interesse an „{event}“ am {date} um {time} Uhr. Die Veranstaltung ist derzeit ausgebucht; Sie stehen auf der Warteliste. Sobald ein Platz frei wird, erhalten Sie eine E-Mail.',
+  'registration.mail.waitingList': 'vielen Dank für Ihr Interesse an „{event}“ am {date} um {time} Uhr. Die Veranstaltung ist derzeit ausgebucht; Sie stehen auf der Warteliste. Wird ein Platz frei und rücken Sie nach, erhalten Sie eine weitere E-Mail.',
   'visitorStatus.WAITING_LIST': 'Warteliste',
 
   'gender.MALE': 'Männlich',
@@ -262,10 +262,10 @@ export const deDu: Partial<Record<Keys, string>> = {
   'errors.FIELD_ERROR_MISSING': 'Bitte fülle die folgenden Felder aus:',
   'form.countdown': 'Deine Auswahl ist noch {time} reserviert.',
   'form.locked': 'Aus deinem Konto übernommen',
-  'registration.done.waitingList': 'Die Veranstaltung ist ausgebucht. Du stehst auf der Warteliste; wir benachrichtigen dich per E-Mail, sobald ein Platz frei wird.',
+  'registration.done.waitingList': 'Die Veranstaltung ist ausgebucht. Du stehst auf der Warteliste; wird ein Platz frei und rückst du nach, bekommst du eine E-Mail.',
   'registration.done.waitingListTitle': 'Du stehst auf der Warteliste',
   'registration.mail.subjectWaitingList': 'Du stehst auf der Warteliste: {event}',
-  'registration.mail.waitingList': 'vielen Dank für dein Interesse an „{event}“ am {date} um {time} Uhr. Die Veranstaltung ist derzeit ausgebucht; du stehst auf der Warteliste. Sobald ein Platz frei wird, erhältst du eine E-Mail.',
+  'registration.mail.waitingList': 'vielen Dank für dein Interesse an „{event}“ am {date} um {time} Uhr. Die Veranstaltung ist derzeit ausgebucht; du stehst auf der Warteliste. Wird ein Platz frei und rückst du nach, bekommst du eine weitere E-Mail.',
 }
 
 export const en: Record<Keys, string> = {
@@ -352,10 +352,10 @@ export const en: Record<Keys, string> = {
   'form.adminVip': 'VIP',
   'form.sendMail': 'Send the guest the confirmation e-mail',
   'form.expiredTitle': 'Reservation expired',
-  'registration.done.waitingList': 'The event is fully booked. You are on the waiting list; we will e-mail you as soon as a place becomes free.',
+  'registration.done.waitingList': 'The event is fully booked. You are on the waiting list; when a place becomes free and you move up, we will e-mail you.',
   'registration.done.waitingListTitle': 'You are on the waiting list',
   'registration.mail.subjectWaitingList': 'You are on the waiting list: {event}',
-  'registration.mail.waitingList': 'thank you for your interest in “{event}” on {date} at {time}. The event is fully booked at the moment; you are on the waiting list. You will receive an e-mail as soon as a place becomes free.',
+  'registration.mail.waitingList': 'thank you for your interest in “{event}” on {date} at {time}. The event is fully booked at the moment; you are on the waiting list. When a place becomes free and you move up, you will receive another e-mail.',
   'visitorStatus.WAITING_LIST': 'Waiting list',
   'gender.MALE': 'Male',
   'gender.FEMALE': 'Female',
