@@ -154,6 +154,21 @@ describe('loadConfig', () => {
     expect(failure({ cwd, env: {}, argv: ['--config', file] })).toStartWith(`${file}: cannot be read as TOML:`)
   })
 
+  test('trusted proxies: a list in the file, comma-separated in env and flag, each an address or CIDR range', () => {
+    const cwd = tmp()
+    expect(loadConfig({ cwd, env: {} }).server.trusted_proxies).toEqual([])
+    const file = join(cwd, 'proxies.toml')
+    writeFileSync(file, '[server]\ntrusted_proxies = ["127.0.0.1", "10.0.0.0/8"]\n')
+    expect(loadConfig({ cwd, env: {}, argv: ['--config', file] }).server.trusted_proxies).toEqual(['127.0.0.1', '10.0.0.0/8'])
+    // env over file, flag over env
+    expect(loadConfig({ cwd, env: { EINLASS_TRUSTED_PROXIES: ' ::1 , fd00::/8,' }, argv: ['--config', file] }).server.trusted_proxies).toEqual(['::1', 'fd00::/8'])
+    expect(loadConfig({ cwd, env: { EINLASS_TRUSTED_PROXIES: '::1' }, argv: ['--trusted-proxies', '192.0.2.1'] }).server.trusted_proxies).toEqual(['192.0.2.1'])
+    expect(failure({ cwd, env: { EINLASS_TRUSTED_PROXIES: '127.0.0.1, proxy.example.org' } })).toBe('EINLASS_TRUSTED_PROXIES: not an IP address or CIDR range: "proxy.example.org"')
+    expect(failure({ cwd, env: {}, argv: ['--trusted-proxies', '10.0.0.0/33'] })).toBe('--trusted-proxies: not an IP address or CIDR range: "10.0.0.0/33"')
+    writeFileSync(file, '[server]\ntrusted_proxies = [1]\n')
+    expect(failure({ cwd, env: {}, argv: ['--config', file] })).toBe(`server.trusted_proxies (${file}): must be a list of strings`)
+  })
+
   test('base URL follows the port, and https when TLS is configured', () => {
     const cwd = tmp()
     writeFileSync(join(cwd, 'c.pem'), 'x')

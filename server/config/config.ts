@@ -5,8 +5,10 @@ import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { z } from 'zod'
+import { parseProxyEntry } from '../http/client-address'
 
-export type SettingKind = 'string' | 'int' | 'bool'
+/** list: a TOML array of strings, or comma-separated in the environment and on the command line */
+export type SettingKind = 'string' | 'int' | 'bool' | 'list'
 
 export interface SettingSpec {
   /** dotted path in the TOML file and in the resolved config object */
@@ -14,7 +16,7 @@ export interface SettingSpec {
   env: string
   flag: string
   kind: SettingKind
-  default: string | number | boolean | null
+  default: string | number | boolean | readonly string[] | null
   doc: string
 }
 
@@ -24,6 +26,14 @@ export const SETTINGS: SettingSpec[] = [
   { key: 'server.base_url', env: 'EINLASS_BASE_URL', flag: '--base-url', kind: 'string', default: null, doc: 'Public address used in links and mails; defaults to http://localhost:PORT.' },
   { key: 'server.tls_cert', env: 'EINLASS_TLS_CERT', flag: '--tls-cert', kind: 'string', default: null, doc: 'PEM certificate file; with tls_key einlass serves HTTPS itself.' },
   { key: 'server.tls_key', env: 'EINLASS_TLS_KEY', flag: '--tls-key', kind: 'string', default: null, doc: 'PEM private key file for tls_cert.' },
+  {
+    key: 'server.trusted_proxies',
+    env: 'EINLASS_TRUSTED_PROXIES',
+    flag: '--trusted-proxies',
+    kind: 'list',
+    default: [],
+    doc: 'Reverse proxies (IP addresses or CIDR ranges) whose X-Forwarded-For is believed; the client is then the right-most entry that is not a trusted proxy.',
+  },
   { key: 'server.body_limit_mb', env: 'EINLASS_BODY_LIMIT_MB', flag: '--body-limit-mb', kind: 'int', default: 25, doc: 'Largest request body accepted, in MB (uploads included).' },
   { key: 'data.dir', env: 'EINLASS_DATA_DIR', flag: '--data-dir', kind: 'string', default: './data', doc: 'Folder for the SQLite file, generated secrets, uploads and einlass.toml.' },
   { key: 'database.url', env: 'DATABASE_URL', flag: '--database-url', kind: 'string', default: null, doc: 'sqlite:PATH (relative to the data dir) or postgres://user@host:port/db[?schema=name]. Default sqlite:einlass.sqlite.' },
@@ -58,6 +68,7 @@ export const ConfigSchema = z.object({
     tls_cert: z.string().nullable(),
     tls_key: z.string().nullable(),
     body_limit_mb: z.number().int().min(1, 'must be at least 1'),
+    trusted_proxies: z.array(z.string()),
   }),
   data: z.object({ dir: z.string().min(1, 'must not be empty') }),
   database: z.object({ url: z.string().nullable() }),
@@ -114,6 +125,11 @@ function coerce(spec: SettingSpec, raw: unknown, origin: string): unknown {
     if (['1', 'true', 'yes', 'on'].includes(s)) return true
     if (['0', 'false', 'no', 'off'].includes(s)) return false
     throw new ConfigError(origin, `not true or false: "${s}"`)
+  }
+  if (spec.kind === 'list') {
+    const items = Array.isArray(raw) ? raw : String(raw).split(',')
+    if (items.some((i) => typeof i !== 'string')) throw new ConfigError(origin, 'must be a list of strings')
+    return (items as string[]).map((i) => i.trim()).filter(Boolean)
   }
   if (typeof raw !== 'string') throw new ConfigError(origin, 'must be a string')
   return raw === '' ? null : raw
@@ -273,6 +289,8 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   } else {
     baseUrl = `${cfg.server.tls_cert ? 'https' : 'http'}://localhost:${cfg.server.port}`
   }
+  const notProxy = cfg.server.trusted_proxies.find((p) => !parseProxyEntry(p))
+  if (notProxy !== undefined) throw new ConfigError(nameOf('server.trusted_proxies'), `not an IP address or CIDR range: "${notProxy}"`)
   if (cfg.mail.smtp_url && !/^smtps?:\/\//i.test(cfg.mail.smtp_url)) {
     throw new ConfigError(nameOf('mail.smtp_url'), `unsupported scheme "${cfg.mail.smtp_url.split(':')[0]}" (use smtp:// or smtps://)`)
   }

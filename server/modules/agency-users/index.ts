@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
-import { clientIp } from '../../http/request'
+import { clientIp } from '../../http/client-address'
 import { idParam } from '../../shared/validation'
 import { requireOrganiser } from '../identity/auth'
 import { sessionCookie } from '../identity/session'
@@ -51,7 +51,7 @@ export function agencyUserRoutes(ctx: AppContext) {
     .post(
       '/proxy/api/public/invitation',
       async (c) => {
-        const r = await acceptInvitation(ctx, c.body, { userAgent: c.request.headers.get('user-agent'), ip: clientIp(c.request, c.server) })
+        const r = await acceptInvitation(ctx, c.body, { userAgent: c.request.headers.get('user-agent'), ip: clientIp(c.request, c.server, ctx.config.server.trusted_proxies) })
         if (r.loggedIn) c.set.headers['set-cookie'] = sessionCookie(ctx, r.token, r.expiresAt)
         return { accountId: r.accountId, loggedIn: r.loggedIn }
       },

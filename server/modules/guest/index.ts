@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
-import { clientIp } from '../../http/request'
+import { clientIp } from '../../http/client-address'
 import { notFound } from '../../shared/errors'
 import { email, idParam } from '../../shared/validation'
 import { requireGuest } from '../identity/auth'
@@ -54,7 +54,7 @@ export function guestRoutes(ctx: AppContext) {
     )
     .post(
       '/proxy/api/public/visitor/resendMail',
-      async (c) => resendAccessLink(ctx, c.body.email, clientIp(c.request, c.server)),
+      async (c) => resendAccessLink(ctx, c.body.email, clientIp(c.request, c.server, ctx.config.server.trusted_proxies)),
       {
         body: z.object({ email: email() }),
         detail: { tags: ['guest'], summary: 'Mail an access link to a guest (NOT_FOUND: no guest with this e-mail; USER_HAS_ACCOUNT: log in instead)' },

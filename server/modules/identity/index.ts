@@ -4,7 +4,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
-import { clientIp } from '../../http/request'
+import { clientIp } from '../../http/client-address'
 import { AppError, notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { currentUser, requireSelf, requireUser } from './auth'
@@ -51,7 +51,7 @@ export function safeRedirect(target: string | null | undefined, fallback = '/log
 }
 
 const IdParams = z.object({ id: idParam() })
-const meta = (request: Request, server: any) => ({ userAgent: request.headers.get('user-agent'), ip: clientIp(request, server) })
+const meta = (ctx: AppContext, request: Request, server: any) => ({ userAgent: request.headers.get('user-agent'), ip: clientIp(request, server, ctx.config.server.trusted_proxies) })
 const tag = (summary: string, tags = ['identity']) => ({ detail: { tags, summary } })
 
 function authRoutes(ctx: AppContext) {
@@ -90,7 +90,7 @@ function authRoutes(ctx: AppContext) {
       '/proxy/api/setup',
       async ({ body, request, set, server }) => {
         const { user, account } = await createAgencyWithAdmin(ctx, body, { onlyIfNoUser: true })
-        const { token, session } = await createSession(ctx, user.id, { accountId: account.id, ...meta(request, server) })
+        const { token, session } = await createSession(ctx, user.id, { accountId: account.id, ...meta(ctx, request, server) })
         set.headers['set-cookie'] = sessionCookie(ctx, token, session.expires_at)
         return { userId: user.id, accountId: account.id, agencyId: account.agency_id }
       },
@@ -99,7 +99,7 @@ function authRoutes(ctx: AppContext) {
     .post(
       '/auth/login',
       async ({ body, request, set, server }) => {
-        const r = await login(ctx, body, meta(request, server))
+        const r = await login(ctx, body, meta(ctx, request, server))
         set.headers['set-cookie'] = sessionCookie(ctx, r.token, r.session.expires_at)
         return loginAnswer(r)
       },
@@ -108,7 +108,7 @@ function authRoutes(ctx: AppContext) {
     .post(
       '/auth/login/tfa',
       async ({ body, request, set, server }) => {
-        const r = await loginSecondStep(ctx, readCookie(request, SESSION_COOKIE), body.token, body.methodId, meta(request, server))
+        const r = await loginSecondStep(ctx, readCookie(request, SESSION_COOKIE), body.token, body.methodId, meta(ctx, request, server))
         set.headers['set-cookie'] = sessionCookie(ctx, r.token, r.session.expires_at)
         return loginAnswer(r)
       },
@@ -229,7 +229,7 @@ function tfaRoutes(ctx: AppContext) {
     .post('/proxy/api/user-tfa', async (c) => addMethod(ctx, (await requireUser(ctx, c)).user, c.body), { body: TfaAddBody, ...tfa('Add a method (twoFactorType, displayName, accountPassword)') })
     .post(
       '/proxy/api/user-tfa/:id/link',
-      async (c) => linkMethod(ctx, (await requireUser(ctx, c)).user, c.params.id, c.body.token, clientIp(c.request, c.server)),
+      async (c) => linkMethod(ctx, (await requireUser(ctx, c)).user, c.params.id, c.body.token, clientIp(c.request, c.server, ctx.config.server.trusted_proxies)),
       { params: IdParams, body: TfaLinkBody, ...tfa('Link a method with one code (token)') },
     )
     .delete(
@@ -256,7 +256,7 @@ function passwordResetRoutes(ctx: AppContext) {
   return new Elysia({ name: 'identity-password-reset' })
     .post(
       '/proxy/api/public/password/forgot',
-      async (c) => requestPasswordReset(ctx, c.body.email, clientIp(c.request, c.server)),
+      async (c) => requestPasswordReset(ctx, c.body.email, clientIp(c.request, c.server, ctx.config.server.trusted_proxies)),
       { body: ForgotPasswordBody, ...tag('Forgotten password: mail a reset link (guests without a password: the access link); the same answer whether or not the address is known') },
     )
     .get('/proxy/api/public/password/reset', async (c) => resetLinkInfo(ctx, c.query.token), {
