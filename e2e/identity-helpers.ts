@@ -1,5 +1,5 @@
 // Helpers of the identity journeys.
-import type { Page } from '@playwright/test'
+import { expect, type Page } from '@playwright/test'
 import { spawnSync } from 'node:child_process'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,6 +7,26 @@ import { linkIn } from '../server/testing/smtp-sink'
 import { PASSWORD, type Server } from './fixtures'
 
 const here = dirname(fileURLToPath(import.meta.url))
+
+/**
+ * The new-password form's rules, then a valid password: a weak one and a mismatch are refused with
+ * their messages and the strength checklist, the strong one ticks all six rules; `shot` takes the
+ * picture of the refused state. Leaves the form filled, not submitted.
+ */
+export async function passwordRules(page: Page, password: string, shot: () => Promise<void>) {
+  const save = page.getByRole('button', { name: 'Passwort speichern' })
+  await page.getByLabel(/^Neues Passwort/).fill('kurz')
+  await page.getByLabel(/^Passwort wiederholen/).fill('anders')
+  await save.click()
+  await expect(page.getByText('Das Passwort ist zu schwach.')).toBeVisible()
+  await expect(page.getByText('Die Passwörter stimmen nicht überein.')).toBeVisible()
+  await expect(page.locator('.checklist li.ok')).toHaveCount(2)
+  await shot()
+  await page.getByLabel(/^Neues Passwort/).fill(password)
+  await page.getByLabel(/^Passwort wiederholen/).fill(password)
+  await expect(page.locator('.checklist li.ok')).toHaveCount(6)
+  return save
+}
 
 /** Fills the login page and submits it. */
 export async function loginUi(page: Page, server: Server, email: string, password = PASSWORD) {
