@@ -110,6 +110,70 @@ forEachDialect(
       expect(bad.errorFields).toEqual([{ field: 'filter.endDate', errorType: 'END_BEFORE_START' }])
     })
 
+    test('the desk signs for the guest: stored with origin DESK and the staff account, then check-in passes without ignoring', async () => {
+      // an agency of its own: the global agreements of the tests above do not apply
+      const admin = await h().admin()
+      const e = await createEvent(admin)
+      const req = (await admin.post('/proxy/api/agreements', { displayName: 'Hausordnung', validity: 'EVENT', eventId: e.id })).body
+      const v = await addGuest(admin, e.id, { status: 'CONFIRMED' })
+      const checkin = () => admin.post(`/proxy/api/events/${e.id}/checkin`, { visitorId: v.id, nonce: `n-${crypto.randomUUID()}`, checkinGuests: 'ALL' })
+      const refused = await checkin()
+      expect(refused.status).toBe(409)
+      expect(refused.body).toMatchObject({ errorType: 'AGREEMENTS_MISSING', missingAgreements: [{ id: req.id, displayName: 'Hausordnung' }] })
+      const stored = () => h().ctx.db.selectFrom('visitor_agreement').selectAll().where('visitor_id', '=', v.id).execute()
+      // a bad or empty signature is refused and nothing is stored
+      for (const signature of [null, '', 'data:image/png;base64,AAAA', 'data:image/jpeg;base64,/9j/4AAQSkZJRg==', `data:image/png;base64,${Buffer.from('GIF89a'.padEnd(80, 'x')).toString('base64')}`]) {
+        const bad = await admin.post(`/proxy/api/events/${e.id}/visitors/${v.id}/agreements`, { agreements: [{ id: req.id, status: 'CONFIRMED', signature }] })
+        expect(bad.status).toBe(400)
+        expect(bad.body.errorFields).toEqual([{ field: 'agreements.0.signature', errorType: 'SIGNATURE_REQUIRED' }])
+      }
+      const tooBig = await admin.post(`/proxy/api/events/${e.id}/visitors/${v.id}/agreements`, { agreements: [{ id: req.id, status: 'CONFIRMED', signature: PNG + 'A'.repeat(400_000) }] })
+      expect(tooBig.status).toBe(400)
+      expect(await stored()).toEqual([])
+      expect((await checkin()).body.errorType).toBe('AGREEMENTS_MISSING')
+      // signed at the desk
+      const signed = await admin.post(`/proxy/api/events/${e.id}/visitors/${v.id}/agreements`, { agreements: [{ id: req.id, status: 'CONFIRMED', signature: PNG }] })
+      expect(signed.status).toBe(200)
+      expect(signed.body).toMatchObject([{ id: req.id, status: 'CONFIRMED', completed: true, origin: 'DESK' }])
+      const rows = await stored()
+      expect(rows.map((r) => [r.agreement_id, r.status, r.origin, r.account_id, r.signature])).toEqual([[req.id, 'CONFIRMED', 'DESK', admin.accountId, PNG]])
+      const sigs = await admin.post('/proxy/api/agreements/signatures/search', { visitorId: v.id })
+      expect(sigs.body.items).toMatchObject([{ agreementName: 'Hausordnung', origin: 'DESK', status: 'CONFIRMED', signatureId: rows[0].id }])
+      const ok = await checkin()
+      expect(ok.status).toBe(200)
+      expect(ok.body.checkedIn).toEqual([0])
+      const look = await admin.get(`/proxy/api/events/${e.id}/checkin/lookup?search=${encodeURIComponent(v.email)}`)
+      expect(look.body.items[0].missingAgreements).toEqual([])
+    })
+
+    test('signing at the desk needs EVENT.CHECKIN in the event’s agency', async () => {
+      // an agency of its own: the global agreements of the tests above do not apply
+      const admin = await h().admin()
+      const e = await createEvent(admin)
+      const req = (await admin.post('/proxy/api/agreements', { displayName: 'Hausordnung', validity: 'EVENT', eventId: e.id })).body
+      const v = await addGuest(admin, e.id, { status: 'CONFIRMED' })
+      const path = `/proxy/api/events/${e.id}/visitors/${v.id}/agreements`
+      const body = { agreements: [{ id: req.id, status: 'CONFIRMED', signature: PNG }] }
+      // nobody signed in, the guest themself (no organiser permission), another agency
+      expect((await h().agent().post(path, body)).status).toBe(401)
+      const guest = await guestAgent(v)
+      expect([401, 403]).toContain((await guest.post(path, body)).status)
+      expect((await (await h().admin()).post(path, body)).status).toBe(404)
+      expect(await h().ctx.db.selectFrom('visitor_agreement').select('id').where('visitor_id', '=', v.id).execute()).toEqual([])
+      // an agreement of another event is not signable here
+      const other = await createEvent(admin)
+      const foreign = (await admin.post('/proxy/api/agreements', { displayName: 'Anderswo', validity: 'EVENT', eventId: other.id })).body
+      const wrong = await admin.post(path, { agreements: [{ id: foreign.id, status: 'CONFIRMED', signature: PNG }] })
+      expect(wrong.body.errorFields).toEqual([{ field: 'agreements.0.id', errorType: 'INVALID' }])
+      // the check-in role may
+      await h().ctx.db.updateTable('account').set({ user_role: 'AGENCY_CHECKIN' }).where('id', '=', admin.accountId).execute()
+      try {
+        expect((await admin.post(path, body)).status).toBe(200)
+      } finally {
+        await h().ctx.db.updateTable('account').set({ user_role: 'AGENCY_ADMIN' }).where('id', '=', admin.accountId).execute()
+      }
+    })
+
     test('copying an event copies its own agreements', async () => {
       const e = await createEvent(admin)
       await admin.post('/proxy/api/agreements', { displayName: 'Nur hier', validity: 'EVENT', eventId: e.id })
