@@ -1,4 +1,4 @@
-// Agreements: errors and field messages.
+// Agreements: errors and field messages; the signature pad (ui/components/signature-pad.tsx).
 export const de = {
   'errors.AGREEMENT_REQUIRED': 'Diese Einverständniserklärung ist erforderlich und kann nicht abgelehnt werden.',
   'field.AGREEMENT_REQUIRED': 'Diese Einverständniserklärung ist erforderlich.',
@@ -7,10 +7,15 @@ export const de = {
   'errors.SHORT_LINK_TAKEN': 'Dieser Kurzlink ist bereits vergeben.',
   'field.SHORT_LINK_TAKEN': 'Dieser Kurzlink ist bereits vergeben.',
   'field.CODE_MISMATCH': 'Der eingegebene Code stimmt nicht überein.',
+  'signature.here': 'Hier unterschreiben',
+  'signature.clear': 'Löschen',
+  'signature.hint': 'Mit dem Finger, einem Stift oder der Maus im Feld unterschreiben.',
+  'signature.done': 'Unterschrift erfasst.',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
   'field.SIGNATURE_REQUIRED': 'Bitte unterschreibe.',
+  'signature.hint': 'Unterschreibe mit dem Finger, einem Stift oder der Maus im Feld.',
 }
 export const en: Record<Keys, string> = {
   'errors.AGREEMENT_REQUIRED': 'This agreement is required and cannot be declined.',
@@ -20,4 +25,8 @@ export const en: Record<Keys, string> = {
   'errors.SHORT_LINK_TAKEN': 'This short link is already taken.',
   'field.SHORT_LINK_TAKEN': 'This short link is already taken.',
   'field.CODE_MISMATCH': 'The code entered does not match.',
+  'signature.here': 'Sign here',
+  'signature.clear': 'Clear',
+  'signature.hint': 'Sign in the box with a finger, a pen or the mouse.',
+  'signature.done': 'Signature captured.',
 }

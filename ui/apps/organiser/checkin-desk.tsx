@@ -1,12 +1,14 @@
 // The check-in desk for staff on a phone or a laptop: a code field that keeps focus (hardware scanners
 // type the code and Enter), the camera (BarcodeDetector, else jsQR loaded on demand), name search;
-// the guest with escorts and agreements; check in/out one or all; live counts.
+// the guest with escorts and agreements; check in/out one or all; live counts. Missing REQUIRED
+// agreements are signed on the spot (desk-sign.tsx), after which a refused check-in is repeated.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Person } from '../../../server/modules/checkin/model'
 import { ApiError, errorText, get, post } from '../../api/client'
 import { Alert, Badge, Button, Card } from '../../components/ui'
 import { t } from '../../i18n'
 import { StatusBadge } from './common'
+import { DeskSignDialog, type SignedAgreement } from './desk-sign'
 import type { EventFull } from './event-page'
 
 interface Registration {
@@ -95,7 +97,9 @@ export function CheckinDesk({ event }: { event: EventFull }) {
   const [results, setResults] = useState<Registration[]>([])
   const [current, setCurrent] = useState<Registration | null>(null)
   const [message, setMessage] = useState<{ tone: 'ok' | 'error' | 'warn'; text: string } | null>(null)
-  const [missing, setMissing] = useState<{ body: Record<string, unknown>; names: string[] } | null>(null)
+  const [missing, setMissing] = useState<{ body: Record<string, unknown>; items: Array<{ id: number; displayName: string }> } | null>(null)
+  /** the signing dialog: for a refused check-in (repeated after signing) or opened from the guest card */
+  const [signing, setSigning] = useState<{ items: Array<{ id: number; displayName: string }>; retry: Record<string, unknown> | null } | null>(null)
   const [busy, setBusy] = useState(false)
   const [camera, setCamera] = useState(false)
   const field = useRef<HTMLInputElement>(null)
@@ -135,7 +139,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     setMissing(null)
     try {
       const r = await post<{ persons: Person[]; status: string; checkedIn: number[]; checkedOut: number[] }>(`/proxy/api/events/${event.id}/checkin`, { visitorId: current.id, nonce: nonce(), ...body })
-      setCurrent({ ...current, persons: r.persons, status: r.status })
+      setCurrent((c) => (c && c.id === current.id ? { ...c, persons: r.persons, status: r.status } : c))
       setMessage({
         tone: 'ok',
         text: r.checkedIn.length ? t('checkin.checkedIn', { n: r.checkedIn.length }) : t('checkin.checkedOut', { n: r.checkedOut.length }),
@@ -143,8 +147,8 @@ export function CheckinDesk({ event }: { event: EventFull }) {
       void loadCounts()
     } catch (e) {
       if (e instanceof ApiError && e.errorType === 'AGREEMENTS_MISSING') {
-        const names = ((e.body.missingAgreements as Array<{ displayName: string }>) ?? []).map((m) => m.displayName)
-        setMissing({ body, names })
+        const items = (e.body.missingAgreements as Array<{ id: number; displayName: string }>) ?? []
+        setMissing({ body, items })
         setMessage({ tone: 'warn', text: errorText(e) })
       } else setMessage({ tone: 'error', text: errorText(e) })
     } finally {
@@ -153,6 +157,23 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     }
   }
 
+  const signed = (list: SignedAgreement[]) => {
+    const retry = signing?.retry ?? null
+    setSigning(null)
+    if (!current) return
+    const agreements = list.map((a) => ({ id: a.id, displayName: a.displayName, appearance: a.appearance, status: a.status ?? 'OPEN' }))
+    const next = { ...current, agreements, missingAgreements: agreements.filter((a) => a.appearance === 'REQUIRED' && a.status !== 'CONFIRMED') }
+    setCurrent(next)
+    setResults((rs) => rs.map((r) => (r.id === next.id ? next : r)))
+    if (retry) void send(retry)
+    else {
+      setMissing(null)
+      setMessage({ tone: 'ok', text: t('checkin.signed') })
+      field.current?.focus()
+    }
+  }
+
+  const openMissing = current?.agreements.filter((a) => a.appearance === 'REQUIRED' && a.status !== 'CONFIRMED') ?? []
   const anyOpen = current?.persons.some((p) => p.checkState !== 'CHECKED_IN')
   const anyIn = current?.persons.some((p) => p.checkState === 'CHECKED_IN')
   return (
@@ -215,13 +236,18 @@ export function CheckinDesk({ event }: { event: EventFull }) {
           {missing && (
             <>
               <ul>
-                {missing.names.map((n) => (
-                  <li key={n}>{n}</li>
+                {missing.items.map((m) => (
+                  <li key={m.id}>{m.displayName}</li>
                 ))}
               </ul>
-              <Button variant="secondary" busy={busy} onClick={() => void send({ ...missing.body, ignoreMissingAgreements: true })}>
-                {t('checkin.ignoreAgreements')}
-              </Button>
+              <div class="button-row">
+                <Button busy={busy} onClick={() => setSigning({ items: missing.items, retry: missing.body })}>
+                  {t('checkin.sign')}
+                </Button>
+                <Button variant="secondary" busy={busy} onClick={() => void send({ ...missing.body, ignoreMissingAgreements: true })}>
+                  {t('checkin.ignoreAgreements')}
+                </Button>
+              </div>
             </>
           )}
         </div>
@@ -295,9 +321,28 @@ export function CheckinDesk({ event }: { event: EventFull }) {
                   </li>
                 ))}
               </ul>
+              {openMissing.length > 0 && !missing && (
+                <div class="desk-sign-hint">
+                  <span>{t('checkin.missingHint')} {openMissing.map((a) => a.displayName).join(', ')}</span>
+                  <Button variant="secondary" busy={busy} onClick={() => setSigning({ items: openMissing, retry: null })}>
+                    {t('checkin.sign')}
+                  </Button>
+                </div>
+              )}
             </div>
           )}
         </Card>
+      )}
+      {signing && current && (
+        <DeskSignDialog
+          eventId={event.id}
+          visitorId={current.id}
+          guestName={nameOf(current.persons[0])}
+          agreements={signing.items}
+          andCheckIn={signing.retry !== null}
+          onCancel={() => setSigning(null)}
+          onSigned={signed}
+        />
       )}
     </div>
   )

@@ -1,0 +1,162 @@
+// Signing missing agreements at the check-in desk: the check-in is refused for a REQUIRED agreement,
+// the guest reads it, ticks "Ich stimme zu" and signs on the desk's screen, the desk repeats the
+// check-in; the signature then shows in the event's list of who signed what. A second guest signs
+// from the guest card on a phone-sized screen with a finger (touch events).
+import { expect, type Page } from '@playwright/test'
+import { setupAdmin, shot, test } from './fixtures'
+
+async function draw(page: Page, canvas: string, points: Array<[number, number]>) {
+  const box = (await page.locator(canvas).boundingBox())!
+  const at = ([x, y]: [number, number]) => [box.x + box.width * x, box.y + box.height * y] as const
+  await page.mouse.move(...at(points[0]))
+  await page.mouse.down()
+  for (const p of points.slice(1)) await page.mouse.move(...at(p), { steps: 6 })
+  await page.mouse.up()
+}
+
+/** A finger stroke: real touch events through the DevTools protocol (pointerType "touch"). */
+async function drawTouch(page: Page, canvas: string, points: Array<[number, number]>) {
+  const box = (await page.locator(canvas).boundingBox())!
+  const cdp = await page.context().newCDPSession(page)
+  const at = ([x, y]: [number, number]) => ({ x: box.x + box.width * x, y: box.y + box.height * y })
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at(points[0])] })
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1], points[i]]
+    for (let s = 1; s <= 6; s++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [at([a[0] + ((b[0] - a[0]) * s) / 6, a[1] + ((b[1] - a[1]) * s) / 6])] })
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+  await cdp.detach()
+}
+
+const SCRIBBLE: Array<[number, number]> = [
+  [0.1, 0.7],
+  [0.2, 0.3],
+  [0.3, 0.75],
+  [0.45, 0.35],
+  [0.6, 0.7],
+  [0.75, 0.4],
+  [0.9, 0.6],
+]
+
+test('desk: a missing agreement is signed on the spot, then the guest is checked in', async ({ page, server }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const api = async (method: 'post' | 'get', path: string, data?: unknown) => {
+    const r = await page.request[method](`${server.url}${path}`, data === undefined ? undefined : { data })
+    expect(r.ok(), `${method} ${path}: ${r.status()} ${await r.text()}`).toBe(true)
+    return r.json()
+  }
+  const start = new Date(Date.now() + 14 * 86400_000)
+  start.setUTCHours(17, 0, 0, 0)
+  const event = await api('post', '/proxy/api/events', {
+    displayName: 'Werksführung',
+    startDate: start.toISOString(),
+    endDate: new Date(start.getTime() + 3 * 3600_000).toISOString(),
+    timezone: 'Europe/Berlin',
+    locationName: 'Halle 3',
+    city: 'Bremen',
+  })
+  await api('post', '/proxy/api/agreements', {
+    displayName: 'Sicherheitsunterweisung',
+    validity: 'EVENT',
+    eventId: event.id,
+    appearance: 'REQUIRED',
+    description: '<p>Ich habe die <strong>Sicherheitsregeln</strong> der Halle gelesen und trage Schutzkleidung.</p><ul><li>Helm</li><li>Sicherheitsschuhe</li></ul>',
+  })
+  const guest = async (firstName: string, lastName: string) => {
+    const v = await api('post', `/proxy/api/events/${event.id}/visitors`, { salutation: 'Frau', firstName, lastName, email: `${firstName.toLowerCase()}@example.org`, status: 'CONFIRMED' })
+    return { ...v, ticketCode: (await api('get', `/proxy/api/events/${event.id}/visitors/${v.id}`)).ticketCode as string }
+  }
+  const grete = await guest('Grete', 'Gast')
+  const paula = await guest('Paula', 'Pfeil')
+
+  // the ticket code, the check-in refused for the missing agreement
+  await page.goto(`${server.url}/events/${event.id}/checkin`)
+  const code = page.getByLabel('Ticket-Code oder Name')
+  await code.fill(grete.ticketCode)
+  await code.press('Enter')
+  await expect(page.getByRole('heading', { name: 'Grete Gast' })).toBeVisible()
+  await expect(page.getByText('Erforderliche Einverständniserklärungen fehlen noch: Sicherheitsunterweisung')).toBeVisible()
+  await page.getByRole('button', { name: 'Grete Gast einchecken' }).click()
+  await expect(page.getByText('Es fehlen erforderliche Einverständniserklärungen.')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Trotzdem einchecken' })).toBeVisible()
+
+  // cancel changes nothing
+  await page.getByRole('button', { name: 'Jetzt unterschreiben' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Einverständniserklärungen unterschreiben' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('button', { name: 'Abbrechen' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByText('Es fehlen erforderliche Einverständniserklärungen.')).toBeVisible()
+  await expect(page.locator('.desk-in .desk-count')).toHaveText('0')
+
+  // sign: nothing ticked, nothing drawn, then the German messages
+  await page.getByRole('button', { name: 'Jetzt unterschreiben' }).click()
+  await expect(dialog.getByRole('heading', { name: 'Sicherheitsunterweisung' })).toBeVisible()
+  await expect(dialog.locator('.agreement-text strong')).toHaveText('Sicherheitsregeln')
+  await expect(dialog.locator('.agreement-text li')).toHaveText(['Helm', 'Sicherheitsschuhe'])
+  await expect(dialog.getByText('Hier unterschreiben')).toBeVisible()
+  expect(await dialog.locator('canvas').evaluate((c) => getComputedStyle(c).touchAction)).toBe('none')
+  await dialog.getByRole('button', { name: 'Unterschreiben und einchecken' }).click()
+  await expect(dialog.getByText('Diese Einverständniserklärung ist erforderlich.')).toBeVisible()
+  await expect(dialog.getByText('Bitte unterschreiben Sie.')).toBeVisible()
+  await dialog.getByLabel('Ich stimme zu').check()
+  await draw(page, '#desk-signature', SCRIBBLE)
+  await expect(dialog.getByText('Unterschrift erfasst.')).toBeVisible()
+  await expect(dialog.getByText('Bitte unterschreiben Sie.')).toBeHidden()
+  // clearing takes the ink away; keyboard reaches the button
+  await dialog.getByRole('button', { name: 'Löschen' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(dialog.getByRole('button', { name: 'Löschen' })).toBeDisabled()
+  await draw(page, '#desk-signature', SCRIBBLE)
+  await shot(page, 'desk-sign-01-dialog')
+  await dialog.getByRole('button', { name: 'Unterschreiben und einchecken' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByText('1 Person(en) eingecheckt.')).toBeVisible()
+  await expect(page.locator('.desk-in .desk-count')).toHaveText('1')
+  await expect(page.locator('.desk-agreements')).toContainText('Sicherheitsunterweisung: Zugestimmt')
+  await expect(page.getByText('Erforderliche Einverständniserklärungen fehlen noch')).toBeHidden()
+  await shot(page, 'desk-sign-02-checked-in')
+
+  // phone: Paula signs from the guest card with a finger, before anyone tries to check her in
+  await page.setViewportSize({ width: 390, height: 844 })
+  await code.fill(paula.ticketCode)
+  await code.press('Enter')
+  await expect(page.getByRole('heading', { name: 'Paula Pfeil' })).toBeVisible()
+  await page.getByRole('button', { name: 'Jetzt unterschreiben' }).click()
+  await expect(dialog).toBeVisible()
+  await dialog.getByLabel('Ich stimme zu').check()
+  const scrollBefore = await dialog.evaluate((d) => d.scrollTop)
+  await dialog.locator('canvas').scrollIntoViewIfNeeded()
+  await drawTouch(page, '#desk-signature', SCRIBBLE)
+  await expect(dialog.getByText('Unterschrift erfasst.')).toBeVisible()
+  expect(await dialog.evaluate((d) => d.scrollTop)).toBeGreaterThanOrEqual(scrollBefore)
+  await shot(page, 'desk-sign-03-dialog-phone')
+  await dialog.getByRole('button', { name: /^Unterschreiben$/ }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByText('Unterschrift gespeichert.')).toBeVisible()
+  await page.getByRole('button', { name: 'Paula Pfeil einchecken' }).click()
+  await expect(page.getByText('1 Person(en) eingecheckt.')).toBeVisible()
+  await expect(page.locator('.desk-in .desk-count')).toHaveText('2')
+  await shot(page, 'desk-sign-04-phone-checked-in')
+  await page.setViewportSize({ width: 1280, height: 800 })
+
+  // who signed what and when: both signatures drawn at the desk, the images load
+  await page.goto(`${server.url}/events/${event.id}/agreements`)
+  for (const name of ['Grete Gast', 'Paula Pfeil']) {
+    const img = page.getByRole('img', { name: `Unterschrift von ${name}` })
+    await expect(img).toBeVisible()
+    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0)
+  }
+  await shot(page, 'desk-sign-05-signatures')
+  const sigs = await api('post', '/proxy/api/agreements/signatures/search', { eventId: event.id })
+  expect(sigs.items.map((s: any) => [s.firstName, s.status, s.origin])).toEqual([
+    ['Paula', 'CONFIRMED', 'DESK'],
+    ['Grete', 'CONFIRMED', 'DESK'],
+  ])
+  for (const s of sigs.items) {
+    const png = await (await page.request.get(`${server.url}/proxy/api/agreements/signatures/${s.signatureId}/signature`)).body()
+    expect(png.subarray(1, 4).toString()).toBe('PNG')
+    expect(png.length).toBeLessThan(60_000)
+  }
+})
