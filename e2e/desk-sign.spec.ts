@@ -3,7 +3,7 @@
 // check-in; the signature then shows in the event's list of who signed what. A second guest signs
 // from the guest card on a phone-sized screen with a finger (touch events).
 import { expect, type Page } from '@playwright/test'
-import { setupAdmin, shot, test } from './fixtures'
+import { SHOTS, setupAdmin, shot, test, watchCsp } from './fixtures'
 
 async function draw(page: Page, canvas: string, points: Array<[number, number]>) {
   const box = (await page.locator(canvas).boundingBox())!
@@ -38,7 +38,7 @@ const SCRIBBLE: Array<[number, number]> = [
   [0.9, 0.6],
 ]
 
-test('desk: a missing agreement is signed on the spot, then the guest is checked in', async ({ page, server }) => {
+test('desk: a missing agreement is signed on the spot, then the guest is checked in', async ({ page, server, browser }) => {
   test.setTimeout(120_000)
   await setupAdmin(page, server)
   const api = async (method: 'post' | 'get', path: string, data?: unknown) => {
@@ -100,6 +100,7 @@ test('desk: a missing agreement is signed on the spot, then the guest is checked
   await dialog.getByRole('button', { name: 'Unterschreiben und einchecken' }).click()
   await expect(dialog.getByText('Diese Einverständniserklärung ist erforderlich.')).toBeVisible()
   await expect(dialog.getByText('Bitte unterschreiben Sie.')).toBeVisible()
+  await shot(page, 'desk-sign-01-dialog-errors')
   await dialog.getByLabel('Ich stimme zu').check()
   await draw(page, '#desk-signature', SCRIBBLE)
   await expect(dialog.getByText('Unterschrift erfasst.')).toBeVisible()
@@ -109,37 +110,50 @@ test('desk: a missing agreement is signed on the spot, then the guest is checked
   await page.keyboard.press('Enter')
   await expect(dialog.getByRole('button', { name: 'Löschen' })).toBeDisabled()
   await draw(page, '#desk-signature', SCRIBBLE)
-  await shot(page, 'desk-sign-01-dialog')
+  await shot(page, 'desk-sign-02-dialog-signed')
   await dialog.getByRole('button', { name: 'Unterschreiben und einchecken' }).click()
   await expect(dialog).toBeHidden()
   await expect(page.getByText('1 Person(en) eingecheckt.')).toBeVisible()
   await expect(page.locator('.desk-in .desk-count')).toHaveText('1')
   await expect(page.locator('.desk-agreements')).toContainText('Sicherheitsunterweisung: Zugestimmt')
   await expect(page.getByText('Erforderliche Einverständniserklärungen fehlen noch')).toBeHidden()
-  await shot(page, 'desk-sign-02-checked-in')
+  await shot(page, 'desk-sign-03-checked-in')
 
-  // phone: Paula signs from the guest card with a finger, before anyone tries to check her in
-  await page.setViewportSize({ width: 390, height: 844 })
-  await code.fill(paula.ticketCode)
-  await code.press('Enter')
-  await expect(page.getByRole('heading', { name: 'Paula Pfeil' })).toBeVisible()
-  await page.getByRole('button', { name: 'Jetzt unterschreiben' }).click()
-  await expect(dialog).toBeVisible()
-  await dialog.getByLabel('Ich stimme zu').check()
-  const scrollBefore = await dialog.evaluate((d) => d.scrollTop)
-  await dialog.locator('canvas').scrollIntoViewIfNeeded()
-  await drawTouch(page, '#desk-signature', SCRIBBLE)
-  await expect(dialog.getByText('Unterschrift erfasst.')).toBeVisible()
-  expect(await dialog.evaluate((d) => d.scrollTop)).toBeGreaterThanOrEqual(scrollBefore)
-  await shot(page, 'desk-sign-03-dialog-phone')
-  await dialog.getByRole('button', { name: /^Unterschreiben$/ }).click()
-  await expect(dialog).toBeHidden()
-  await expect(page.getByText('Unterschrift gespeichert.')).toBeVisible()
-  await page.getByRole('button', { name: 'Paula Pfeil einchecken' }).click()
-  await expect(page.getByText('1 Person(en) eingecheckt.')).toBeVisible()
-  await expect(page.locator('.desk-in .desk-count')).toHaveText('2')
-  await shot(page, 'desk-sign-04-phone-checked-in')
-  await page.setViewportSize({ width: 1280, height: 800 })
+  // phone (3× pixel density, touch): Paula signs from the guest card with a finger, before anyone
+  // tries to check her in
+  const phoneCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true, storageState: await page.context().storageState() })
+  const phone = await phoneCtx.newPage()
+  const csp = watchCsp(phone)
+  await phone.goto(`${server.url}/events/${event.id}/checkin`)
+  await phone.getByLabel('Ticket-Code oder Name').fill(paula.ticketCode)
+  await phone.getByLabel('Ticket-Code oder Name').press('Enter')
+  await expect(phone.getByRole('heading', { name: 'Paula Pfeil' })).toBeVisible()
+  await phone.getByRole('button', { name: 'Jetzt unterschreiben' }).tap()
+  const phoneDialog = phone.getByRole('dialog', { name: 'Einverständniserklärungen unterschreiben' })
+  await expect(phoneDialog).toBeVisible()
+  await phoneDialog.getByLabel('Ich stimme zu').tap()
+  await phoneDialog.locator('canvas').scrollIntoViewIfNeeded()
+  // the canvas draws at the screen's pixel density and fits the phone
+  const size = await phoneDialog.locator('canvas').evaluate((c: HTMLCanvasElement) => ({ w: c.width, h: c.height, css: c.getBoundingClientRect(), vw: window.innerWidth }))
+  expect(size.w).toBe(Math.round(size.css.width * 3))
+  expect(size.h).toBe(Math.round(size.css.height * 3))
+  expect(size.css.right).toBeLessThanOrEqual(size.vw)
+  const types: string[] = []
+  await phone.exposeFunction('seenPointer', (type: string) => void types.push(type))
+  await phoneDialog.locator('canvas').evaluate((c) => c.addEventListener('pointermove', (e) => (window as any).seenPointer(e.pointerType)))
+  await drawTouch(phone, '#desk-signature', SCRIBBLE)
+  await expect(phoneDialog.getByText('Unterschrift erfasst.')).toBeVisible()
+  await expect.poll(() => types.includes('touch')).toBe(true)
+  await phone.screenshot({ path: `${SHOTS}/desk-sign-04-dialog-phone.png` })
+  await phoneDialog.getByRole('button', { name: /^Unterschreiben$/ }).tap()
+  await expect(phoneDialog).toBeHidden()
+  await expect(phone.getByText('Unterschrift gespeichert.')).toBeVisible()
+  await phone.getByRole('button', { name: 'Paula Pfeil einchecken' }).tap()
+  await expect(phone.getByText('1 Person(en) eingecheckt.')).toBeVisible()
+  await expect(phone.locator('.desk-in .desk-count')).toHaveText('2')
+  await shot(phone, 'desk-sign-05-phone-checked-in')
+  expect(csp, 'CSP violations').toEqual([])
+  await phoneCtx.close()
 
   // who signed what and when: both signatures drawn at the desk, the images load
   await page.goto(`${server.url}/events/${event.id}/agreements`)
@@ -148,7 +162,7 @@ test('desk: a missing agreement is signed on the spot, then the guest is checked
     await expect(img).toBeVisible()
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0)
   }
-  await shot(page, 'desk-sign-05-signatures')
+  await shot(page, 'desk-sign-06-signatures')
   const sigs = await api('post', '/proxy/api/agreements/signatures/search', { eventId: event.id })
   expect(sigs.items.map((s: any) => [s.firstName, s.status, s.origin])).toEqual([
     ['Paula', 'CONFIRMED', 'DESK'],
