@@ -71,3 +71,35 @@ test('openDatabase runs its checkpoints on the worker and closes it', async () =
   expect(check.query('select count(*) as n from item').get()).toEqual({ n: 3300 })
   check.close()
 })
+
+test('under steady writes the WAL starts over instead of growing without bound', async () => {
+  const file = join(dir, 'c.sqlite')
+  // small thresholds: the worker from the start, a restart once 200 frames are in the WAL
+  const h = await openDatabase({ dialect: 'sqlite', path: file } as any, { workerWalBytes: -1, walRestartFrames: 200 })
+  await sql`create table item (id integer primary key, body text not null)`.execute(h.db)
+  let stop = false
+  let written = 0
+  // four writers keep a write transaction open nearly all the time, as a loaded server does
+  const writers = Array.from({ length: 4 }, async (_, w) => {
+    while (!stop) {
+      await h.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 10; i++) await trx.insertInto('item' as any).values({ body: `w${w}-${written}-${'z'.repeat(1500)}` }).execute()
+      })
+      written++
+    }
+  })
+  let rounds = 0
+  while (written * 10 * 1600 < 16_000_000) {
+    await h.checkpoint!()
+    rounds++
+  }
+  stop = true
+  await Promise.all(writers)
+  expect(await h.checkpointsOn!()).toBe('worker')
+  const wal = statSync(`${file}-wal`).size
+  const total = written * 10 * 1600
+  // without the restart the WAL holds everything written (at least `total` bytes)
+  expect(rounds).toBeGreaterThan(5)
+  expect(wal).toBeLessThan(total / 2)
+  await h.close()
+})
