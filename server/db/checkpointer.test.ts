@@ -103,3 +103,17 @@ test('under steady writes the WAL starts over instead of growing without bound',
   expect(wal).toBeLessThan(total / 2)
   await h.close()
 })
+
+test('a worker that is gone answers null at once, so the caller checkpoints itself instead of waiting forever', async () => {
+  const file = join(dir, 'd.sqlite')
+  const raw = openSqlite(file)
+  raw.exec('create table item (id integer primary key)')
+  const ck = await startCheckpointer(file, () => {})
+  expect(ck.broken).toBe(false)
+  expect(await ck.now()).not.toBeNull()
+  await ck.close()
+  for (let i = 0; i < 50 && !ck.broken; i++) await Bun.sleep(10)
+  expect(ck.broken).toBe(true)
+  expect(await ck.now()).toBeNull()
+  raw.close()
+})

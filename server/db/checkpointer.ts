@@ -47,8 +47,10 @@ export interface CheckpointResult {
 }
 
 export interface Checkpointer {
-  /** a passive checkpoint on the worker, answered when done */
+  /** a passive checkpoint on the worker, answered when done; null when it failed or the worker is gone */
   now(): Promise<CheckpointResult | null>
+  /** the worker has stopped: checkpoints must run elsewhere */
+  readonly broken: boolean
   close(): Promise<void>
 }
 
@@ -58,6 +60,13 @@ export async function startCheckpointer(path: string, onError: (message: string)
   const waiting = new Map<number, (r: CheckpointResult | null) => void>()
   let closed: (() => void) | null = null
   let nextId = 0
+  /** the worker failed: every waiting and later call answers null (the caller checkpoints itself) */
+  let broken = false
+  const breakDown = () => {
+    broken = true
+    for (const resolve of waiting.values()) resolve(null)
+    waiting.clear()
+  }
   const opened = new Promise<void>((resolve, reject) => {
     worker.onmessage = (e: MessageEvent) => {
       const m = e.data
@@ -70,8 +79,10 @@ export async function startCheckpointer(path: string, onError: (message: string)
     }
     worker.onerror = (e) => {
       onError(String((e as ErrorEvent).message ?? e))
+      breakDown()
       reject(e)
     }
+    worker.addEventListener('close', breakDown)
   })
   worker.postMessage({ type: 'open', path })
   try {
@@ -83,11 +94,15 @@ export async function startCheckpointer(path: string, onError: (message: string)
   ;(worker as Worker & { unref(): void }).unref()
   return {
     now() {
+      if (broken) return Promise.resolve(null)
       const id = ++nextId
       return new Promise((resolve) => {
         waiting.set(id, resolve)
         worker.postMessage({ type: 'now', id })
       })
+    },
+    get broken() {
+      return broken
     },
     async close() {
       const done = new Promise<void>((resolve) => (closed = resolve))

@@ -105,7 +105,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
         worker = startCheckpointer(raw.filename, (m) => createLogger('warn').warn('sqlite checkpoint failing', { error: m })).catch(() => null)
       }
       const ck = worker ? await worker : null
-      if (!ck) return dialect.driver.checkpoint()
+      if (!ck || ck.broken) return dialect.driver.checkpoint()
       const r = await ck.now()
       // Under steady writes the worker never catches up at the moment a write transaction begins,
       // and only then does SQLite start the WAL over: it would grow without bound. So once it holds
