@@ -111,6 +111,17 @@ test('desk: a missing agreement is signed on the spot, then the guest is checked
   await expect(dialog.getByRole('button', { name: 'Löschen' })).toBeDisabled()
   await draw(page, '#desk-signature', SCRIBBLE)
   await shot(page, 'desk-sign-02-dialog-signed')
+  // the server's refusal of a broken image shows in German under the pad; nothing is checked in
+  const signPath = `**/proxy/api/events/${event.id}/visitors/${grete.id}/agreements`
+  await page.route(signPath, (route) => {
+    const body = JSON.parse(route.request().postData()!)
+    body.agreements[0].signature = 'data:image/png;base64,AAAA'
+    return route.continue({ postData: JSON.stringify(body) })
+  })
+  await dialog.getByRole('button', { name: 'Unterschreiben und einchecken' }).click()
+  await expect(dialog.getByRole('alert').filter({ hasText: 'Bitte unterschreiben Sie.' })).toBeVisible()
+  await expect(page.locator('.desk-in .desk-count')).toHaveText('0')
+  await page.unroute(signPath)
   await dialog.getByRole('button', { name: 'Unterschreiben und einchecken' }).click()
   await expect(dialog).toBeHidden()
   await expect(page.getByText('1 Person(en) eingecheckt.')).toBeVisible()
