@@ -149,9 +149,11 @@ test('desk: a missing agreement is signed on the spot, then the guest is checked
   expect(size.w).toBe(Math.round(size.css.width * 3))
   expect(size.h).toBe(Math.round(size.css.height * 3))
   expect(size.css.right).toBeLessThanOrEqual(size.vw)
+  // a finger on the pad draws instead of scrolling the page
+  expect(await phoneDialog.locator('canvas').evaluate((c) => getComputedStyle(c).touchAction)).toBe('none')
   const types: string[] = []
   await phone.exposeFunction('seenPointer', (type: string) => void types.push(type))
-  await phoneDialog.locator('canvas').evaluate((c) => c.addEventListener('pointermove', (e) => (window as any).seenPointer(e.pointerType)))
+  await phoneDialog.locator('canvas').evaluate((c) => c.addEventListener('pointermove', (e) => (window as any).seenPointer((e as PointerEvent).pointerType)))
   await drawTouch(phone, '#desk-signature', SCRIBBLE)
   await expect(phoneDialog.getByText('Unterschrift erfasst.')).toBeVisible()
   await expect.poll(() => types.includes('touch')).toBe(true)
