@@ -142,6 +142,21 @@ export class BunSqliteDriver implements Driver {
     }
   }
 
+  /**
+   * Runs `fn` while no transaction is open and none can start (the connection is held in the
+   * queue's turn): for a checkpoint on another connection that must find every frame committed.
+   * The event loop keeps running; the connection's other users wait in the queue meanwhile.
+   */
+  async quiet<T>(fn: () => Promise<T>): Promise<T> {
+    const holder = (await this.acquireConnection()) as Holder
+    try {
+      this.flush()
+      return await fn()
+    } finally {
+      await this.releaseConnection(holder)
+    }
+  }
+
   /** Commits the open group and answers its waiting members. */
   private flush() {
     const group = this.group
