@@ -117,3 +117,26 @@ test('a worker that is gone answers null at once, so the caller checkpoints itse
   expect(await ck.now()).toBeNull()
   raw.close()
 })
+
+test('restart(): the worker copies the whole WAL and starts it over itself; the next commit appends to it', async () => {
+  const file = join(dir, 'e.sqlite')
+  const raw = openSqlite(file)
+  raw.exec('create table item (id integer primary key, body text not null)')
+  const insert = raw.prepare('insert into item (body) values (?)')
+  raw.transaction(() => {
+    for (let i = 0; i < 500; i++) insert.run(`r${i} ${'q'.repeat(400)}`)
+  })()
+  const ck = await startCheckpointer(file, () => {})
+  try {
+    const r = await ck.restart()
+    expect(r!.log).toBeGreaterThan(50)
+    expect(r!.checkpointed).toBe(r!.log)
+    // the worker's one-frame write has started the WAL over before the main connection writes again
+    expect((await ck.now())!.log).toBe(1)
+    insert.run('after')
+    expect(raw.query('select count(*) as n from item').get()).toEqual({ n: 501 })
+  } finally {
+    await ck.close()
+    raw.close()
+  }
+})

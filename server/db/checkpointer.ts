@@ -32,6 +32,22 @@ self.onmessage = (e) => {
     postMessage({ type: 'opened' })
   } else if (m.type === 'now') {
     postMessage({ type: 'done', id: m.id, result: checkpoint() })
+  } else if (m.type === 'restart') {
+    // only while the main connection writes nothing (the driver holds it): the whole WAL is copied,
+    // and a write of one unchanged header field starts the WAL over here, so the WAL header's sync
+    // that goes with it happens on this thread, not in the server's next commit
+    const result = checkpoint()
+    if (result && result.checkpointed === result.log) {
+      try {
+        const v = db.query('pragma user_version').get().user_version
+        db.exec('begin immediate')
+        db.exec('pragma user_version = ' + Number(v))
+        db.exec('commit')
+      } catch (e) {
+        try { db.exec('rollback') } catch {}
+      }
+    }
+    postMessage({ type: 'done', id: m.id, result })
   } else if (m.type === 'close') {
     try { db && db.close() } catch {}
     db = null
@@ -49,6 +65,11 @@ export interface CheckpointResult {
 export interface Checkpointer {
   /** a passive checkpoint on the worker, answered when done; null when it failed or the worker is gone */
   now(): Promise<CheckpointResult | null>
+  /**
+   * Only while no transaction can commit on the main connection (driver.quiet): copies the whole WAL
+   * and starts it over with a one-frame write, so the next commit appends without syncing a new header.
+   */
+  restart(): Promise<CheckpointResult | null>
   /** the worker has stopped: checkpoints must run elsewhere */
   readonly broken: boolean
   close(): Promise<void>
@@ -90,16 +111,22 @@ export async function startCheckpointer(path: string, onError: (message: string)
   } finally {
     URL.revokeObjectURL(url)
   }
+  const call = (type: 'now' | 'restart'): Promise<CheckpointResult | null> => {
+    if (broken) return Promise.resolve(null)
+    const id = ++nextId
+    return new Promise((resolve) => {
+      waiting.set(id, resolve)
+      worker.postMessage({ type, id })
+    })
+  }
   // the worker must not keep the process alive on its own (commands such as `migrate` end)
   ;(worker as Worker & { unref(): void }).unref()
   return {
     now() {
-      if (broken) return Promise.resolve(null)
-      const id = ++nextId
-      return new Promise((resolve) => {
-        waiting.set(id, resolve)
-        worker.postMessage({ type: 'now', id })
-      })
+      return call('now')
+    },
+    restart() {
+      return call('restart')
     },
     get broken() {
       return broken

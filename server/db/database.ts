@@ -114,15 +114,15 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
       // transaction begins, and only then does SQLite start the WAL over: it would grow without
       // bound. So once it holds WAL_RESTART_FRAMES, more worker passes copy what came meanwhile (each
       // has less to do) and a last one runs while the driver holds the connection (no transaction
-      // open, so it copies every frame; a few ms in which writes wait, the event loop does not); the
-      // next write transaction then starts the WAL over.
+      // open, so it copies every frame; a few ms in which writes wait, the event loop does not) and
+      // starts the WAL over with a one-frame write of its own (checkpointer.ts).
       if (r && r.log > (opts.walRestartFrames ?? WAL_RESTART_FRAMES)) {
         for (let pass = 0; pass < 4 && r; pass++) {
           const before: number = r.log
           r = await ck.now()
           if (r && r.log - before < 256) break
         }
-        await dialect.driver.quiet(() => ck.now())
+        await dialect.driver.quiet(() => ck.restart())
       }
     }
     let checkpointing = false
