@@ -18,6 +18,23 @@ export function Button({ variant = 'primary', busy, children, class: cls, disabl
   )
 }
 
+/**
+ * The "Abbrechen" / "Speichern" pair of every edit form and dialog. Without `onSave` the save button
+ * submits the surrounding form.
+ */
+export function CancelSave({ onCancel, onSave, busy }: { onCancel(): void; onSave?: () => void; busy?: boolean }) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel}>
+        {t('common.cancel')}
+      </Button>
+      <Button type={onSave ? 'button' : 'submit'} busy={busy} onClick={onSave}>
+        {t('common.save')}
+      </Button>
+    </>
+  )
+}
+
 export function LinkButton({ href, variant = 'primary', children, ...rest }: HTMLAttributes<HTMLAnchorElement> & { href: string; variant?: string }) {
   return (
     <a {...(rest as any)} href={href} class={`btn btn-${variant} ${(rest as any).class ?? ''}`}>

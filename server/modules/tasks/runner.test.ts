@@ -67,24 +67,30 @@ forEachDialect('background tasks', (h) => {
     expect((await admin.get(`/proxy/api/tasks/${task.id}`)).body.status).toBe('FINISHED')
   })
 
-  test('two runners on one database run each task exactly once', async () => {
-    const ctx = h().ctx
-    const second = await openDatabase(ctx.config.databaseTarget, { poolSize: 4 })
-    try {
-      const ids: number[] = []
-      for (let i = 0; i < 12; i++) ids.push((await enqueueTask(ctx.clock, ctx.db, { kind: 'TEST_COUNT', payload: { n: 3 } })).id)
-      const a = startTaskRunner(ctx, { autoStart: false })
-      const b = startTaskRunner({ ...ctx, db: second.db }, { autoStart: false })
-      await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()])
-      await a.stop()
-      await b.stop()
-      expect(ids.map((id) => runs.get(`${h().dialect}:${id}`))).toEqual(ids.map(() => 1))
-      const rows = await ctx.db.selectFrom('task').select(['status', 'attempts']).where('id', 'in', ids).execute()
-      expect(rows.every((r) => r.status === 'FINISHED' && r.attempts === 1)).toBe(true)
-    } finally {
-      await second.close()
-    }
-  })
+  // long tasks only, then long and quick tasks mixed (the quick lane claims exclusively too)
+  for (const [what, kindOf] of [
+    ['long tasks', () => 'TEST_COUNT'],
+    ['quick and long tasks', (i: number) => (i % 2 ? 'TEST_QUICK' : 'TEST_COUNT')],
+  ] as const) {
+    test(`two runners on one database run ${what}, each exactly once`, async () => {
+      const ctx = h().ctx
+      const second = await openDatabase(ctx.config.databaseTarget, { poolSize: 4 })
+      try {
+        const ids: number[] = []
+        for (let i = 0; i < 12; i++) ids.push((await enqueueTask(ctx.clock, ctx.db, { kind: kindOf(i), payload: { n: 2 } })).id)
+        const a = startTaskRunner(ctx, { autoStart: false })
+        const b = startTaskRunner({ ...ctx, db: second.db }, { autoStart: false })
+        await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()])
+        await a.stop()
+        await b.stop()
+        expect(ids.map((id) => runs.get(`${h().dialect}:${id}`))).toEqual(ids.map(() => 1))
+        const rows = await ctx.db.selectFrom('task').select(['status', 'attempts']).where('id', 'in', ids).execute()
+        expect(rows.every((r) => r.status === 'FINISHED' && r.attempts === 1)).toBe(true)
+      } finally {
+        await second.close()
+      }
+    })
+  }
 
   test('run_after comes from the clock, not from the database: a task is due at once even when the clock and the database disagree', async () => {
     const { ctx, clock } = h()
@@ -135,24 +141,5 @@ forEachDialect('background tasks', (h) => {
     await pass
     await runner.stop()
     expect([await status(slow.id), await status(slow2.id)]).toEqual(['FINISHED', 'FINISHED'])
-  })
-
-  test('two runners on one database run each quick task exactly once too', async () => {
-    const ctx = h().ctx
-    const second = await openDatabase(ctx.config.databaseTarget, { poolSize: 4 })
-    try {
-      const ids: number[] = []
-      for (let i = 0; i < 12; i++) ids.push((await enqueueTask(ctx.clock, ctx.db, { kind: i % 2 ? 'TEST_QUICK' : 'TEST_COUNT', payload: { n: 2 } })).id)
-      const a = startTaskRunner(ctx, { autoStart: false })
-      const b = startTaskRunner({ ...ctx, db: second.db }, { autoStart: false })
-      await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()])
-      await a.stop()
-      await b.stop()
-      expect(ids.map((id) => runs.get(`${h().dialect}:${id}`))).toEqual(ids.map(() => 1))
-      const rows = await ctx.db.selectFrom('task').select(['status', 'attempts']).where('id', 'in', ids).execute()
-      expect(rows.every((r) => r.status === 'FINISHED' && r.attempts === 1)).toBe(true)
-    } finally {
-      await second.close()
-    }
   })
 })

@@ -14,7 +14,7 @@ import { useResource } from '../../components/hooks'
 import { useAuth, useUnsavedChanges } from '../../components/navigation-auth'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
-import { Alert, Badge, Button, Card, Spinner } from '../../components/ui'
+import { Alert, Badge, Button, CancelSave, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t } from '../../i18n'
 
 export interface AccountDto {
@@ -279,12 +279,7 @@ function ProfileCard({ account, onSaved }: { account: AccountDto; onSaved(): Pro
         </fieldset>
         {editing && (
           <div class="form-actions">
-            <Button variant="secondary" onClick={cancel}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" busy={formState.isSubmitting}>
-              {t('common.save')}
-            </Button>
+            <CancelSave onCancel={cancel} busy={formState.isSubmitting} />
           </div>
         )}
       </form>

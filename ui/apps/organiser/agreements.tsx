@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../server/i18n/format'
 import { errorText, post, put, del } from '../../api/client'
 import { Dialog } from '../../components/dialog'
 import { toast } from '../../components/overlay'
-import { Alert, Badge, Button, Card, EmptyState, PageHeader, Spinner } from '../../components/ui'
+import { Alert, Badge, Button, CancelSave, Card, EmptyState, PageHeader, Spinner } from '../../components/ui'
 import { fieldMessage, t } from '../../i18n'
 import { Pager, usePermission, usePostResource } from './common'
 import type { EventFull } from './event-page'
@@ -62,14 +62,7 @@ function AgreementDialog({ agreement, eventId, onClose, onSaved }: { agreement: 
       title={agreement ? t('agreements.edit') : t('agreements.new')}
       onClose={onClose}
       actions={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button busy={busy} onClick={() => void save()}>
-            {t('common.save')}
-          </Button>
-        </>
+        <CancelSave onCancel={onClose} onSave={() => void save()} busy={busy} />
       }
     >
       {err && <Alert tone="error">{err}</Alert>}

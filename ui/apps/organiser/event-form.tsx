@@ -10,7 +10,7 @@ import { applyServerErrors, CheckboxField, SelectField, TextField } from '../../
 import { useResource, useUnsavedChangesWarning } from '../../components/hooks'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
-import { Alert, Button, Card, PageHeader, Spinner } from '../../components/ui'
+import { Alert, Button, CancelSave, Card, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker } from './common'
 import type { EventFull } from './event-page'
@@ -339,12 +339,7 @@ export function EventForm({ event, onSaved }: { event: EventFull | null; onSaved
         </div>
       </Card>
       <div class="form-actions sticky-actions">
-        <Button type="button" variant="secondary" onClick={() => navigate(event ? `/events/${event.id}` : '/events')}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" busy={formState.isSubmitting}>
-          {t('common.save')}
-        </Button>
+        <CancelSave onCancel={() => navigate(event ? `/events/${event.id}` : '/events')} busy={formState.isSubmitting} />
       </div>
     </form>
   )

@@ -11,7 +11,7 @@ import { applyServerErrors, CheckboxField, SelectField, TextField } from '../../
 import { useResource } from '../../components/hooks'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
-import { Alert, Badge, Button, Spinner } from '../../components/ui'
+import { Alert, Badge, Button, CancelSave, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker, StatusBadge, usePermission } from './common'
 import type { EventFull } from './event-page'
@@ -215,14 +215,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
       onClose={onClose}
       actions={
         canManage ? (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button busy={formState.isSubmitting} onClick={() => void submit()}>
-              {t('common.save')}
-            </Button>
-          </>
+          <CancelSave onCancel={onClose} onSave={() => void submit()} busy={formState.isSubmitting} />
         ) : (
           <Button onClick={onClose}>{t('common.close')}</Button>
         )

@@ -5,7 +5,7 @@ import { APPEARANCES, type Condition, type FieldDef, type FieldType, SIZES, VIP_
 import { FieldInput } from '../../../../server/modules/forms/model'
 import { ApiError, errorText, post, put } from '../../../api/client'
 import { Dialog } from '../../../components/dialog'
-import { Alert, Button } from '../../../components/ui'
+import { Alert, Button, CancelSave } from '../../../components/ui'
 import { useResource } from '../../../components/hooks'
 import { currentLanguage, fieldMessage, t } from '../../../i18n'
 import { DEFAULT_LANGUAGE, type LanguageOption } from '../../../../server/i18n/languages'
@@ -186,14 +186,7 @@ export function FieldEditor({ eventId, initial, others, paid, onSaved, onClose }
       title={d.id ? t('formBuilder.editField') : t('formBuilder.newField')}
       onClose={onClose}
       actions={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button busy={busy} onClick={() => void save()}>
-            {t('common.save')}
-          </Button>
-        </>
+        <CancelSave onCancel={onClose} onSave={() => void save()} busy={busy} />
       }
     >
       <div class="form-grid field-editor">
