@@ -185,6 +185,8 @@ test('a guest sets a password: guest accounts in both agencies, chosen at login;
     const ctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
     const g = await ctx.newPage()
     await g.goto(await mailLink(server, 'greta@example.org', /Sommerfest/, '/guest/dashboard?token='))
+    // the server turned the link into a session: the token has left the address bar
+    await expect(g).toHaveURL(/\/guest\/dashboard$/)
     await expect(g.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
     await g.goto(`${server.url}/guest/account/security`)
     await expect(g.getByRole('heading', { name: 'Passwort festlegen' })).toBeVisible()
@@ -213,7 +215,9 @@ test('a guest sets a password: guest accounts in both agencies, chosen at login;
     expect((await register(sun, 'hans@example.org', 'Hans')).status()).toBe(201)
     const hctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
     const hp = await hctx.newPage()
-    await hp.goto(await mailLink(server, 'hans@example.org', /Sommerfest/, '/guest/dashboard?token='))
+    // Hans opens the link and taps "Profil" at once, before the dashboard has loaded: the link's
+    // first request already made the session, so the account page knows him
+    await hp.goto(await mailLink(server, 'hans@example.org', /Sommerfest/, '/guest/dashboard?token='), { waitUntil: 'commit' })
     await hp.goto(`${server.url}/guest/account/security`)
     await hp.getByLabel(/^Neues Passwort( \*)?$/).fill('Sommer2026!')
     await hp.getByLabel(/^Passwort wiederholen/).fill('Sommer2026!')

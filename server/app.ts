@@ -8,6 +8,7 @@ import { requestLanguage } from './http/request'
 import { limitBodyStream, security } from './http/security'
 import { type UiAssets, isApiPath, noUi, serveAsset } from './http/ui-assets'
 import { MODULES } from './modules'
+import { adoptGuestLink } from './modules/guest/link-session'
 import { systemRoutes } from './modules/system'
 
 export interface AppState {
@@ -56,11 +57,13 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
 
   app = app.get(
     '/*',
-    ({ request, set, path }) => {
+    async ({ request, set, path, server }) => {
       if (isApiPath(path)) return json(errorBody(404, 'ROUTE_NOT_FOUND', requestLanguage(request, features())), 404)
       const asset = serveAsset(assets, path, request, set.headers)
       if (asset) return asset
       if (/\.[a-z0-9]+$/i.test(path)) return json(errorBody(404, 'NOT_FOUND', requestLanguage(request, features())), 404)
+      const link = await adoptGuestLink(ctx, request, server, set.headers as Record<string, string>)
+      if (link) return link
       // SPA fallback: every UI route answers with index.html
       const index = assets.indexHtml(path)
       if (!index) return new Response('einlass: the UI is not built (run npm run build)', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } })

@@ -20,7 +20,9 @@ export class ApiError extends Error {
 }
 
 const ACCOUNT_KEY = 'einlass.account'
-const GUEST_TOKEN_KEY = 'einlass.guestToken'
+// set once this browser has shown a guest their own data (the session cookie itself is HttpOnly):
+// the public form then asks for the guest's data to pre-fill, anonymous visitors pay no request
+const KNOWN_GUEST_KEY = 'einlass.knownGuest'
 
 export const session = {
   get accountId(): string | null {
@@ -36,17 +38,17 @@ export const session = {
       else sessionStorage.removeItem(ACCOUNT_KEY)
     } catch {}
   },
-  get guestToken(): string | null {
+  get knownGuest(): boolean {
     try {
-      return sessionStorage.getItem(GUEST_TOKEN_KEY)
+      return localStorage.getItem(KNOWN_GUEST_KEY) === '1'
     } catch {
-      return null
+      return false
     }
   },
-  set guestToken(v: string | null) {
+  set knownGuest(v: boolean) {
     try {
-      if (v) sessionStorage.setItem(GUEST_TOKEN_KEY, v)
-      else sessionStorage.removeItem(GUEST_TOKEN_KEY)
+      if (v) localStorage.setItem(KNOWN_GUEST_KEY, '1')
+      else localStorage.removeItem(KNOWN_GUEST_KEY)
     } catch {}
   },
 }
@@ -54,7 +56,6 @@ export const session = {
 export async function api<T = unknown>(method: string, path: string, body?: unknown, init: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', 'x-language': currentLanguage(), ...init.headers }
   if (session.accountId) headers['x-account-id'] = session.accountId
-  if (session.guestToken) headers['x-guest-token'] = session.guestToken
   let payload: BodyInit | undefined
   if (body instanceof FormData) payload = body
   else if (body !== undefined) {

@@ -79,19 +79,19 @@ function storeFailures(v: number[]) {
 }
 export const clearAuthFailures = () => storeFailures([])
 
-/** Ends the session; guests who only hold a link token just drop it. */
+/** Ends the session (also a guest link's); guests without a login go back to the access-link page. */
 export function logout(view: 'admin' | 'guest', via?: 'token' | 'session') {
   session.accountId = null
+  session.knownGuest = false
   if (view === 'guest' && via === 'token') {
-    session.guestToken = null
     location.href = '/guest/nopermission'
     return
   }
-  session.guestToken = null
-  location.href = '/logout?redirect=/login'
+  location.href = view === 'guest' ? '/logout?redirect=/guest/nopermission' : '/logout?redirect=/login'
 }
 
-/** Picks up ?account= (set by /auth/select/{id}) and ?token= (guest links) from the address. */
+/** Picks up ?account= (set by /auth/select/{id}) from the address. Guest links (?token=) the server
+ * has already turned into a session cookie before the page loaded (guest/link-session.ts). */
 function adoptQuery() {
   const url = new URL(location.href)
   let changed = false
@@ -99,12 +99,6 @@ function adoptQuery() {
   if (account && /^\d+$/.test(account)) {
     session.accountId = account
     url.searchParams.delete('account')
-    changed = true
-  }
-  const token = url.searchParams.get('token')
-  if (token && url.pathname.startsWith('/guest')) {
-    session.guestToken = token
-    url.searchParams.delete('token')
     changed = true
   }
   if (changed) history.replaceState(history.state, '', url.pathname + url.search + url.hash)
@@ -161,6 +155,7 @@ export function NavigationAuth({ view, children }: { view: 'admin' | 'guest'; ch
         const d = await get<UserDetails>(`${endpoint}${endpoint.includes('?') ? '&' : '?'}t=${Date.now()}`)
         refreshFailures.current = 0
         if (d.user.currentAccount && view === 'admin') session.accountId = String(d.user.currentAccount.id)
+        if (view === 'guest') session.knownGuest = true
         if (d.user.language?.code) void setLanguage(d.user.language.code)
         document.documentElement.dataset.design = d.user.design ?? 'standard'
         setFatal(null)

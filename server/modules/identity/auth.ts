@@ -2,14 +2,16 @@
 // the account chosen for the session), or a guest (guest-token header or `token` query).
 // Resolved lazily and once per request, so public hot paths pay nothing.
 import type { AppContext } from '../../context'
+import { bool } from '../../db/types'
 import { AppError, forbidden, notAuthenticated } from '../../shared/errors'
 import type { AccountRow, AppUserRow, SessionRow } from './identity.table'
 import { GUEST_ACCESS, findAccessToken } from './access-tokens'
-import { type Permission, can, isGuestRole } from './roles'
+import { ORGANISER_ROLES, type Permission, can, isGuestRole } from './roles'
 import { SESSION_COOKIE, readCookie, sessionCookie, validateSessionToken } from './session'
 
 export const ACCOUNT_HEADER = 'x-account-id'
 export const GUEST_TOKEN_HEADER = 'x-guest-token'
+export const SPEC_GUEST_TOKEN_HEADER = 'guest-token'
 
 export interface HttpContext {
   request: Request
@@ -29,6 +31,8 @@ export interface GuestActor {
   /** how the guest proved who they are */
   via: 'token' | 'session'
   session: SessionRow | null
+  /** a guest-link session of a user with their own login (see SessionActor) */
+  restricted?: boolean
 }
 
 /** The account named by the account header (or the `account` query of /proxy/userDetails). */
@@ -37,9 +41,28 @@ function accountWish(request: Request): number | null {
   return h && /^\d{1,12}$/.test(h) ? Number(h) : null
 }
 
-const userCache = new WeakMap<Request, Promise<UserActor | null>>()
+interface SessionActor {
+  user: AppUserRow
+  session: SessionRow
+  /** a guest-link session of a user who logs in with a password or two-factor elsewhere: guest things only */
+  restricted: boolean
+}
 
-async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | null> {
+/**
+ * Whether a user proves themselves with a password (and maybe two-factor) for more than guest
+ * things: an organiser account or a two-factor method. A guest link in a mail must not reach those.
+ */
+export async function needsOwnLogin(ctx: AppContext, userId: number): Promise<boolean> {
+  const [organiser, tfa] = await Promise.all([
+    ctx.db.selectFrom('account').select('id').where('user_id', '=', userId).where('user_role', 'in', [...ORGANISER_ROLES]).limit(1).executeTakeFirst(),
+    ctx.db.selectFrom('user_tfa').select('id').where('user_id', '=', userId).where('enabled', '=', true as never).where('linked', '=', true as never).limit(1).executeTakeFirst(),
+  ])
+  return Boolean(organiser || tfa)
+}
+
+const sessionCache = new WeakMap<Request, Promise<SessionActor | null>>()
+
+async function loadSession(ctx: AppContext, c: HttpContext): Promise<SessionActor | null> {
   const token = readCookie(c.request, SESSION_COOKIE)
   if (!token) return null
   const v = await validateSessionToken(ctx, token)
@@ -49,6 +72,27 @@ async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | nu
   if (session.tfa_pending) return null
   const user = await ctx.db.selectFrom('app_user').selectAll().where('id', '=', session.user_id).executeTakeFirst()
   if (!user) throw new AppError(401, 'USER_NOT_FOUND')
+  const restricted = bool(session.via_link) && (await needsOwnLogin(ctx, user.id))
+  return { user, session, restricted }
+}
+
+/** The session cookie's session and user, whatever it may reach (once per request). */
+export function currentSession(ctx: AppContext, c: HttpContext): Promise<SessionActor | null> {
+  let p = sessionCache.get(c.request)
+  if (!p) {
+    p = loadSession(ctx, c)
+    sessionCache.set(c.request, p)
+  }
+  return p
+}
+
+const userCache = new WeakMap<Request, Promise<UserActor | null>>()
+
+async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | null> {
+  const s = await currentSession(ctx, c)
+  // a guest link reaches guest things only (currentGuest); organisers log in themselves
+  if (!s || s.restricted) return null
+  const { user, session } = s
   const headerAccount = accountWish(c.request)
   const accountId = headerAccount ?? session.account_id
   let account: AccountRow | null = null
@@ -98,7 +142,7 @@ export function requireFeature(ctx: AppContext, feature: string) {
 
 export interface SelfActor {
   user: AppUserRow
-  /** null when the caller proved itself with a guest token only */
+  /** null when the caller proved itself with a guest token only; a guest-link session otherwise */
   session: SessionRow | null
   account: AccountRow | null
   via: 'session' | 'token'
@@ -109,12 +153,17 @@ export async function requireSelf(ctx: AppContext, c: HttpContext): Promise<Self
   const u = await currentUser(ctx, c)
   if (u) return { ...u, via: 'session' }
   const g = await currentGuest(ctx, c)
-  if (g) return { user: g.user, session: null, account: null, via: 'token' }
+  // a guest link (token or link session) of an organiser or two-factor user reaches guest things
+  // only: their profile and security settings need their own login
+  if (g && !g.restricted && !(g.via === 'token' && (await needsOwnLogin(ctx, g.user.id)))) {
+    return { user: g.user, session: g.session, account: null, via: g.via }
+  }
   throw notAuthenticated()
 }
 
 export function guestTokenOf(request: Request): string | null {
-  const h = request.headers.get(GUEST_TOKEN_HEADER)
+  // the spec names the header guest-token; x-guest-token is what earlier clients send
+  const h = request.headers.get(SPEC_GUEST_TOKEN_HEADER) ?? request.headers.get(GUEST_TOKEN_HEADER)
   if (h) return h
   const q = new URL(request.url).searchParams.get('token')
   return q || null
@@ -131,9 +180,9 @@ async function loadGuest(ctx: AppContext, c: HttpContext): Promise<GuestActor | 
       if (user) return { user, via: 'token', session: null }
     }
   }
-  // a stale account header must not lock a guest out of their own registrations
-  const u = await currentUser(ctx, c).catch(() => null)
-  if (u) return { user: u.user, via: 'session', session: u.session }
+  // the session alone: a stale account header must not lock a guest out of their own registrations
+  const s = await currentSession(ctx, c).catch(() => null)
+  if (s) return { user: s.user, via: 'session', session: s.session, restricted: s.restricted }
   return null
 }
 

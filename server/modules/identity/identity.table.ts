@@ -72,6 +72,8 @@ export interface SessionTable {
   account_id: number | null
   /** set between the password step and the two-factor step of a login */
   tfa_pending: GenBool
+  /** opened by a guest link in a mail, not by a login: see guest/link-session.ts */
+  via_link: GenBool
   created_at: Generated<Timestamp>
   last_verified_at: Generated<Timestamp>
   expires_at: Timestamp

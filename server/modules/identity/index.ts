@@ -7,7 +7,7 @@ import type { AppContext } from '../../context'
 import { clientIp } from '../../http/client-address'
 import { AppError, notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
-import { currentUser, requireSelf, requireUser } from './auth'
+import { currentSession, requireSelf, requireUser } from './auth'
 import { confirmDeletion, deletionOverview, markAccountsForDeletion, revokeAccountDeletion, revokeUserDeletion } from './deletion'
 import { accountSwitcherEntry, userDto } from './dto'
 import {
@@ -128,7 +128,8 @@ function authRoutes(ctx: AppContext) {
       '/logout',
       async (c) => {
         const token = readCookie(c.request, SESSION_COOKIE)
-        const actor = await currentUser(ctx, c).catch(() => null)
+        // any session, also a guest-link one that reaches guest things only
+        const actor = await currentSession(ctx, c).catch(() => null)
         if (actor) await invalidateSession(ctx, actor.session.id)
         else if (token) {
           const pending = await pendingLogin(ctx, token)

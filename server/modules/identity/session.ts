@@ -13,7 +13,7 @@ const lifetimeMs = (ctx: AppContext) => ctx.config.session.lifetime_days * 24 * 
 export async function createSession(
   ctx: AppContext,
   userId: number,
-  opts: { accountId?: number | null; tfaPending?: boolean; lifetimeMs?: number; userAgent?: string | null; ip?: string | null } = {},
+  opts: { accountId?: number | null; tfaPending?: boolean; viaLink?: boolean; lifetimeMs?: number; userAgent?: string | null; ip?: string | null } = {},
   db = ctx.db,
 ): Promise<{ token: string; session: SessionRow }> {
   const t = newToken()
@@ -26,6 +26,7 @@ export async function createSession(
       user_id: userId,
       account_id: opts.accountId ?? null,
       tfa_pending: opts.tfaPending ?? false,
+      via_link: opts.viaLink ?? false,
       created_at: isoNow(now),
       last_verified_at: isoNow(now),
       expires_at: isoNow(new Date(now.getTime() + (opts.lifetimeMs ?? lifetimeMs(ctx)))),

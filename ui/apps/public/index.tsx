@@ -81,7 +81,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   const identification = useMemo(newIdentification, [])
   const [fieldError, setFieldError] = useState<ApiError | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[] } | null>(session.guestToken ? null : { values: {}, locked: [] })
+  const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[] } | null>(session.knownGuest ? null : { values: {}, locked: [] })
   useEffect(() => {
     if (prefill) return
     get<{ values: Partial<VisitorData>; locked: string[] }>(`/proxy/api/public/events/${event.id}/prefill`)

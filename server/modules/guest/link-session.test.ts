@@ -1,0 +1,101 @@
+// A guest link becomes a session on its first request (issue: guest access lived in one tab), and
+// a guest link of an organiser reaches guest things only (security: a registration mail's link
+// could edit the organiser account's profile and switch off its security notifications).
+import { expect, test } from 'bun:test'
+import { forEachDialect } from '../../testing/harness'
+import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
+import { createAgency, createUser, loginAs } from '../identity/test-helpers'
+
+forEachDialect('guest links become sessions', (h) => {
+  const linkFor = (userId: number) => issueAccessToken(h().ctx, h().ctx.db, userId, GUEST_ACCESS)
+
+  test('the first request with the link sets an HttpOnly session cookie and drops the token from the address', async () => {
+    const g = await createUser(h(), { password: null })
+    const token = await linkFor(g.userId)
+    const agent = h().agent()
+    const r = await agent.request('GET', `/guest/dashboard?token=${encodeURIComponent(token)}&tab=events`)
+    expect(r.status).toBe(302)
+    expect(r.headers.get('location')).toBe('/guest/dashboard?tab=events')
+    expect(r.headers.get('cache-control')).toBe('no-store')
+    expect(r.headers.get('referrer-policy')).toBe('no-referrer')
+    const cookie = r.headers.get('set-cookie')!
+    expect(cookie).toContain('einlass_session=')
+    expect(cookie).toContain('HttpOnly')
+    // a new tab or a bookmark: only the cookie, no token anywhere
+    const events = await agent.get('/proxy/api/guest/events')
+    expect(events.status).toBe(200)
+    const details = await agent.get(`/userDetails/guest?t=${Date.now()}`)
+    expect(details.body).toMatchObject({ via: 'session', user: { email: g.email } })
+    // a guest without a login of their own reaches their own account area (to set a password)
+    expect((await agent.get('/proxy/api/user/current')).status).toBe(200)
+    // a page opened at once after the link, before any script ran, has the session too
+    expect((await agent.get('/proxy/api/user/accounts')).status).toBe(200)
+    // logout ends it
+    expect((await agent.request('GET', '/logout?redirect=/guest/nopermission')).status).toBe(302)
+    expect((await agent.get('/proxy/api/guest/events')).status).toBe(401)
+  })
+
+  test('an unknown or expired link sets nothing and still leaves the address bar', async () => {
+    const agent = h().agent()
+    const r = await agent.request('GET', '/guest/dashboard?token=abc.def')
+    expect(r.status).toBe(302)
+    expect(r.headers.get('location')).toBe('/guest/dashboard')
+    expect(r.headers.get('set-cookie')).toBeNull()
+    expect((await agent.get('/proxy/api/guest/events')).status).toBe(401)
+    // other pages with a token parameter (password reset, deletion) are not guest links
+    expect((await agent.request('GET', '/password/reset?token=abc.def')).status).not.toBe(302)
+  })
+
+  test('the browser\'s own login of the same person stays; another person\'s session is replaced', async () => {
+    const a = await createAgency(h())
+    const org = await createUser(h(), { accounts: [{ agencyId: a.id, role: 'AGENCY_EDITOR' }] })
+    const agent = await loginAs(h(), org, { accountId: undefined })
+    const own = await agent.request('GET', `/guest/dashboard?token=${encodeURIComponent(await linkFor(org.userId))}`)
+    expect(own.headers.get('set-cookie')).toBeNull()
+    expect((await agent.get('/proxy/userDetails')).status).toBe(200)
+    const other = await createUser(h(), { password: null })
+    const swap = await agent.request('GET', `/guest/dashboard?token=${encodeURIComponent(await linkFor(other.userId))}`)
+    expect(swap.headers.get('set-cookie')).toContain('einlass_session=')
+    expect((await agent.get(`/userDetails/guest?t=1`)).body.user.email).toBe(other.email)
+    // the organiser's session is gone: this browser is now the guest's
+    expect((await agent.get('/proxy/userDetails')).body.user.email).toBe(other.email)
+    expect((await agent.get('/proxy/api/events')).status).not.toBe(200)
+  })
+
+  test('a guest link of an organiser reaches guest things only', async () => {
+    const a = await createAgency(h())
+    const org = await createUser(h(), { accounts: [{ agencyId: a.id, role: 'AGENCY_ADMIN' }] })
+    const token = await linkFor(org.userId)
+    const agent = h().agent()
+    await agent.request('GET', `/guest/dashboard?token=${encodeURIComponent(token)}`)
+    agent.headers['x-account-id'] = String(org.accounts[0].id)
+    expect((await agent.get('/proxy/api/guest/events')).status).toBe(200)
+    expect((await agent.get(`/userDetails/guest?t=1`)).status).toBe(200)
+    for (const [method, path, body] of [
+      ['GET', '/proxy/userDetails', undefined],
+      ['GET', '/proxy/api/user/current', undefined],
+      ['GET', '/proxy/api/user/accounts', undefined],
+      ['PATCH', `/proxy/api/user/accounts/${org.accounts[0].id}`, { firstName: 'Mallory' }],
+      ['PATCH', `/proxy/api/user/${org.userId}`, { language: 'en' }],
+      ['GET', '/proxy/api/notifications/user', undefined],
+      ['PATCH', '/proxy/api/notifications?user=true', { notifications: [] }],
+      ['GET', '/proxy/api/events', undefined],
+    ] as const) {
+      const r = await agent.request(method, path, { body })
+      expect({ path, status: r.status }).toEqual({ path, status: 401 })
+    }
+    // the token itself (header or query, as the spec's guest-token) is no key to the account area either
+    for (const header of ['guest-token', 'x-guest-token']) {
+      const r = await h().request('GET', '/proxy/api/user/current', { headers: { [header]: token } })
+      expect(r.status).toBe(401)
+      expect((await h().request('GET', '/proxy/api/guest/events', { headers: { [header]: token } })).status).toBe(200)
+    }
+    // with two-factor switched on, a guest link of a guest is likewise guest things only
+    const tfaGuest = await createUser(h(), { password: 'Geheim123!' })
+    await h().ctx.db.insertInto('user_tfa').values({ user_id: tfaGuest.userId, tfa_type: 'EMAIL', display_name: 'Mail', enabled: true, linked: true } as never).execute()
+    const t2 = h().agent()
+    await t2.request('GET', `/guest/dashboard?token=${encodeURIComponent(await linkFor(tfaGuest.userId))}`)
+    expect((await t2.get('/proxy/api/guest/events')).status).toBe(200)
+    expect((await t2.get('/proxy/api/user/current')).status).toBe(401)
+  })
+})
