@@ -7,6 +7,7 @@ import type { EventTables } from '../modules/events/events.table'
 import type { FormTables } from '../modules/forms/forms.table'
 import type { IdentityTables } from '../modules/identity/identity.table'
 import type { ImportTables } from '../modules/imports/imports.table'
+import type { InvoiceTables } from '../modules/invoices/invoices.table'
 import type { MailTables } from '../modules/mail/mail.table'
 import type { NotificationSettingsTables } from '../modules/notification-settings/notification-settings.table'
 import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
@@ -28,4 +29,5 @@ export interface DB
     ImportTables,
     FormTables,
     AssetTables,
-    NotificationSettingsTables {}
+    NotificationSettingsTables,
+    InvoiceTables {}

@@ -6,6 +6,7 @@ import * as forms from '../modules/forms/messages'
 import * as organiser from '../modules/events/organiser-messages'
 import * as guest from '../modules/guest/messages'
 import * as identity from '../modules/identity/messages'
+import * as invoices from '../modules/invoices/messages'
 import * as license from '../modules/license/messages'
 import * as mail from '../modules/mail/messages'
 import * as notificationSettings from '../modules/notification-settings/messages'
@@ -33,6 +34,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   notificationSettings,
   agreements,
   organiser,
+  invoices,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

@@ -8,6 +8,7 @@ import { de as forms } from '../modules/forms/messages'
 import { de as organiser } from '../modules/events/organiser-messages'
 import { de as guest } from '../modules/guest/messages'
 import { de as identity } from '../modules/identity/messages'
+import { de as invoices } from '../modules/invoices/messages'
 import { de as license } from '../modules/license/messages'
 import { de as mail } from '../modules/mail/messages'
 import { de as notificationSettings } from '../modules/notification-settings/messages'
@@ -30,4 +31,5 @@ export const de: Record<string, string> = {
   ...notificationSettings,
   ...agreements,
   ...organiser,
+  ...invoices,
 }

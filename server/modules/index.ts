@@ -9,6 +9,7 @@ import { formRoutes } from './forms'
 import { guestRoutes } from './guest'
 import { identityRoutes } from './identity'
 import { importRoutes } from './imports'
+import { invoiceRoutes } from './invoices'
 import { licenseRoutes } from './license'
 import { agencyUserRoutes } from './agency-users'
 import { notificationSettingsRoutes } from './notification-settings'
@@ -39,4 +40,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   agreementRoutes,
   shortLinkRoutes,
   statisticsRoutes,
+  invoiceRoutes,
 ]
