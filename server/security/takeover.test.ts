@@ -4,6 +4,8 @@
 import { expect, test } from 'bun:test'
 import { forEachDialect, uniqueEmail } from '../testing/harness'
 import { addGuest, createEvent } from '../testing/organiser'
+import { GUEST_ACCESS, issueAccessToken } from '../modules/identity/access-tokens'
+import { createAgency, createUser, loginAs, nextTotpStep, totpCode } from '../modules/identity/test-helpers'
 import { publicRegister } from './fixtures'
 
 forEachDialect('security: taking over the organiser\'s entries', (h) => {
@@ -75,5 +77,64 @@ forEachDialect('security: taking over the organiser\'s entries', (h) => {
       expect(r.body.errorMessage).toContain('abgelehnt')
     }
     expect([(await row(first.body.visitorId)).status, await seats(e.id)]).toEqual(['DECLINED', 0])
+  })
+})
+
+// A stolen session (cookie copied from a shared computer) must not take the account over: whatever
+// locks the owner out needs the current password (the password-confirm dialog's fields).
+forEachDialect('security: a stolen session cannot take the account over', (h) => {
+  async function organiser() {
+    const agency = await createAgency(h())
+    const u = await createUser(h(), { accounts: [{ agencyId: agency.id, role: 'AGENCY_ADMIN' }] })
+    return { u, stolen: await loginAs(h(), u, { accountId: u.accounts[0].id }) }
+  }
+  const NEW = 'Uebernahme-Passw0rt!'
+
+  test('changing the password needs currentPassword (missing or wrong: 400, nothing changes)', async () => {
+    const { u, stolen } = await organiser()
+    const missing = await stolen.patch(`/proxy/api/user/${u.userId}`, { password: NEW, passwordRepeat: NEW })
+    expect([missing.status, missing.body.errorFields]).toEqual([400, [{ field: 'currentPassword', errorType: 'CURRENT_PASSWORD_MISSING' }]])
+    const wrong = await stolen.patch(`/proxy/api/user/${u.userId}`, { password: NEW, passwordRepeat: NEW, currentPassword: 'Geraten123!' })
+    expect([wrong.status, wrong.body.errorType]).toEqual([400, 'CURRENT_PASSWORD_WRONG'])
+    // the owner still logs in with the old password; the attacker's is not set
+    expect((await h().agent().post('/auth/login', { email: u.email, password: u.password })).status).toBe(200)
+    expect((await h().agent().post('/auth/login', { email: u.email, password: NEW })).status).toBe(401)
+  })
+
+  test('a guest link of the user cannot change a set password either', async () => {
+    const { u } = await organiser()
+    const token = await issueAccessToken(h().ctx, h().ctx.db, u.userId, GUEST_ACCESS)
+    const r = await h().request('PATCH', `/proxy/api/user/${u.userId}`, { body: { password: NEW, passwordRepeat: NEW }, headers: { 'x-guest-token': token } })
+    expect(r.status).toBe(400)
+    expect((await h().agent().post('/auth/login', { email: u.email, password: u.password })).status).toBe(200)
+  })
+
+  test('switching off or deleting two-factor needs accountPassword', async () => {
+    const { u, stolen } = await organiser()
+    const added = (await stolen.post('/proxy/api/user-tfa', { twoFactorType: 'OTP', displayName: 'Handy', accountPassword: u.password })).body
+    nextTotpStep(h())
+    expect((await stolen.post(`/proxy/api/user-tfa/${added.id}/link`, { token: totpCode(h(), added.secret) })).body.linked).toBe(true)
+    for (const body of [{}, { accountPassword: 'Geraten123!' }]) {
+      expect((await stolen.post(`/proxy/api/user-tfa/${added.id}/disable`, body)).status).toBe(400)
+      expect((await stolen.delete(`/proxy/api/user-tfa/${added.id}`, body)).status).toBe(400)
+    }
+    const login = await h().agent().post('/auth/login', { email: u.email, password: u.password })
+    expect(login.body.tfaRequired).toBe(true)
+  })
+
+  test('no route changes a user\'s e-mail address (a new one must ask for the password): the OpenAPI document lists none', async () => {
+    const doc = (await h().request('GET', '/proxy/api/openapi.json')).body
+    const writes: string[] = []
+    const propsOf = (op: any) => Object.keys(op?.requestBody?.content?.['application/json']?.schema?.properties ?? {})
+    // the walk sees body fields at all (the login's e-mail)
+    expect(propsOf(doc.paths['/auth/login']?.post)).toContain('email')
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        if (method === 'get' || !/\/(user|auth|userDetails)\b/.test(path)) continue
+        const props = propsOf(op)
+        if (props.includes('email') && !/public|login|invitation|forgot/.test(path)) writes.push(`${method.toUpperCase()} ${path}`)
+      }
+    }
+    expect(writes).toEqual([])
   })
 })
