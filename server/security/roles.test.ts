@@ -109,3 +109,35 @@ forEachDialect('security: roles against docs/permissions.md', (h) => {
     }
   })
 }, { license: licenseWith([], { events: 10_000, agencyUsers: 1000 }) })
+
+// The anonymous public reads only events the public form is served for (status OK, not OFFLINE):
+// an offline event, a preset or a deleted one answers 404 exactly like an id that does not exist.
+forEachDialect('security: the anonymous public and events that are not public', (h) => {
+  test('availabilities, event page, form and prefill: 404 for OFFLINE, PRESET and DELETED events, like an unknown id', async () => {
+    const admin = await h().admin()
+    const e = await createEvent(admin)
+    await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'TIMESLOT', displayName: 'Zeit', timeslots: [{ displayName: '10 Uhr', capacity: 5 }] })
+    const reads = (id: number) => [
+      h().request('POST', '/proxy/api/public/reservation/availabilities', { body: { eventId: id } }),
+      h().request('GET', `/proxy/api/public/events/${id}`),
+      h().request('GET', `/proxy/api/public/events/${id}/form`),
+      h().request('GET', `/proxy/api/public/events/${id}/prefill`),
+    ]
+    const unknown = await Promise.all(reads(999_999_999))
+    expect(unknown.map((r) => r.status)).toEqual([404, 404, 404, 404])
+    expect((await Promise.all(reads(e.id))).map((r) => r.status)).toEqual([200, 200, 200, 200])
+    // PRIVATE events are reachable by their link: the form must keep working there
+    for (const [column, value, expected] of [
+      ['visibility', 'PRIVATE', 200],
+      ['visibility', 'OFFLINE', 404],
+      ['status', 'PRESET', 404],
+      ['status', 'DELETED', 404],
+    ] as const) {
+      await h().ctx.db.updateTable('event').set({ visibility: 'PUBLIC', status: 'OK' }).where('id', '=', e.id).execute()
+      await h().ctx.db.updateTable('event').set({ [column]: value }).where('id', '=', e.id).execute()
+      const got = await Promise.all(reads(e.id))
+      expect([column, value, got.map((r) => r.status)]).toEqual([column, value, [expected, expected, expected, expected]])
+      if (expected === 404) for (const [i, r] of got.entries()) expect([value, i, r.body]).toEqual([value, i, unknown[i].body])
+    }
+  })
+})
