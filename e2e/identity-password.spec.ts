@@ -1,5 +1,5 @@
-// Identity journey: changing the password ends the other sessions; "log out all devices" ends
-// this one too. Two browsers of the same user.
+// Identity journey: changing the password needs the current one (a stolen session cannot change it),
+// ends the other sessions; "log out all devices" ends this one too. Two browsers of the same user.
 import { expect, setupAdmin, shot, test } from './fixtures'
 import { loginUi, passwordRules } from './identity-helpers'
 
@@ -16,6 +16,14 @@ test('change password: the other browser is logged out; log out all devices', as
 
   await page.goto(`${server.url}/account/security`)
   const save = await passwordRules(page, NEW, () => shot(page, 'identity-10-password-rules'))
+  // the current password is asked, and a wrong one is refused
+  await save.click()
+  await expect(page.getByText('Bitte geben Sie Ihr aktuelles Passwort ein.')).toBeVisible()
+  await page.getByLabel(/^Aktuelles Passwort/).fill('Falsch-Passw0rt')
+  await save.click()
+  await expect(page.getByText('Das angegebene aktuelle Passwort ist nicht korrekt.')).toBeVisible()
+  await shot(page, 'identity-10b-current-password-wrong')
+  await page.getByLabel(/^Aktuelles Passwort/).fill(password)
   await save.click()
   await expect(page.getByText('Das Passwort wurde geändert. Andere Geräte sind abgemeldet.')).toBeVisible()
   await shot(page, 'identity-11-password-changed')
@@ -31,6 +39,7 @@ test('change password: the other browser is logged out; log out all devices', as
 
   // this browser is still logged in; now log out every device
   await page.goto(`${server.url}/account/security`)
+  await page.getByLabel(/^Aktuelles Passwort/).fill(NEW)
   await page.getByLabel(/^Neues Passwort/).fill('Noch-ein-Passw0rt')
   await page.getByLabel(/^Passwort wiederholen/).fill('Noch-ein-Passw0rt')
   await page.getByLabel('Alle Geräte abmelden').check()

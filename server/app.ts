@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { AppContext } from './context'
 import { errorBody, errorHandling, json } from './http/errors'
 import { requestLanguage } from './http/request'
+import { isTrustedProxy } from './http/client-address'
 import { limitBodyStream, security } from './http/security'
 import { type UiAssets, isApiPath, noUi, serveAsset } from './http/ui-assets'
 import { MODULES } from './modules'
@@ -33,12 +34,20 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   const state: AppState = { shuttingDown: false }
   const assets = opts.assets ?? noUi
   const features = () => ctx.license.features
-  const https = Boolean(ctx.config.server.tls_cert)
+  // HSTS whenever the site is reached over https: served with TLS itself, or behind a
+  // TLS-terminating proxy (the base URL says https)
+  const https = Boolean(ctx.config.server.tls_cert) || ctx.config.baseUrl.startsWith('https:')
+  const trusted = ctx.config.server.trusted_proxies
+  // as for the client address (http/client-address.ts): in-process requests have no connection
+  const viaTrustedProxy = (request: Request, server: unknown) => {
+    const peer = (server as { requestIP?(r: Request): { address: string } | null } | null)?.requestIP?.(request)?.address
+    return peer == null ? !server : isTrustedProxy(peer, trusted)
+  }
   const bodyLimitBytes = ctx.config.server.body_limit_mb * 1024 * 1024
 
   let app = new Elysia({ normalize: true })
     .use(errorHandling(ctx.log, features))
-    .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features, bodyLimitBytes }))
+    .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features, bodyLimitBytes, viaTrustedProxy }))
     .use(
       openapi({
         path: '/proxy/api/openapi',

@@ -50,23 +50,66 @@ function buildHeaders(frame: boolean, https: boolean): Record<string, string> {
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/** A browser's cross-site POST/PATCH/DELETE is refused; non-browser clients send no Origin. */
-export function originAllowed(request: Request, baseUrl: string): boolean {
-  if (SAFE.has(request.method)) return true
-  const origin = request.headers.get('origin')
-  if (!origin || origin === 'null') {
-    // No Origin: fall back to Fetch Metadata when present.
-    const site = request.headers.get('sec-fetch-site')
-    return !site || site === 'same-origin' || site === 'none'
-  }
+/**
+ * GET routes of the spec that change state (`revokeDeletion`): they keep their method but need the
+ * same proof as a POST, and a cross-site browser request (sec-fetch-site other than same-origin) is
+ * refused even without an Origin header, since browsers send none on a GET.
+ */
+const STATE_CHANGING_GETS = [/^\/proxy\/api\/user\/revokeDeletion\/?$/, /^\/proxy\/api\/user\/accounts\/[^/]+\/revokeDeletion\/?$/]
+export const changesState = (method: string, path: string) => !SAFE.has(method) || STATE_CHANGING_GETS.some((r) => r.test(path))
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * The host a request was sent to: the Host header, or X-Forwarded-Host when a trusted reverse
+ * proxy sent the request (`viaTrustedProxy`).
+ */
+export function requestHost(request: Request, viaTrustedProxy: boolean): string {
+  const forwarded = viaTrustedProxy ? request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() : null
+  if (forwarded) return forwarded.toLowerCase()
   const host = request.headers.get('host')
+  if (host) return host.toLowerCase()
   try {
-    const o = new URL(origin)
-    if (host && o.host === host) return true
-    return o.host === new URL(baseUrl).host
+    return new URL(request.url).host.toLowerCase()
   } catch {
-    return false
+    return ''
   }
+}
+
+/** Whether a Host names this site: the base URL's host (its loopback twin only for a localhost base URL). */
+export function hostAllowed(host: string, baseUrl: string): boolean {
+  const base = new URL(baseUrl)
+  if (host === base.host.toLowerCase()) return true
+  if (base.hostname !== 'localhost') return false
+  const port = base.port || (base.protocol === 'https:' ? '443' : '80')
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host)
+  return !!m && LOOPBACK.has(m[1]) && (m[2] ?? (base.protocol === 'https:' ? '443' : '80')) === port
+}
+
+/**
+ * A state-changing request must come from this site: the Host is the base URL's (DNS rebinding, a
+ * foreign Host), an Origin is the base URL's origin (never "null": sandboxed frames, data: URLs,
+ * some redirects send it), and without an Origin Fetch Metadata must not say cross-site. Clients
+ * that are no browsers send neither header and pass. docs/security.md, "Origin rules".
+ */
+export function originAllowed(request: Request, baseUrl: string, opts: { path?: string; viaTrustedProxy?: boolean } = {}): boolean {
+  const path = opts.path ?? pathOf(request.url)
+  if (!changesState(request.method, path)) return true
+  if (!hostAllowed(requestHost(request, opts.viaTrustedProxy ?? false), baseUrl)) return false
+  const site = request.headers.get('sec-fetch-site')
+  const origin = request.headers.get('origin')
+  if (origin !== null) {
+    if (origin === 'null') return false
+    try {
+      const o = new URL(origin)
+      const base = new URL(baseUrl)
+      if (o.protocol !== base.protocol || !hostAllowed(o.host.toLowerCase(), baseUrl)) return false
+    } catch {
+      return false
+    }
+  }
+  if (SAFE.has(request.method)) return !site || site === 'same-origin'
+  return origin !== null || !site || site === 'same-origin' || site === 'none'
 }
 
 /**
@@ -105,22 +148,36 @@ export function pathOf(url: string): string {
   return url.slice(start, end)
 }
 
+/** The API and session paths (not the UI's files): their answers are `Cache-Control: no-store`. */
+export const isPrivatePath = (path: string) => /^\/(proxy|auth|userDetails|logout)(\/|$)/.test(path)
+
 let counter = 0
 const newRequestId = () => `${Date.now().toString(36)}-${(counter++ % 1_000_000).toString(36)}`
 
-export function security(opts: { baseUrl: string; https: boolean; log: Logger; features: () => readonly string[]; bodyLimitBytes: number }) {
+export function security(opts: {
+  baseUrl: string
+  https: boolean
+  log: Logger
+  features: () => readonly string[]
+  bodyLimitBytes: number
+  /** whether the request's connection is a trusted reverse proxy (its X-Forwarded-Host counts) */
+  viaTrustedProxy?: (request: Request, server: unknown) => boolean
+}) {
   const started = new WeakMap<Request, { t: number; id: string }>()
   const logRequests = opts.log.enabled('info')
   return new Elysia({ name: 'security' })
-    .onRequest(({ request, set }) => {
+    .onRequest(({ request, set, server }) => {
       const url = { pathname: pathOf(request.url) }
       const given = request.headers.get('x-request-id')
       const id = given && /^[\w.:-]{1,100}$/.test(given) ? given : newRequestId()
       if (logRequests) started.set(request, { t: performance.now(), id })
       Object.assign(set.headers, securityHeaders(url.pathname, opts.https), { 'x-request-id': id })
-      if (!originAllowed(request, opts.baseUrl)) {
+      // answers of the API carry personal data: never stored by a browser or a shared cache
+      // (handlers that answer with their own Response, e.g. public event images, set their own)
+      if (isPrivatePath(url.pathname)) set.headers['cache-control'] = 'no-store'
+      if (!originAllowed(request, opts.baseUrl, { path: url.pathname, viaTrustedProxy: opts.viaTrustedProxy?.(request, server) ?? false })) {
         const lang = requestLanguage(request, opts.features())
-        return json(errorBody(403, 'CROSS_ORIGIN', lang), 403, { ...securityHeaders(url.pathname, opts.https), 'x-request-id': id })
+        return json(errorBody(403, 'CROSS_ORIGIN', lang), 403, { ...securityHeaders(url.pathname, opts.https), 'x-request-id': id, 'cache-control': 'no-store' })
       }
       const length = Number(request.headers.get('content-length') ?? 0)
       if (length > opts.bodyLimitBytes) {

@@ -98,7 +98,7 @@ export function agreementRoutes(ctx: AppContext) {
           .executeTakeFirst()
         if (!row || row.agency_id !== actor.account.agency_id || !row.signature) throw notFound()
         const bytes = Buffer.from(row.signature.slice(row.signature.indexOf(',') + 1), 'base64')
-        return new Response(bytes, { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' } })
+        return new Response(bytes, { headers: { 'content-type': 'image/png', 'cache-control': 'private, no-store' } })
       },
       { params: IdParams, detail: { tags: ['agreements'], summary: 'The drawn signature of a decision (PNG)' } },
     )

@@ -79,7 +79,8 @@ export function assetRoutes(ctx: AppContext) {
           if (body.agency && body.agency !== agencyId) throw notFound()
         } else {
           // A guest filling in the public form: only into an event whose form asks for a file.
-          if (!body.event) throw new AppError(401, 'NOT_AUTHENTICATED')
+          // a guest-role account is logged in but holds no ASSET.UPLOAD (docs/permissions.md: 403)
+          if (!body.event) throw user?.account ? new AppError(403, 'NO_PERMISSION') : new AppError(401, 'NOT_AUTHENTICATED')
           const ident = identificationOf(c.request)
           if (!ident) throw new AppError(400, 'INVALID_PARAMETERS')
           const e = await findEvent(ctx.db, body.event)
@@ -132,7 +133,7 @@ export function assetRoutes(ctx: AppContext) {
         const dim = (c.query.dimension ?? 'Regular_1000') as Dimension
         const v = await variantBytes(ctx, a, dim)
         return new Response(v.data as unknown as BodyInit, {
-          headers: { 'content-type': v.mime, 'cache-control': bool(a.secure) ? 'private, max-age=3600' : 'public, max-age=86400', 'content-disposition': `inline; ${inlineName(a.original_file_name)}` },
+          headers: { 'content-type': v.mime, 'cache-control': bool(a.secure) ? 'private, no-store' : 'public, max-age=86400', 'content-disposition': `inline; ${inlineName(a.original_file_name)}` },
         })
       },
       {

@@ -2,12 +2,12 @@
 // AES-256-GCM (key ctx.secrets.uploadKey) under <dataDir>/uploads, sized variants made on demand,
 // the license's storage limit enforced. Images go through Bun.Image (libjpeg-turbo/libspng/libwebp
 // built into Bun, so it works inside the compiled binary) one at a time to bound memory.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppContext } from '../../context'
-import type { Db } from '../../db/database'
+import { type Db, isUniqueViolation } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
 import { randomString } from '../identity/tokens'
@@ -188,9 +188,34 @@ export async function storeUpload(ctx: AppContext, input: UploadInput): Promise<
   const stored = await writeStored(ctx, key, prepared.bytes, encrypted)
   const baseName = input.fileName.replace(/\.[a-z0-9]+$/i, '')
   try {
-    return await ctx.db
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await insertAsset(ctx, input, prepared, { key, stored, encrypted, baseName })
+      } catch (e) {
+        // a random id already taken (about one in two thousand after a million uploads): draw again
+        if (attempt < 4 && isUniqueViolation(e, 'asset')) continue
+        throw e
+      }
+    }
+  } catch (e) {
+    await rm(join(uploadsDir(ctx), key), { force: true })
+    throw e
+  }
+}
+
+/**
+ * Asset ids are drawn at random (not the next number), so an id a public caller sees tells nothing
+ * about other uploads and cannot be counted up. An id alone still grants nothing: reading a secure
+ * file and claiming an upload are checked against its owner (docs/security.md, "Uploads").
+ */
+export const newAssetId = () => randomInt(1_000_000, 2_147_483_647)
+
+function insertAsset(ctx: AppContext, input: UploadInput, prepared: Prepared, f: { key: string; stored: number; encrypted: boolean; baseName: string }): Promise<AssetRow> {
+  const { key, stored, encrypted, baseName } = f
+  return ctx.db
       .insertInto('asset')
       .values({
+        id: newAssetId(),
         agency_id: input.agencyId,
         event_id: input.eventId,
         type: input.type,
@@ -210,10 +235,6 @@ export async function storeUpload(ctx: AppContext, input: UploadInput): Promise<
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-  } catch (e) {
-    await rm(join(uploadsDir(ctx), key), { force: true })
-    throw e
-  }
 }
 
 export function assetDto(a: AssetRow) {

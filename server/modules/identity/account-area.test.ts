@@ -66,7 +66,7 @@ forEachDialect('account area: user, password, profile, introduction', (h) => {
       [{ password: NEW, passwordRepeat: 'Anders1!xx' }, [{ field: 'passwordRepeat', errorType: 'PASSWORD_REPEAT_MISMATCH' }]],
     ]
     for (const [body, fields] of cases) {
-      const r = await agent.patch(`/proxy/api/user/${u.userId}`, body)
+      const r = await agent.patch(`/proxy/api/user/${u.userId}`, { ...body, currentPassword: u.password })
       expect(r.status).toBe(400)
       expect(r.body.errorType).toBe('FIELD_ERROR')
       expect(r.body.errorFields).toEqual(fields)
@@ -74,13 +74,13 @@ forEachDialect('account area: user, password, profile, introduction', (h) => {
     // every special character of the spec is accepted (the pattern the server validates with)
     for (const special of ',.-_!@#$%^&+=§/(){}[]?"´`') expect(PASSWORD_PATTERN.test(`Passwort1${special}`)).toBe(true)
     const pw = 'Passwort1§'
-    expect((await agent.patch(`/proxy/api/user/${u.userId}`, { password: pw, passwordRepeat: pw })).status).toBe(200)
+    expect((await agent.patch(`/proxy/api/user/${u.userId}`, { password: pw, passwordRepeat: pw, currentPassword: u.password })).status).toBe(200)
   })
 
   test('changing the password ends the other sessions; removeTokens logs out every device', async () => {
     const { u, agent } = await organiser()
     const phone = await loginAs(h(), u, { accountId: u.accounts[0].id })
-    const r = await agent.patch(`/proxy/api/user/${u.userId}`, { password: NEW, passwordRepeat: NEW })
+    const r = await agent.patch(`/proxy/api/user/${u.userId}`, { password: NEW, passwordRepeat: NEW, currentPassword: u.password })
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ passwordChanged: true, loggedOut: false })
     expect((await agent.get('/proxy/api/user/current')).status).toBe(200)
@@ -88,16 +88,19 @@ forEachDialect('account area: user, password, profile, introduction', (h) => {
     expect((await h().agent().post('/auth/login', { email: u.email, password: u.password })).status).toBe(401)
     const again = await loginAs(h(), { email: u.email, password: NEW })
     const token = await issueAccessToken(h().ctx, h().ctx.db, u.userId, GUEST_ACCESS)
-    const all = await agent.patch(`/proxy/api/user/${u.userId}`, { password: 'Nochmal1!x', passwordRepeat: 'Nochmal1!x', removeTokens: true })
+    const all = await agent.patch(`/proxy/api/user/${u.userId}`, { password: 'Nochmal1!x', passwordRepeat: 'Nochmal1!x', currentPassword: NEW, removeTokens: true })
     expect(all.body.loggedOut).toBe(true)
     expect((await agent.get('/proxy/api/user/current')).status).toBe(401)
     expect((await again.get('/proxy/api/user/current')).status).toBe(401)
     expect((await h().request('GET', '/proxy/api/guest/events', { headers: { 'x-guest-token': token } })).status).toBe(401)
   })
 
-  test('current password: not asked from organisers; required and checked for other users', async () => {
+  test('current password: required and checked for everyone who has one (organisers too: a stolen session cannot change it)', async () => {
     const { u, agent } = await organiser()
-    expect((await agent.patch(`/proxy/api/user/${u.userId}`, { password: NEW, passwordRepeat: NEW })).status).toBe(200)
+    const orgMissing = await agent.patch(`/proxy/api/user/${u.userId}`, { password: NEW, passwordRepeat: NEW })
+    expect(orgMissing.body.errorFields).toEqual([{ field: 'currentPassword', errorType: 'CURRENT_PASSWORD_MISSING' }])
+    expect((await agent.patch(`/proxy/api/user/${u.userId}`, { password: NEW, passwordRepeat: NEW, currentPassword: 'Falsch123!' })).body.errorType).toBe('CURRENT_PASSWORD_WRONG')
+    expect((await agent.patch(`/proxy/api/user/${u.userId}`, { password: NEW, passwordRepeat: NEW, currentPassword: u.password })).status).toBe(200)
 
     const guest = await createUser(h())
     const g = await loginAs(h(), guest)

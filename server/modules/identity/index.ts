@@ -3,6 +3,7 @@
 // deletion and introduction keys.
 import { Elysia } from 'elysia'
 import { z } from 'zod'
+import { safeRedirect as sharedSafeRedirect } from '../../shared/redirect'
 import type { AppContext } from '../../context'
 import { clientIp } from '../../http/client-address'
 import { AppError, notFound } from '../../shared/errors'
@@ -44,11 +45,8 @@ import {
   uploadAccountImage,
 } from './user-service'
 
-/** Only same-site paths, so /logout?redirect= cannot send people elsewhere. */
-export function safeRedirect(target: string | null | undefined, fallback = '/login'): string {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.includes('\\')) return fallback
-  return target
-}
+/** Only same-site paths, so /logout?redirect= cannot send people elsewhere (server/shared/redirect.ts). */
+export const safeRedirect = (target: string | null | undefined, fallback = '/login') => sharedSafeRedirect(target, fallback)
 
 const IdParams = z.object({ id: idParam() })
 const meta = (ctx: AppContext, request: Request, server: any) => ({ userAgent: request.headers.get('user-agent'), ip: clientIp(request, server, ctx.config.server.trusted_proxies) })

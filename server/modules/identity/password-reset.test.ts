@@ -295,7 +295,7 @@ forEachDialect('password reset', (h) => {
 
     const third = await resetToken(u.email)
     const agent = await loginAs(h(), { email: u.email, password: NEW }, { accountId: u.accounts[0].id })
-    expect((await agent.patch(`/proxy/api/user/${u.userId}`, { password: TEST_PASSWORD, passwordRepeat: TEST_PASSWORD })).status).toBe(200)
+    expect((await agent.patch(`/proxy/api/user/${u.userId}`, { password: TEST_PASSWORD, passwordRepeat: TEST_PASSWORD, currentPassword: NEW })).status).toBe(200)
     expect((await h().request('GET', `${RESET}?token=${encodeURIComponent(third)}`)).status).toBe(410)
   })
 })

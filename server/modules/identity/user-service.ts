@@ -28,13 +28,11 @@ export async function accountsOf(ctx: AppContext, userId: number) {
   return accounts.map((a) => accountDto(a, ctx.license.features))
 }
 
-/**
- * The current password is asked from users who are not organisers (isAccount false) and from
- * anyone who came in with a guest link rather than a password; a user without a password sets one.
- */
-export function currentPasswordRequired(actor: SelfActor, isAccount: boolean): boolean {
-  if (!actor.user.password_hash) return false
-  return !isAccount || actor.via === 'token'
+/** The current password is asked from everyone who has one (organisers, guests, guest-link sessions). */
+export function currentPasswordRequired(actor: SelfActor, _isAccount: boolean): boolean {
+  // Whoever holds the session must know the password to change it (issue 9: a stolen session must
+  // not take the account over); only a user who has none yet sets one without it.
+  return !!actor.user.password_hash
 }
 
 export async function patchUser(ctx: AppContext, actor: SelfActor, id: number, body: z.infer<typeof UserPatchBody>) {

@@ -30,6 +30,28 @@ export const EXPORT_COLUMNS = [
   'Ticket-Code',
 ]
 
+/** What a spreadsheet would run as a formula or a command when a cell starts with it (OWASP "CSV Injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/
+
+/**
+ * One cell of an export: text that a spreadsheet would read as a formula is neutralised the way
+ * OWASP recommends, with a leading single quote ("=HYPERLINK(…)" → "'=HYPERLINK(…)", "+49 …" →
+ * "'+49 …", "-5" → "'-5"); numbers the server itself writes are passed as numbers and kept.
+ */
+export function csvCell(value: string | number | null | undefined): string {
+  if (value == null) return ''
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  return FORMULA_START.test(value) ? `'${value}` : value
+}
+
+/** Every CSV the server writes goes through here: cells neutralised, ';'-separated. */
+export function csvLines(rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): string {
+  return stringify(
+    rows.map((r) => r.map(csvCell)),
+    { delimiter: ';' },
+  )
+}
+
 export function exportCsv(ctx: AppContext, event: EventRow, s: GuestSearch): ReadableStream<Uint8Array> {
   const enc = new TextEncoder()
   let lastId = 0
@@ -38,7 +60,7 @@ export function exportCsv(ctx: AppContext, event: EventRow, s: GuestSearch): Rea
     async pull(controller) {
       if (!started) {
         started = true
-        controller.enqueue(enc.encode(`\uFEFF${stringify([EXPORT_COLUMNS], { delimiter: ';' })}`))
+        controller.enqueue(enc.encode(`\uFEFF${csvLines([EXPORT_COLUMNS])}`))
         return
       }
       const rows = await visitorQuery(ctx.db, event.id, s.filter, s.search).selectAll('v').where('v.id', '>', lastId).orderBy('v.id').limit(1000).execute()
@@ -72,13 +94,13 @@ export function exportCsv(ctx: AppContext, event: EventRow, s: GuestSearch): Rea
             .join('|'),
           v.note ?? '',
           ...escortCells,
-          String(v.visitor_count),
+          v.visitor_count,
           v.registered_at ?? '',
           checkState(v.main_guest_checked_in, v.main_guest_checked_out),
           v.ticket_code ? formatTicketCode(v.ticket_code) : '',
         ]
       })
-      controller.enqueue(enc.encode(stringify(out, { delimiter: ';' })))
+      controller.enqueue(enc.encode(csvLines(out)))
     },
   })
 }

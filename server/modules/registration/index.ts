@@ -11,7 +11,7 @@ import { idParam } from '../../shared/validation'
 import { findEvent } from '../events/repository'
 import { eventOfAgency } from '../events/service'
 import { formDefinitions } from '../forms/service'
-import { currentGuest, requireOrganiser } from '../identity/auth'
+import { currentGuest, guestTokenOf, requireOrganiser } from '../identity/auth'
 import { AdminRegistrationInput, RegistrationInput } from './model'
 import { lockedBasicData, register } from './service'
 
@@ -23,7 +23,7 @@ export function registrationRoutes(ctx: AppContext) {
       '/proxy/api/public/events/:id/registrations',
       async (c) => {
         const guest = await currentGuest(ctx, c).catch(() => null)
-        const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null })
+        const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null, guestToken: guestTokenOf(c.request) })
         c.set.status = 201
         return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
       },

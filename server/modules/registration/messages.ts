@@ -30,6 +30,10 @@ export const de = {
   'errors.EVENT_EXPIRED': 'Die Veranstaltung ist bereits vorbei.',
   'errors.ALREADY_REGISTERED': 'Mit dieser E-Mail-Adresse besteht bereits eine Anmeldung zu dieser Veranstaltung.',
   'errors.TOO_MANY_PERSONS': 'Pro Anmeldung sind höchstens {max} Personen erlaubt.',
+  'errors.ALREADY_INVITED': 'Diese E-Mail-Adresse steht bereits auf der Gästeliste. Bitte melden Sie sich über den Link in Ihrer Einladung an – einen neuen Link erhalten Sie auf der Anmeldeseite mit „Zugangslink per E-Mail anfordern“.',
+  'field.ALREADY_INVITED': 'Diese E-Mail-Adresse steht bereits auf der Gästeliste: bitte über den Link in Ihrer Einladung anmelden.',
+  'field.REGISTRATION_DECLINED': 'Der Veranstalter hat diese Teilnahme abgelehnt.',
+  'errors.REGISTRATION_DECLINED': 'Der Veranstalter hat Ihre Teilnahme an dieser Veranstaltung abgelehnt. Bitte wenden Sie sich an den Veranstalter.',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -38,6 +42,9 @@ export const deDu: Partial<Record<Keys, string>> = {
   'registration.done.approval': 'Deine Anmeldung wird vom Veranstalter geprüft. Du erhältst eine E-Mail, sobald sie freigegeben ist.',
   'registration.mail.subject': 'Deine Anmeldung: {event}',
   'registration.mail.subjectApproval': 'Deine Anmeldung wird geprüft: {event}',
+  'errors.ALREADY_INVITED': 'Diese E-Mail-Adresse steht bereits auf der Gästeliste. Bitte melde dich über den Link in deiner Einladung an – einen neuen Link erhältst du auf der Anmeldeseite mit „Zugangslink per E-Mail anfordern“.',
+  'field.ALREADY_INVITED': 'Diese E-Mail-Adresse steht bereits auf der Gästeliste: bitte über den Link in deiner Einladung anmelden.',
+  'errors.REGISTRATION_DECLINED': 'Der Veranstalter hat deine Teilnahme an dieser Veranstaltung abgelehnt. Bitte wende dich an den Veranstalter.',
   'registration.mail.greeting': 'Hallo {name},',
   'registration.mail.confirmed': 'vielen Dank für deine Anmeldung zu „{event}“ am {date} um {time} Uhr.',
   'registration.mail.approval': 'vielen Dank für deine Anmeldung zu „{event}“ am {date} um {time} Uhr. Der Veranstalter prüft deine Anmeldung; du erhältst eine weitere E-Mail, sobald sie freigegeben ist.',
@@ -75,4 +82,8 @@ export const en: Record<Keys, string> = {
   'errors.EVENT_EXPIRED': 'The event is over.',
   'errors.ALREADY_REGISTERED': 'There already is a registration for this event with this e-mail address.',
   'errors.TOO_MANY_PERSONS': 'At most {max} persons are allowed per registration.',
+  'errors.ALREADY_INVITED': 'This e-mail address is already on the guest list. Please register through the link in your invitation – request a new access link if you need one.',
+  'field.ALREADY_INVITED': 'This e-mail address is already on the guest list: please register through the link in your invitation.',
+  'field.REGISTRATION_DECLINED': 'The organiser has declined this participation.',
+  'errors.REGISTRATION_DECLINED': 'The organiser has declined your participation in this event. Please contact the organiser.',
 }

@@ -2,6 +2,7 @@
 // validates with the form engine, takes the places (event, defined values, timeslots), stores the
 // guest with escorts and field values, claims uploads and queues the confirmation mail, or nothing
 // happens at all.
+import { timingSafeEqual } from 'node:crypto'
 import type { Insertable } from 'kysely'
 import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
@@ -45,6 +46,8 @@ export interface RegisterOptions {
   admin?: AccountActor
   /** a known guest (access link or login): locked basic data comes from their account */
   userId?: number | null
+  /** the guest link's token the request carried (x-guest-token / ?token=): an entry's own event token proves it is theirs */
+  guestToken?: string | null
 }
 
 /**
@@ -57,6 +60,10 @@ export interface RegisterOptions {
 export const TAKEOVER_STATUSES: readonly VisitorStatus[] = ['ADDED', 'INVITED', 'OPEN', 'DECLINED', 'VISITOR_DECLINED', 'DELETED']
 
 const alreadyRegistered = () => new AppError(409, 'ALREADY_REGISTERED', { fields: [{ field: 'email', errorType: 'ALREADY_REGISTERED' }] })
+/** Someone else's entry on the list: only the guest's own link or session turns it into a registration. */
+const alreadyInvited = () => new AppError(409, 'ALREADY_INVITED', { fields: [{ field: 'email', errorType: 'ALREADY_INVITED' }] })
+/** The organiser declined this guest: the public form does not undo that decision. */
+const registrationDeclined = () => new AppError(409, 'REGISTRATION_DECLINED', { fields: [{ field: 'email', errorType: 'REGISTRATION_DECLINED' }] })
 
 const STATE_ERROR = { NOT_OPEN: 'REGISTRATION_NOT_OPEN', CLOSED: 'REGISTRATION_CLOSED', EXPIRED: 'EVENT_EXPIRED', FULL: 'EVENT_FULL' } as const
 
@@ -67,7 +74,7 @@ type ValueRow = { visitor_id: number; event_id: number; field_id: number; data: 
 // The registration hot path's statements, compiled once (db/prepared.ts).
 const Q = {
   event: prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id)),
-  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
+  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status', 'user_id', 'event_token']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
   agencyName: prepared((db, p: { id: number }) => db.selectFrom('agency').select('display_name').where('id', '=', p.id)),
   userByEmail: prepared((db, p: { email: string }) => db.selectFrom('app_user').select(['id', 'password_hash']).where('email', '=', p.email)),
   // another registration may create the same guest at the same moment (for another event)
@@ -261,6 +268,8 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     const dup = await Q.duplicate.first(ctx.db, { eventId, email })
     if (dup) {
       if (admin || !TAKEOVER_STATUSES.includes(dup.status)) throw alreadyRegistered()
+      if (dup.status === 'DECLINED') throw registrationDeclined()
+      if (!(await ownsEntry(ctx.db, dup, email, opts))) throw alreadyInvited()
       takeover = dup.id
     }
   }
@@ -350,7 +359,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       )
     }
 
-    for (const x of assets) await claimAsset(trx, x.assetId, event, visitor.id, x.field, admin ? null : (input.identification ?? null))
+    for (const x of assets) await claimAsset(trx, x.assetId, event, visitor.id, x.field, admin ? { userId: admin.user.id, identification: null } : { userId: opts.userId ?? null, identification: input.identification ?? null })
     if (status !== 'WAITING_LIST') {
       for (const x of valuePicks) {
         const r = await Q.takeValue(trx, { id: x.fieldValueId, fieldId: x.fieldId, amount: x.amount })
@@ -403,6 +412,19 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   return result
 }
 
+/**
+ * Whether the caller is the guest of an entry on the list: their own link (the entry's event token,
+ * or an access link / session of the user the entry belongs to or whose e-mail it carries). Knowing
+ * the e-mail address alone is not enough (docs/forms.md, "Registering over an existing entry").
+ */
+async function ownsEntry(db: Db, dup: { user_id: number | null; event_token: string }, email: string, opts: RegisterOptions): Promise<boolean> {
+  if (opts.guestToken && opts.guestToken.length === dup.event_token.length && timingSafeEqual(Buffer.from(opts.guestToken), Buffer.from(dup.event_token))) return true
+  if (!opts.userId) return false
+  if (dup.user_id === opts.userId) return true
+  const u = await db.selectFrom('app_user').select('email').where('id', '=', opts.userId).executeTakeFirst()
+  return !!u && u.email.toLowerCase() === email.toLowerCase()
+}
+
 type VisitorColumns = Parameters<typeof Q.insertVisitor>[1]
 
 /**
@@ -440,6 +462,8 @@ async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns): Pro
     .where('id', '=', visitorId)
     .where('event_id', '=', c.eventId)
     .where('status', 'in', TAKEOVER_STATUSES)
+    // the organiser's decline (even one a moment ago) stands: REGISTRATION_DECLINED on the early check
+    .where('status', '!=', 'DECLINED')
     .where('seats_held', '=', 0)
     .returningAll()
     .executeTakeFirst()
@@ -452,17 +476,30 @@ async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns): Pro
   return row
 }
 
-/** Binds an uploaded file to the registration; only the uploader's own, unclaimed files of this agency. */
-async function claimAsset(trx: Db, assetId: number, event: EventRow, visitorId: number, field: string, identification: string | null) {
-  let q = trx
-    .updateTable('asset')
-    .set({ visitor_id: visitorId, event_id: event.id })
-    .where('id', '=', assetId)
-    .where('agency_id', '=', event.agency_id)
-    .where('visitor_id', 'is', null)
-  if (identification !== null) q = q.where('owner_identification', '=', identification)
-  const r = await q.executeTakeFirst()
-  if (Number(r.numUpdatedRows) !== 1) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: 'INVALID' }] })
+/**
+ * Binds an uploaded file to the registration: only an unclaimed file of this agency that the caller
+ * uploaded itself (the same browser identification, or the same logged-in user). Someone else's
+ * upload answers exactly like an id that does not exist (docs/security.md, "Uploads").
+ */
+async function claimAsset(trx: Db, assetId: number, event: EventRow, visitorId: number, field: string, owner: { userId: number | null; identification: string | null }) {
+  const r =
+    owner.userId === null && owner.identification === null
+      ? null
+      : await trx
+          .updateTable('asset')
+          .set({ visitor_id: visitorId, event_id: event.id })
+          .where('id', '=', assetId)
+          .where('agency_id', '=', event.agency_id)
+          .where('visitor_id', 'is', null)
+          .where((eb) => eb.or([eb('event_id', 'is', null), eb('event_id', '=', event.id)]))
+          .where((eb) => {
+            const mine = []
+            if (owner.identification !== null) mine.push(eb('owner_identification', '=', owner.identification))
+            if (owner.userId !== null) mine.push(eb('owner_user_id', '=', owner.userId))
+            return eb.or(mine)
+          })
+          .executeTakeFirst()
+  if (Number(r?.numUpdatedRows ?? 0) !== 1) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: 'INVALID' }] })
 }
 
 const CONFIRMATION_TEMPLATE = 'REGISTRATION_CONFIRMATION'

@@ -1,5 +1,6 @@
-// A guest the organiser put on the list (invited, added, declined …) registers on the public page:
-// the entry becomes the registration (docs/forms.md, "Registering over an existing entry").
+// A guest the organiser put on the list (invited, added …) registers on the public page through
+// their own link: the entry becomes the registration (docs/forms.md, "Registering over an existing
+// entry"). Strangers who only know the e-mail: server/security/takeover.test.ts.
 import { expect, test } from 'bun:test'
 import { forEachDialect, uniqueEmail } from '../../testing/harness'
 import { addGuest, createEvent } from '../../testing/organiser'
@@ -9,7 +10,10 @@ forEachDialect('registering over an existing entry', (h) => {
   const db = () => h().ctx.db
   const seats = async (eventId: number) => (await db().selectFrom('event').select('seats_taken').where('id', '=', eventId).executeTakeFirstOrThrow()).seats_taken
   const row = (id: number) => db().selectFrom('event_visitor').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-  const register = (eventId: number, body: Record<string, unknown>) => h().request('POST', `/proxy/api/public/events/${eventId}/registrations`, { body: { salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', ...body } })
+  const register = (eventId: number, body: Record<string, unknown>, token?: string) =>
+    h().request('POST', `/proxy/api/public/events/${eventId}/registrations`, { body: { salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', ...body }, headers: token ? { 'x-guest-token': token } : {} })
+  /** the entry's own link token (what the guest's invitation carries) */
+  const own = async (id: number) => (await row(id)).event_token
   const setStatus = (id: number, status: VisitorStatus) => db().updateTable('event_visitor').set({ status }).where('id', '=', id).execute()
   async function mailTo(email: string, subject: string) {
     const match = (m: { to: string[] | string; subject: string }) => m.to.includes(email) && m.subject === subject
@@ -29,7 +33,7 @@ forEachDialect('registering over an existing entry', (h) => {
     await admin.put(`/proxy/api/events/${e.id}`, { ...e, maxVisitorPerSubscription: 3 })
     expect(await seats(e.id)).toBe(0)
 
-    const r = await register(e.id, { email: email.toUpperCase(), firstName: 'Neu', escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }], fields: { [company.id]: 'ACME', [question.id]: 'Nüsse' } })
+    const r = await register(e.id, { email: email.toUpperCase(), firstName: 'Neu', escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }], fields: { [company.id]: 'ACME', [question.id]: 'Nüsse' } }, await own(g.id))
     expect(r.status === 201 ? 201 : r.text).toBe(201)
     expect(r.body).toMatchObject({ visitorId: g.id, status: 'CONFIRMED' })
     const v = await row(g.id)
@@ -54,14 +58,14 @@ forEachDialect('registering over an existing entry', (h) => {
     expect(await seats(e.id)).toBe(2)
   })
 
-  test('ADDED, OPEN, DECLINED, VISITOR_DECLINED and DELETED entries are taken over; entries holding or waiting for a place stay ALREADY_REGISTERED', async () => {
+  test('ADDED, OPEN, VISITOR_DECLINED and DELETED entries are taken over through the own link; entries holding or waiting for a place stay ALREADY_REGISTERED', async () => {
     const admin = await h().admin()
     const e = await createEvent(admin, { maxVisitors: 100 })
-    for (const status of ['ADDED', 'OPEN', 'DECLINED', 'VISITOR_DECLINED', 'DELETED'] as const) {
+    for (const status of ['ADDED', 'OPEN', 'VISITOR_DECLINED', 'DELETED'] as const) {
       const g = await addGuest(admin, e.id)
       if (status !== 'ADDED') await setStatus(g.id, status)
       const before = await seats(e.id)
-      const r = await register(e.id, { email: g.email })
+      const r = await register(e.id, { email: g.email }, await own(g.id))
       expect([status, r.status, r.body.visitorId]).toEqual([status, 201, g.id])
       expect((await row(g.id)).status).toBe('CONFIRMED')
       expect(await seats(e.id)).toBe(before + 1)
@@ -70,7 +74,7 @@ forEachDialect('registering over an existing entry', (h) => {
       const g = await addGuest(admin, e.id, status === 'WAITING_LIST' ? {} : { status: 'CONFIRMED' })
       if (status !== 'CONFIRMED') await setStatus(g.id, status)
       const before = await seats(e.id)
-      const r = await register(e.id, { email: g.email, firstName: 'Fremd' })
+      const r = await register(e.id, { email: g.email, firstName: 'Fremd' }, await own(g.id))
       expect([status, r.status, r.body.errorType]).toEqual([status, 409, 'ALREADY_REGISTERED'])
       expect(r.body.errorFields).toEqual([{ field: 'email', errorType: 'ALREADY_REGISTERED' }])
       const v = await row(g.id)
@@ -84,7 +88,7 @@ forEachDialect('registering over an existing entry', (h) => {
     const approval = await createEvent(admin, { requireApproval: true })
     const a = await addGuest(admin, approval.id)
     await admin.post(`/proxy/api/events/${approval.id}/visitors/${a.id}/invite`, {})
-    const ra = await register(approval.id, { email: a.email })
+    const ra = await register(approval.id, { email: a.email }, await own(a.id))
     expect(ra.body).toMatchObject({ visitorId: a.id, status: 'REQUIRE_APPROVAL' })
     expect((await row(a.id)).seats_held).toBe(1)
     expect(await seats(approval.id)).toBe(1)
@@ -93,17 +97,17 @@ forEachDialect('registering over an existing entry', (h) => {
     expect((await register(full.id, { email: uniqueEmail('first') })).status).toBe(201)
     const f = await addGuest(admin, full.id)
     await admin.post(`/proxy/api/events/${full.id}/visitors/${f.id}/invite`, {})
-    const refused = await register(full.id, { email: f.email, firstName: 'Zuspät' })
+    const refused = await register(full.id, { email: f.email, firstName: 'Zuspät' }, await own(f.id))
     expect(refused.body.errorType).toBe('EVENT_FULL')
     expect(await row(f.id)).toMatchObject({ status: 'INVITED', first_name: 'Grete', seats_held: 0 })
     await admin.put(`/proxy/api/events/${full.id}/form-settings`, { waitingList: true })
-    const waiting = await register(full.id, { email: f.email, firstName: 'Wartend' })
+    const waiting = await register(full.id, { email: f.email, firstName: 'Wartend' }, await own(f.id))
     expect(waiting.body).toMatchObject({ visitorId: f.id, status: 'WAITING_LIST' })
     expect(await row(f.id)).toMatchObject({ status: 'WAITING_LIST', first_name: 'Wartend', seats_held: 0 })
     expect(await seats(full.id)).toBe(1)
   })
 
-  test('a declined registration\'s choices were given back; registering again takes exactly the new choices', async () => {
+  test('a declined registration\'s choices were given back; the organiser\'s decline stands (REGISTRATION_DECLINED); after the guest\'s own withdrawal registering again takes exactly the new choices', async () => {
     const admin = await h().admin()
     const e = await createEvent(admin)
     const ws = (await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', amountSelection: true, definedValues: [{ displayName: 'Töpfern', capacity: 5 }, { displayName: 'Malen', capacity: 5 }] })).body
@@ -115,7 +119,13 @@ forEachDialect('registering over an existing entry', (h) => {
     expect([await taken(pottery), await seats(e.id)]).toEqual([2, 2])
     expect((await admin.post(`/proxy/api/events/${e.id}/visitors/${first.body.visitorId}/decline`, { notify: false })).body.status).toBe('DECLINED')
     expect([await taken(pottery), await seats(e.id)]).toEqual([0, 0])
-    const second = await register(e.id, { email, fields: { [ws.id]: [{ fieldValueId: painting, amount: 1 }] } })
+    const token = await own(first.body.visitorId)
+    const refused = await register(e.id, { email, fields: { [ws.id]: [{ fieldValueId: painting, amount: 1 }] } }, token)
+    expect([refused.status, refused.body.errorType]).toEqual([409, 'REGISTRATION_DECLINED'])
+    expect([await taken(painting), await seats(e.id), (await row(first.body.visitorId)).status]).toEqual([0, 0, 'DECLINED'])
+    // the guest's own withdrawal (VISITOR_DECLINED) is theirs to undo
+    await setStatus(first.body.visitorId, 'VISITOR_DECLINED')
+    const second = await register(e.id, { email, fields: { [ws.id]: [{ fieldValueId: painting, amount: 1 }] } }, token)
     expect(second.body).toMatchObject({ visitorId: first.body.visitorId, status: 'CONFIRMED' })
     expect([await taken(pottery), await taken(painting), await seats(e.id)]).toEqual([0, 1, 1])
     expect(await db().selectFrom('escort_person').select('id').where('visitor_id', '=', first.body.visitorId).execute()).toEqual([])
@@ -133,7 +143,8 @@ forEachDialect('registering over an existing entry', (h) => {
     const e = await createEvent(admin, { maxVisitors: 50 })
     const g = await addGuest(admin, e.id)
     await admin.post(`/proxy/api/events/${e.id}/visitors/${g.id}/invite`, {})
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => register(e.id, { email: g.email, firstName: `Versuch${i}` })))
+    const token = await own(g.id)
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => register(e.id, { email: g.email, firstName: `Versuch${i}` }, token)))
     expect(results.filter((r) => r.status === 201).length).toBe(1)
     expect(results.filter((r) => r.status !== 201).every((r) => r.status === 409 && r.body.errorType === 'ALREADY_REGISTERED')).toBe(true)
     expect(await seats(e.id)).toBe(1)

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { prepared } from '../../db/prepared'
 import { bool, isoNow } from '../../db/types'
-import { AppError } from '../../shared/errors'
+import { AppError, notFound } from '../../shared/errors'
 import { registrationState } from '../events/rules'
 import { randomString } from '../identity/tokens'
 import { groupCommit } from '../forms/group-commit'
@@ -217,6 +217,9 @@ export async function deleteReservations(ctx: AppContext, input: { reservationTo
 
 /** Free places per timeslot of an event (negative = unlimited), after releasing expired holds. */
 export async function availabilities(ctx: AppContext, eventId: number): Promise<Record<string, number>> {
+  // the same events the public form is served for: OK and not OFFLINE (404 like an unknown id)
+  const event = await ctx.db.selectFrom('event').select(['status', 'visibility']).where('id', '=', eventId).executeTakeFirst()
+  if (!event || event.status !== 'OK' || event.visibility === 'OFFLINE') throw notFound()
   const now = ctx.clock.now()
   const expired = await ctx.db
     .selectFrom('timeslot_reservation')

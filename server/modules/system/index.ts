@@ -8,6 +8,7 @@ import { translationsFor } from '../../i18n/catalogue'
 import { availableLanguages, resolveLanguage } from '../../i18n/languages'
 import { json } from '../../http/errors'
 import { currentUser } from '../identity/auth'
+import { isGuestRole } from '../identity/roles'
 import { limitsDto } from '../limits/service'
 
 export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) {
@@ -29,7 +30,8 @@ export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) 
         const actor = await currentUser(ctx, c).catch(() => null)
         const agencyId = actor?.account?.agency_id ?? null
         const agency = agencyId ? await ctx.db.selectFrom('agency').selectAll().where('id', '=', agencyId).executeTakeFirst() : null
-        const limits = await limitsDto(ctx, agencyId)
+        // the agency's usage is organisers' business: a guest-role account sees only the license's limits
+        const limits = await limitsDto(ctx, actor?.account && !isGuestRole(actor.account.user_role) ? agencyId : null)
         const pausedStatus = agency?.status === 'PAUSED' ? 'PAUSED' : null
         // Exactly the fields of the spec (agency-side 3 "App info", 7 "GET /proxy/api/app/init").
         // The server edition has no subscriptions (abos) and no invoice settings to fail.

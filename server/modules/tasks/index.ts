@@ -3,14 +3,15 @@ import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
-import { requireAccount } from '../identity/auth'
+import { requireOrganiser } from '../identity/auth'
 import { taskDto } from './runner'
 
 export function taskRoutes(ctx: AppContext) {
   return new Elysia({ name: 'tasks' }).get(
     '/proxy/api/tasks/:id',
     async (c) => {
-      const actor = await requireAccount(ctx, c)
+      // organiser accounts only: a guest-role account of the agency reads no background tasks (issue 9)
+      const actor = await requireOrganiser(ctx, c)
       const task = await ctx.db.selectFrom('task').selectAll().where('id', '=', c.params.id).executeTakeFirst()
       if (!task || task.agency_id !== actor.account.agency_id) throw notFound()
       return taskDto(task)

@@ -36,8 +36,8 @@ function PasswordCard() {
   const auth = useAuth()
   const user = auth.details.user
   // spec 2.3: "change password" for accounts, "set password" for others; the current password
-  // only for non-account users (and whoever came in with a guest link), when there is one
-  const needsCurrent = Boolean(user.hasPassword) && (!user.isAccount || auth.details.via === 'token')
+  // whenever there is one (a stolen session must not change it: docs/security.md)
+  const needsCurrent = Boolean(user.hasPassword)
   const schema = PasswordChangeBody.superRefine((v, c) => {
     if (needsCurrent && !v.currentPassword) c.addIssue({ code: 'custom', path: ['currentPassword'], message: 'CURRENT_PASSWORD_MISSING' })
   })

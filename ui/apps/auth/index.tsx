@@ -17,6 +17,7 @@ import { Alert, Button, Card, LinkButton, Spinner } from '../../components/ui'
 import { t, useLanguage } from '../../i18n'
 import { PasswordChecklist } from '../account/widgets'
 import { ForgotPasswordPage, ResetPasswordPage } from './password-reset'
+import { safeRedirect } from '../../../server/shared/redirect'
 
 interface TfaMethodEntry {
   id: number
@@ -32,7 +33,10 @@ interface LoginAnswer {
 }
 
 /** Only same-site paths (never the login page itself) are followed after login. */
-const safeTarget = (to: string | null) => (to && to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : null)
+const safeTarget = (to: string | null) => {
+  const path = safeRedirect(to, '')
+  return path && !path.startsWith('/login') ? path : null
+}
 
 export function afterLogin(r: LoginAnswer, navigate: (to: string) => void, redirect: string | null = null) {
   clearAuthFailures()

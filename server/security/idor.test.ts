@@ -1,0 +1,180 @@
+// Hostile: one agency's ids in the hands of another. Every route with an id in its path — read from
+// the app's own OpenAPI document, so a new route family is attacked the day it is added — is called
+// by agency B's administrator (all permissions) with agency A's ids: never a 2xx, never A's data in
+// the answer, reads answer 404 like an unknown id, and A's objects are unchanged afterwards.
+import { expect, test } from 'bun:test'
+import { type Agent, forEachDialect, uniqueEmail } from '../testing/harness'
+import { addGuest, createEvent, licenseWith } from '../testing/organiser'
+import { smallPng, uploadForm } from './fixtures'
+
+const MARK = 'Geheimsache'
+
+/** Routes whose answer for another agency's id is public by design (with the reason). */
+const PUBLIC_BY_DESIGN: Record<string, string> = {
+  'GET /proxy/api/public/events/{id}': 'the public event page (online events are public)',
+  'GET /proxy/api/public/events/{id}/form': 'the public registration form',
+  'GET /proxy/api/public/events/{id}/prefill': 'the public form prefill (empty without a guest link)',
+  'POST /proxy/api/public/events/{id}/registrations': 'anyone may register (tested in takeover/uploads suites)',
+  'GET /s/{code}': 'short links are public redirects',
+}
+
+forEachDialect(
+  'security: IDOR across agencies',
+  (h) => {
+    async function agencyA() {
+      const a = await h().admin({ agency: `${MARK} A` })
+      const event = await createEvent(a, { displayName: `${MARK} Gala` })
+      const guest = await addGuest(a, event.id, { firstName: MARK, lastName: 'Gast', email: uniqueEmail('geheim') })
+      const field = (await a.post(`/proxy/api/events/${event.id}/fields`, { type: 'TEXT', displayName: `${MARK} Frage` })).body
+      const tag = (await a.post('/proxy/api/tags', { displayName: `${MARK} Tag` })).body
+      const campaign = (await a.post('/proxy/api/campaigns', { displayName: `${MARK} Kampagne` })).body
+      const agreement = (await a.post('/proxy/api/agreements', { displayName: `${MARK} Vereinbarung`, validity: 'GLOBAL' })).body
+      const asset = (await a.request('POST', '/api/asset', { form: uploadForm(await smallPng(), 'geheim.png', { type: 'EVENT', secure: 'true' }) })).body
+      const shortLink = (await a.post('/proxy/api/shortLinks', { eventId: event.id })).body
+      await a.post(`/proxy/api/events/${event.id}/invitations`, {})
+      const task = await h().ctx.db.selectFrom('task').select('id').where('agency_id', '=', a.agencyId).executeTakeFirstOrThrow()
+      const colleague = (await a.post('/proxy/api/agency/users', { email: uniqueEmail('kollege'), userRole: 'AGENCY_EDITOR', firstName: MARK })).body
+      const colleagueAccount = await h().ctx.db.selectFrom('account').select('id').where('agency_id', '=', a.agencyId).where('id', '!=', a.accountId).executeTakeFirstOrThrow()
+      const user = await h().ctx.db.selectFrom('account').select('user_id').where('id', '=', a.accountId).executeTakeFirstOrThrow()
+      const tfa = await h().ctx.db
+        .insertInto('user_tfa')
+        .values({ user_id: user.user_id, display_name: MARK, tfa_type: 'OTP', secret: 'x', enabled: false, linked: false } as never)
+        .returning('id')
+        .executeTakeFirst()
+        .catch(() => undefined)
+      expect([field.id, tag.id, campaign.id, agreement.id, asset.id, shortLink.id, colleague ? 1 : 0].every(Boolean)).toBe(true)
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1 }
+    }
+    type A = Awaited<ReturnType<typeof agencyA>>
+
+    /** A's id for a path parameter: by its name and the path segment before it. */
+    function idFor(a: A, path: string, param: string): string {
+      if (param === 'vid') return String(a.guest.id)
+      if (param === 'fieldId') return String(a.field.id)
+      if (param === 'action') return 'approve'
+      if (param === 'importId') return '1'
+      if (param === 'code') return a.shortLink.code ?? 'x'
+      const before = path.split('/{' + param + '}')[0].split('/').pop()
+      const byCollection: Record<string, number> = {
+        events: a.event.id,
+        event: a.event.id,
+        tags: a.tag.id,
+        campaigns: a.campaign.id,
+        agreements: a.agreement.id,
+        signatures: a.agreement.id,
+        asset: a.asset.id,
+        tasks: a.task.id,
+        users: a.colleagueAccount.id,
+        'user-tfa': a.tfaId,
+        user: a.userId,
+        accounts: a.a.accountId,
+        account: a.a.accountId,
+        select: a.a.accountId,
+        shortLinks: a.shortLink.id,
+        guest: a.guest.id,
+        ticketOrder: a.guest.id,
+      }
+      if (before && byCollection[before] !== undefined) return String(byCollection[before])
+      throw new Error(`idor.test.ts: no id of agency A for {${param}} in ${path}: add it to idFor (a new route family)`)
+    }
+
+    /** Bodies that a write would accept for its own agency, so a 400 cannot hide a missing ownership check. */
+    function bodyFor(a: A, key: string): unknown {
+      const bodies: Record<string, unknown> = {
+        'PUT /proxy/api/events/{id}': { ...a.event, displayName: 'Übernommen' },
+        'PATCH /proxy/api/events/{id}/visitors/{vid}': { vip: true, note: 'übernommen' },
+        'PUT /proxy/api/events/{id}/visitors/{vid}': { salutation: 'Herr', firstName: 'Über', lastName: 'Nommen', email: uniqueEmail('x') },
+        'PUT /proxy/api/events/{id}/fields/{fieldId}': { ...a.field, displayName: 'Übernommen' },
+        'PATCH /proxy/api/tags/{id}': { displayName: 'Übernommen' },
+        'PATCH /proxy/api/campaigns/{id}': { displayName: 'Übernommen' },
+        'DELETE /proxy/api/shortLinks/{id}': { code: a.shortLink.code },
+        'PATCH /proxy/api/agency/users/{id}': { userRole: 'AGENCY_ADMIN' },
+        'PUT /proxy/api/agreements/{id}': { displayName: 'Übernommen', validity: 'GLOBAL' },
+        'POST /proxy/api/events/{id}/visitors': { salutation: 'Herr', firstName: 'Unter', lastName: 'Geschoben', email: uniqueEmail('x') },
+        'POST /proxy/api/events/{id}/fields': { type: 'TEXT', displayName: 'Untergeschoben' },
+        'POST /proxy/api/events/{id}/copy': { displayName: 'Kopie' },
+        'POST /proxy/api/events/{id}/invitations': {},
+        'POST /proxy/api/events/{id}/visitors/search': {},
+        'PUT /proxy/api/events/{id}/form-settings': { waitingList: true },
+      }
+      return bodies[key] ?? {}
+    }
+
+    async function walk(b: Agent, a: A) {
+      const doc = (await b.get('/proxy/api/openapi.json')).body
+      const wrong: string[] = []
+      let walked = 0
+      for (const [path, ops] of Object.entries<any>(doc.paths)) {
+        const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
+        if (!params.length) continue
+        let concrete = path
+        for (const p of params) concrete = concrete.replace(`{${p}}`, idFor(a, path, p))
+        for (const method of Object.keys(ops)) {
+          const key = `${method.toUpperCase()} ${path}`
+          if (PUBLIC_BY_DESIGN[key]) continue
+          const r = await b.request(method.toUpperCase(), concrete, method === 'get' || method === 'head' ? {} : { body: bodyFor(a, key) })
+          walked++
+          if (r.status < 400) wrong.push(`${key}: ${r.status}`)
+          else if (method === 'get' && r.status !== 404) wrong.push(`${key}: ${r.status} ${r.body?.errorType ?? ''} (a read of another agency's id answers 404)`)
+          if (r.text.includes(MARK) || r.text.includes(a.guest.email)) wrong.push(`${key}: answer shows agency A's data`)
+        }
+      }
+      return { wrong, walked }
+    }
+
+    test('agency B\'s administrator on every id route with agency A\'s ids: 404 for reads, no 2xx, no data, nothing changed', async () => {
+      const a = await agencyA()
+      const b = await h().admin({ agency: 'Agentur B' })
+      const before = await snapshot(a)
+      const { wrong, walked } = await walk(b, a)
+      expect(walked).toBeGreaterThan(50)
+      expect(wrong).toEqual([])
+      expect(await snapshot(a)).toEqual(before)
+    })
+
+    test('a guest of agency B (guest token) on agency A\'s guest routes: nothing', async () => {
+      const a = await agencyA()
+      const b = await h().admin({ agency: 'Agentur B2' })
+      const eb = await createEvent(b)
+      const gb = await addGuest(b, eb.id)
+      const r = await h().request('POST', `/proxy/api/public/events/${eb.id}/registrations`, { body: { salutation: 'Frau', firstName: 'G', lastName: 'B', email: uniqueEmail('gb') } })
+      expect(r.status).toBe(201)
+      const { issueAccessToken, GUEST_ACCESS } = await import('../modules/identity/access-tokens')
+      const v = await h().ctx.db.selectFrom('event_visitor').select('user_id').where('id', '=', r.body.visitorId).executeTakeFirstOrThrow()
+      const token = await issueAccessToken(h().ctx, h().ctx.db, v.user_id!, GUEST_ACCESS)
+      const headers = { 'x-guest-token': token }
+      for (const [method, path, body] of [
+        ['GET', `/proxy/api/guest/events/visitors/${a.guest.id}/details`],
+        ['GET', `/proxy/api/guest/events/visitors/${a.guest.id}/ticket`],
+        ['GET', `/proxy/api/guest/events/visitors/${a.guest.id}/agreements`],
+        ['PATCH', `/proxy/api/guest/events/visitors/${a.guest.id}`, { escortPersons: [] }],
+        ['POST', `/proxy/api/guest/events/${a.event.id}/reject`, { visitor: a.guest.id, reason: 'x' }],
+        ['POST', `/proxy/api/guest/events/${a.event.id}/activate`, { visitor: a.guest.id }],
+        ['GET', `/proxy/api/asset/${a.asset.id}/download`],
+      ] as const) {
+        const res = await h().request(method, path, { headers, body })
+        expect([method, path, res.status < 400, res.text.includes(MARK)]).toEqual([method, path, false, false])
+      }
+      expect(gb.id).toBeTruthy()
+      expect((await h().ctx.db.selectFrom('event_visitor').select('status').where('id', '=', a.guest.id).executeTakeFirstOrThrow()).status).toBe('ADDED')
+    })
+
+    async function snapshot(a: A) {
+      const db = h().ctx.db
+      return {
+        event: await db.selectFrom('event').select(['display_name', 'status', 'archived']).where('id', '=', a.event.id).executeTakeFirst(),
+        guest: await db.selectFrom('event_visitor').select(['first_name', 'status', 'vip', 'note']).where('id', '=', a.guest.id).executeTakeFirst(),
+        guests: (await db.selectFrom('event_visitor').select('id').where('event_id', '=', a.event.id).execute()).length,
+        field: await db.selectFrom('event_field').select(['display_name']).where('id', '=', a.field.id).executeTakeFirst(),
+        fields: (await db.selectFrom('event_field').select('id').where('event_id', '=', a.event.id).execute()).length,
+        tag: await db.selectFrom('tag').select('display_name').where('id', '=', a.tag.id).executeTakeFirst(),
+        campaign: await db.selectFrom('campaign').select('display_name').where('id', '=', a.campaign.id).executeTakeFirst(),
+        agreement: await db.selectFrom('agreement').select('display_name').where('id', '=', a.agreement.id).executeTakeFirst(),
+        shortLink: await db.selectFrom('short_link').select('code').where('id', '=', a.shortLink.id).executeTakeFirst(),
+        roles: await db.selectFrom('account').select(['id', 'user_role', 'status']).where('agency_id', '=', a.a.agencyId).orderBy('id').execute(),
+        events: (await db.selectFrom('event').select('id').where('agency_id', '=', a.a.agencyId).execute()).length,
+      }
+    }
+  },
+  { license: licenseWith([], { events: 10_000, agencyUsers: 1000 }) },
+)
