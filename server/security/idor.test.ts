@@ -3,6 +3,8 @@
 // by agency B's administrator (all permissions) with agency A's ids: never a 2xx, never A's data in
 // the answer, reads answer 404 like an unknown id, and A's objects are unchanged afterwards.
 import { expect, test } from 'bun:test'
+import { issueInvoice } from '../modules/invoices/service'
+import { BUYER, draft as invoiceDraft } from '../modules/invoices/testing'
 import { type Agent, forEachDialect, uniqueEmail } from '../testing/harness'
 import { addGuest, createEvent, licenseWith } from '../testing/organiser'
 import { smallPng, uploadForm } from './fixtures'
@@ -42,8 +44,11 @@ forEachDialect(
         .returning('id')
         .executeTakeFirst()
         .catch(() => undefined)
+      const invoice = await h().ctx.db.transaction().execute((trx) =>
+        issueInvoice(h().ctx, trx, { agencyId: a.agencyId, eventId: event.id, orderRef: `${MARK}-order`, prefix: 'RE-', draft: invoiceDraft({ buyer: { ...BUYER, name: `${MARK} Käufer` } }) }),
+      )
       expect([field.id, tag.id, campaign.id, agreement.id, asset.id, shortLink.id, colleague ? 1 : 0].every(Boolean)).toBe(true)
-      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1 }
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice }
     }
     type A = Awaited<ReturnType<typeof agencyA>>
 
@@ -73,6 +78,7 @@ forEachDialect(
         shortLinks: a.shortLink.id,
         guest: a.guest.id,
         ticketOrder: a.guest.id,
+        invoices: a.invoice.id,
       }
       if (before && byCollection[before] !== undefined) return String(byCollection[before])
       throw new Error(`idor.test.ts: no id of agency A for {${param}} in ${path}: add it to idFor (a new route family)`)
