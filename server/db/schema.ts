@@ -10,6 +10,7 @@ import type { ImportTables } from '../modules/imports/imports.table'
 import type { InvoiceTables } from '../modules/invoices/invoices.table'
 import type { MailTables } from '../modules/mail/mail.table'
 import type { NotificationSettingsTables } from '../modules/notification-settings/notification-settings.table'
+import type { SeatingTables } from '../modules/seating/seating.table'
 import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
 import type { TagTables } from '../modules/tags/tags.table'
 import type { TaskTables } from '../modules/tasks/tasks.table'
@@ -30,4 +31,5 @@ export interface DB
     FormTables,
     AssetTables,
     NotificationSettingsTables,
-    InvoiceTables {}
+    InvoiceTables,
+    SeatingTables {}

@@ -11,6 +11,7 @@ import * as license from '../modules/license/messages'
 import * as mail from '../modules/mail/messages'
 import * as notificationSettings from '../modules/notification-settings/messages'
 import * as registration from '../modules/registration/messages'
+import * as seating from '../modules/seating/messages'
 import * as visitors from '../modules/visitors/messages'
 import { de } from './de'
 import { interpolate } from './interpolate'
@@ -35,6 +36,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   agreements,
   organiser,
   invoices,
+  seating,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

@@ -13,6 +13,7 @@ import { de as license } from '../modules/license/messages'
 import { de as mail } from '../modules/mail/messages'
 import { de as notificationSettings } from '../modules/notification-settings/messages'
 import { de as registration } from '../modules/registration/messages'
+import { de as seating } from '../modules/seating/messages'
 import { de as visitors } from '../modules/visitors/messages'
 import { de as common } from './messages/common'
 
@@ -32,4 +33,5 @@ export const de: Record<string, string> = {
   ...agreements,
   ...organiser,
   ...invoices,
+  ...seating,
 }

@@ -14,6 +14,7 @@ import { licenseRoutes } from './license'
 import { agencyUserRoutes } from './agency-users'
 import { notificationSettingsRoutes } from './notification-settings'
 import { registrationRoutes } from './registration'
+import { seatingRoutes } from './seating'
 import { shortLinkRoutes } from './shortlinks'
 import { statisticsRoutes } from './statistics'
 import { tagRoutes } from './tags'
@@ -41,4 +42,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   shortLinkRoutes,
   statisticsRoutes,
   invoiceRoutes,
+  seatingRoutes,
 ]
