@@ -32,14 +32,13 @@ const changeable = (f: FieldDef) => f.id > 0 && f.appearance !== 'HIDDEN' && isF
 export async function currentFormData(ctx: AppContext, guest: GuestActor, visitorId: number) {
   const { v, event } = await ownRegistration(ctx.db, guest, visitorId)
   if (!canEditData(event)) throw new AppError(409, 'DATA_CHANGE_NOT_ALLOWED')
-  const [defs, values, escorts] = await Promise.all([
-    formDefinitions(ctx.db, event),
-    ctx.db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', v.id).execute(),
-    escortsOf(ctx.db, v.id),
-  ])
-  // fields hidden from guests are not sent to them (neither definition nor value)
-  const visibleDefs = defs.filter((f) => f.appearance !== 'HIDDEN' && f.type !== 'DELEGATE_EMAIL')
+  const [defs, values] = await Promise.all([formDefinitions(ctx.db, event), ctx.db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', v.id).execute()])
+  // Fields hidden from guests are not sent to them (neither definition nor value); escorts are edited
+  // in the details dialog. The guest's own choices count as free for them, and slots they hold are
+  // marked as kept (no new reservation needed).
+  const visibleDefs = ownPlacesFree(defs, values, v.seats_held > 0).filter((f) => f.appearance !== 'HIDDEN' && f.type !== 'DELEGATE_EMAIL' && !f.defaultField?.startsWith('ESCORT_'))
   const ids = new Set(visibleDefs.map((f) => f.id))
+  const kept = (f: FieldDef | undefined, value: unknown) => (f && kindOf(f) === 'TIMESLOT' && Array.isArray(value) ? value.map((x) => ({ ...x, reservationToken: KEPT })) : value)
   return {
     event: { id: event.id, startDate: event.start_date, defaultPhoneLocale: event.default_phone_locale, disabledCovidStates: fromJson<string[]>(event.disabled_covid_states, []), maxVisitorPerSubscription: event.max_visitor_per_subscription },
     fields: visibleDefs,
@@ -49,8 +48,8 @@ export async function currentFormData(ctx: AppContext, guest: GuestActor, visito
       firstName: v.first_name,
       lastName: v.last_name,
       email: v.email,
-      fields: Object.fromEntries(values.filter((x) => ids.has(x.field_id)).map((x) => [String(x.field_id), fromJson<unknown>(x.value, null)])),
-      escortPersons: escorts.map(escortDto),
+      fields: Object.fromEntries(values.filter((x) => ids.has(x.field_id)).map((x) => [String(x.field_id), kept(visibleDefs.find((f) => f.id === x.field_id), fromJson<unknown>(x.value, null))])),
+      escortPersons: [],
     },
     /** not changeable here: basic data and escorts (the details dialog edits escorts) */
     locked: ['salutation', 'title', 'firstName', 'lastName', 'email'],
