@@ -36,7 +36,7 @@ export async function currentFormData(ctx: AppContext, guest: GuestActor, visito
   // Fields hidden from guests are not sent to them (neither definition nor value); escorts are edited
   // in the details dialog. The guest's own choices count as free for them, and slots they hold are
   // marked as kept (no new reservation needed).
-  const visibleDefs = ownPlacesFree(defs, values, v.seats_held > 0).filter((f) => f.appearance !== 'HIDDEN' && f.type !== 'DELEGATE_EMAIL' && !f.defaultField?.startsWith('ESCORT_'))
+  const visibleDefs = ownPlacesFree(defs, values, v.seats_held > 0).filter((f) => f.appearance !== 'HIDDEN' && f.type !== 'DELEGATE_EMAIL' && !f.defaultField?.startsWith('ESCORT_') && !BASIC.includes(f.defaultField ?? ''))
   const ids = new Set(visibleDefs.map((f) => f.id))
   const kept = (f: FieldDef | undefined, value: unknown) => (f && kindOf(f) === 'TIMESLOT' && Array.isArray(value) ? value.map((x) => ({ ...x, reservationToken: KEPT })) : value)
   return {
@@ -51,10 +51,13 @@ export async function currentFormData(ctx: AppContext, guest: GuestActor, visito
       fields: Object.fromEntries(values.filter((x) => ids.has(x.field_id)).map((x) => [String(x.field_id), kept(visibleDefs.find((f) => f.id === x.field_id), fromJson<unknown>(x.value, null))])),
       escortPersons: [],
     },
-    /** not changeable here: basic data and escorts (the details dialog edits escorts) */
-    locked: ['salutation', 'title', 'firstName', 'lastName', 'email'],
+    /** nothing is locked: what a guest may not change here is not in the form at all */
+    locked: [] as string[],
   }
 }
+
+/** Basic data: shown in the details dialog, never changed by the guest (guest-side.md 5). */
+const BASIC: readonly string[] = ['SALUTATION', 'TITLE', 'FIRST_NAME', 'LAST_NAME', 'EMAIL']
 
 /** Marks a timeslot pick the registration already holds (a real token is 24 random characters). */
 const KEPT = '__kept__'

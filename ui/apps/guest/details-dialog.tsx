@@ -98,7 +98,12 @@ export function DetailsDialog({ visitorId, onClose }: { visitorId: number; onClo
   }
   const labels: Record<string, string> = {}
   escorts.forEach((_, i) => EDITABLE.forEach((f) => (labels[`escortPersons.${i}.${f.key}`] = `${t('guestPortal.details.escort', { n: i + 1 })}: ${t(f.label)}`)))
-  const set = (i: number, k: keyof Escort, v: string) => setEscorts(escorts.map((e, j) => (j === i ? { ...e, [k]: v } : e)))
+  const set = (i: number, k: keyof Escort, v: string) => {
+    setEscorts(escorts.map((e, j) => (j === i ? { ...e, [k]: v } : e)))
+    // a field the guest corrects loses the server's message
+    const key = `escortPersons.${i}.${k}`
+    if (errors[key]) setErrors(({ [key]: _, ...rest }) => rest)
+  }
   return (
     <Dialog
       title={t('guestPortal.details')}
@@ -111,7 +116,7 @@ export function DetailsDialog({ visitorId, onClose }: { visitorId: number; onClo
               {t('guestPortal.details.reset')}
             </Button>
             <Button busy={busy} disabled={!dirty} onClick={() => void save()}>
-              {t('guestPortal.details.save')}
+              {t('common.save')}
             </Button>
           </>
         ) : (

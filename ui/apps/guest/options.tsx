@@ -233,7 +233,7 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
     <div class="guest-options">
       <Downloads e={e} entryPass={entryPass} />
       {!entryPass && <TicketQr visitorId={e.id} status={e.registrationStatus.status} />}
-      <div class="guest-actions">
+      <div class="guest-card-actions">
         <DetailsButtons e={e} reload={reload} />
         {!entryPass && (
           <Button variant="secondary" class="guest-btn" busy={a.busy} onClick={() => void a.run(() => post(`/proxy/api/public/events/${e.event.id}/visitor/resendMail`, { visitorId: e.id }), t('guestPortal.toast.mailSent'))}>
@@ -311,7 +311,7 @@ function Decision({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
 export function PendingOptions({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
   return (
     <div class="guest-options">
-      <div class="guest-actions">
+      <div class="guest-card-actions">
         <Decision e={e} reload={reload} />
         <DetailsButtons e={e} reload={reload} />
         <LinkButton href={`/public/event/${e.event.id}`} variant="ghost" class="guest-btn">
@@ -328,7 +328,7 @@ export function OtherOptions({ e, reload }: { e: GuestEntry; reload(): Promise<v
   const invited = e.registrationStatus.status === 'INVITED'
   return (
     <div class="guest-options">
-      <div class="guest-actions">
+      <div class="guest-card-actions">
         {invited && <Decision e={e} reload={reload} />}
         {invited && (
           <Button variant="ghost" class="guest-btn" busy={a.busy} onClick={() => void a.run(() => post(`/proxy/api/guest/${e.id}/sendInvitation`, {}), t('guestPortal.toast.mailSent'))}>
