@@ -256,6 +256,36 @@ forEachDialect('guest portal', (h) => {
     expect((await row(a)).taken).toBe(15)
   })
 
+  test('escort edits under concurrency: 12 guests adding an escort for 5 free places end with exactly 5 more persons', async () => {
+    const e = await event({ maxVisitors: 17 })
+    const guests = []
+    for (let i = 0; i < 12; i++) guests.push(await registered(e.id))
+    expect(await seats(h(), e.id)).toBe(12)
+    const results = await Promise.all(guests.map((g) => g.guest.patch(`/proxy/api/guest/events/visitors/${g.visitorId}`, { escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }] })))
+    expect(results.filter((r) => r.status === 200).length).toBe(5)
+    expect(results.filter((r) => r.status !== 200).every((r) => r.body.errorType === 'EVENT_FULL')).toBe(true)
+    expect(await seats(h(), e.id)).toBe(17)
+    const escorts = await h().ctx.db.selectFrom('escort_person').innerJoin('event_visitor', 'event_visitor.id', 'escort_person.visitor_id').select('escort_person.id').where('event_visitor.event_id', '=', e.id).execute()
+    expect(escorts.length).toBe(5)
+  })
+
+  test('every guest portal call is in the OpenAPI document', async () => {
+    const r = await h().request('GET', '/proxy/api/openapi.json')
+    const paths = Object.keys(r.body.paths)
+    for (const p of [
+      '/proxy/api/guest/events/visitors/{vid}/details',
+      '/proxy/api/guest/events/visitors/{vid}',
+      '/proxy/api/guest/events/visitors/{vid}/data',
+      '/proxy/api/guest/events/visitors/{vid}/transfer',
+      '/proxy/api/public/events/{id}/visitor/resendMail',
+      '/proxy/api/guest/{id}/sendInvitation',
+      '/proxy/api/guest/events/{id}/reject',
+      '/proxy/api/guest/events/{id}/activate',
+    ]) {
+      expect(paths).toContain(p)
+    }
+  })
+
   test('passing a place on: only where allowed and before the deadline; new tokens and ticket code; both get a mail; the organiser sees the history', async () => {
     const notAllowed = await event()
     const n = await registered(notAllowed.id)
