@@ -150,6 +150,10 @@ test('guest portal on a phone: activate one invitation, decline another with a r
     const inv = await page.request.post(`${server.url}/proxy/api/events/${ev.id}/visitors/${(await g.json()).id}/invite`, { data: { reservePlace: true } })
     expect(inv.status()).toBe(200)
   }
+  // a plain invitation (no place held) to a later event: the invited section, grouped by month
+  const c = await createEvent(page, server, { displayName: 'Herbstgala', startDate: '2027-10-15T17:00:00.000Z', endDate: '2027-10-15T21:00:00.000Z' })
+  const cg = await page.request.post(`${server.url}/proxy/api/events/${c.id}/visitors`, { data: { salutation: 'Herr', firstName: 'Paul', lastName: 'Pending', email: 'paul@example.org' } })
+  expect((await page.request.post(`${server.url}/proxy/api/events/${c.id}/visitors/${(await cg.json()).id}/invite`, { data: {} })).status()).toBe(200)
   const mail = await server.smtp.waitFor((m) => m.to.includes('paul@example.org') && m.subject === 'Einladung: Neujahrsempfang', 15_000)
   const { ctx, g } = await phone(browser)
   try {
@@ -158,6 +162,11 @@ test('guest portal on a phone: activate one invitation, decline another with a r
     await expect(pending.locator('.count')).toHaveText('2')
     await expect(pending.getByText('Bitte bestätigen Sie Ihre Teilnahme.')).toBeVisible()
     await expect(pending.getByText('ONLINE')).toBeVisible()
+    const invited = g.getByTestId('section-invitedEvents')
+    await expect(invited.getByRole('heading', { name: 'Oktober 2027' })).toBeVisible()
+    await invited.getByRole('button', { name: 'Einladung erneut senden' }).click()
+    await expect(okOverlay(g, 'Die E-Mail wurde erneut versendet.')).toBeVisible()
+    await g.getByRole('button', { name: 'OK' }).click()
     await shot(g, 'guest-portal-10-pending-phone')
     const first = pending.locator('li').filter({ hasText: 'Neujahrsempfang' })
     await first.getByRole('button', { name: 'Teilnahme bestätigen' }).click()
