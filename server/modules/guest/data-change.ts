@@ -154,7 +154,15 @@ export async function changeRegistrationData(ctx: AppContext, guest: GuestActor,
     // uploads: a new file must be the guest's own, unclaimed upload of this agency
     for (const a of assets) {
       if (old.some((o) => o.asset_id === a.assetId)) continue
-      const r = await trx.updateTable('asset').set({ visitor_id: v.id, event_id: event.id }).where('id', '=', a.assetId).where('agency_id', '=', event.agency_id).where('visitor_id', 'is', null).executeTakeFirst()
+      // only an upload of this browser visit (as when registering): an asset id alone is guessable
+      const r = await trx
+        .updateTable('asset')
+        .set({ visitor_id: v.id, event_id: event.id })
+        .where('id', '=', a.assetId)
+        .where('agency_id', '=', event.agency_id)
+        .where('visitor_id', 'is', null)
+        .where('owner_identification', '=', input.identification ?? '')
+        .executeTakeFirst()
       if (Number(r.numUpdatedRows) !== 1) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: a.field, errorType: 'INVALID' }] })
     }
     if (holding) {

@@ -269,6 +269,33 @@ forEachDialect('guest portal', (h) => {
     expect(escorts.length).toBe(5)
   })
 
+  test('data change with an upload: only the guest’s own upload of this visit is claimed', async () => {
+    const e = await event({ options: ['CAN_EDIT_REGISTRATION_DATA'] })
+    const photo = await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'IMAGE', displayName: 'Foto' })
+    const { guest, visitorId } = await registered(e.id)
+    const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+    const upload = async (identification: string) => {
+      const f = new FormData()
+      const bytes = await new Bun.Image(pixel).resize(40, 40).png().bytes()
+      f.append('file', new File([bytes as Uint8Array<ArrayBuffer>], 'me.png'))
+      f.append('fileName', 'me.png')
+      f.append('type', 'EVENT_GUEST')
+      f.append('event', String(e.id))
+      const r = await h().request('POST', '/api/asset', { form: f, headers: { 'x-guest-identification': identification } })
+      expect(r.body).toMatchObject({ secure: true })
+      return r.body.id as number
+    }
+    const theirs = await upload('someone-else-visit-1')
+    const stolen = await guest.put(`/proxy/api/guest/events/visitors/${visitorId}/data`, { identification: 'my-change-visit-1', fields: { [photo.body.id]: { assetId: theirs, fileName: 'me.png' } } })
+    expect(stolen.status).toBe(400)
+    expect(stolen.body.errorFields).toEqual([{ field: `fields.${photo.body.id}`, errorType: 'INVALID' }])
+    const mine = await upload('my-change-visit-1')
+    const ok = await guest.put(`/proxy/api/guest/events/visitors/${visitorId}/data`, { identification: 'my-change-visit-1', fields: { [photo.body.id]: { assetId: mine, fileName: 'me.png' } } })
+    expect(ok.status).toBe(200)
+    const a = await h().ctx.db.selectFrom('asset').select('visitor_id').where('id', '=', mine).executeTakeFirstOrThrow()
+    expect(a.visitor_id).toBe(visitorId)
+  })
+
   test('every guest portal call is in the OpenAPI document', async () => {
     const r = await h().request('GET', '/proxy/api/openapi.json')
     const paths = Object.keys(r.body.paths)
