@@ -3,13 +3,22 @@
 // pages (no-permission with the access link, self check-in).
 // first: this area's German strings are registered before any of its modules render
 import '../../i18n/part-rest'
+import { Suspense, lazy } from 'preact/compat'
 import { Redirect, Route, Switch } from 'wouter'
 import { GuestShell } from '../../components/layout'
 import { NavigationAuth } from '../../components/navigation-auth'
-import { AccountArea } from '../account'
 import { CheckinSlot } from './checkin-slot'
 import { Dashboard } from './dashboard'
 import { GuestNoPermission } from './nopermission'
+import { Spinner } from '../../components/ui'
+
+// the account area loads when opened: the dashboard stays within the guest pages' script budget
+const AccountArea = lazy(() => import('../account').then((m) => ({ default: m.AccountArea })))
+const Account = () => (
+  <Suspense fallback={<Spinner />}>
+    <AccountArea />
+  </Suspense>
+)
 
 /** Pages with security: a loaded guest (link token or session), otherwise the no-permission page. */
 function SecuredGuestPages() {
@@ -19,8 +28,8 @@ function SecuredGuestPages() {
         <Switch>
           <Route path="/guest/dashboard">{() => <Dashboard />}</Route>
           <Route path="/guest/notifications">{() => <Dashboard initialTab="notifications" />}</Route>
-          <Route path="/guest/account" component={AccountArea} />
-          <Route path="/guest/account/*" component={AccountArea} />
+          <Route path="/guest/account" component={Account} />
+          <Route path="/guest/account/*" component={Account} />
           <Route>
             <Redirect to={`/guest/dashboard${location.search}`} replace />
           </Route>

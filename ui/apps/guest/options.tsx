@@ -3,6 +3,7 @@
 // on), pending and invited ones (activate, decline with an optional reason, details, go to event).
 // Every action ends in an overlay message (ok or error) dismissed with OK.
 import type { ComponentChildren } from 'preact'
+import { Suspense, lazy } from 'preact/compat'
 import { useState } from 'preact/hooks'
 import { formatDate, formatTime } from '../../../server/i18n/format'
 import { ApiError, errorText, post } from '../../api/client'
@@ -10,9 +11,11 @@ import { Dialog } from '../../components/dialog'
 import { OverlayMessage } from '../../components/overlay'
 import { Button, LinkButton } from '../../components/ui'
 import { fieldMessage, t } from '../../i18n'
-import { DataDialog } from './data-dialog'
 import { DetailsDialog } from './details-dialog'
 import { TicketQr } from './ticket-qr'
+
+// the form engine loads only when a guest changes their data (guest pages' script budget)
+const DataDialog = lazy(() => import('./data-dialog').then((m) => ({ default: m.DataDialog })))
 
 export interface GuestEntry {
   id: number
@@ -150,13 +153,15 @@ function DetailsButtons({ e, reload }: { e: GuestEntry; reload(): Promise<void> 
         />
       )}
       {open === 'data' && (
-        <DataDialog
-          visitorId={e.id}
-          onClose={(changed) => {
-            setOpen(null)
-            if (changed) void reload()
-          }}
-        />
+        <Suspense fallback={null}>
+          <DataDialog
+            visitorId={e.id}
+            onClose={(changed) => {
+              setOpen(null)
+              if (changed) void reload()
+            }}
+          />
+        </Suspense>
       )}
     </>
   )
