@@ -85,6 +85,12 @@ test('guest portal on a phone: details, escorts, data change, withdraw', async (
     await shot(g, 'guest-portal-04-escorts-saved-phone')
     await g.getByRole('button', { name: 'OK' }).click()
     await expect(dialog.getByTestId('details-counts')).toHaveText('Angemeldet: 2 · Eingecheckt: 0')
+    // Escape closes only the confirmation on top, not the details below it
+    await dialog.getByRole('button', { name: 'Begleitperson entfernen' }).click()
+    await expect(g.getByRole('dialog', { name: 'Begleitperson entfernen' })).toBeVisible()
+    await g.keyboard.press('Escape')
+    await expect(g.getByRole('dialog', { name: 'Begleitperson entfernen' })).toHaveCount(0)
+    await expect(dialog).toBeVisible()
     await dialog.getByRole('button', { name: 'Begleitperson entfernen' }).click()
     const confirm = g.getByRole('dialog', { name: 'Begleitperson entfernen' })
     await expect(confirm).toContainText('Begleitperson „Emil Begleiter“ wirklich entfernen?')

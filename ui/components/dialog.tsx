@@ -6,6 +6,8 @@ import { t } from '../i18n'
 // each dialog names itself by its own title: a dialog opened over another (a confirmation, the
 // field-error dialog) must not take the name of the one below
 let seq = 0
+/** open dialogs, the topmost last: Escape closes only the topmost one */
+const open: string[] = []
 
 export function Dialog({
   title,
@@ -28,11 +30,13 @@ export function Dialog({
     const before = document.activeElement as HTMLElement | null
     const first = ref.current?.querySelector<HTMLElement>('input, select, textarea, button, [href]')
     first?.focus()
+    open.push(titleId)
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && closable && onClose) onClose()
+      if (e.key === 'Escape' && closable && onClose && open[open.length - 1] === titleId) onClose()
     }
     document.addEventListener('keydown', onKey)
     return () => {
+      open.splice(open.indexOf(titleId), 1)
       document.removeEventListener('keydown', onKey)
       before?.focus?.()
     }
