@@ -5,6 +5,7 @@ import type { CheckinTables } from '../modules/checkin/checkin.table'
 import type { AssetTables } from '../modules/assets/assets.table'
 import type { EventTables } from '../modules/events/events.table'
 import type { FormTables } from '../modules/forms/forms.table'
+import type { GuestTables } from '../modules/guest/guest.table'
 import type { IdentityTables } from '../modules/identity/identity.table'
 import type { ImportTables } from '../modules/imports/imports.table'
 import type { InvoiceTables } from '../modules/invoices/invoices.table'
@@ -32,4 +33,5 @@ export interface DB
     AssetTables,
     NotificationSettingsTables,
     InvoiceTables,
-    SeatingTables {}
+    SeatingTables,
+    GuestTables {}

@@ -5,6 +5,7 @@ import * as events from '../modules/events/messages'
 import * as forms from '../modules/forms/messages'
 import * as organiser from '../modules/events/organiser-messages'
 import * as guest from '../modules/guest/messages'
+import * as guestPortal from '../modules/guest/portal-messages'
 import * as identity from '../modules/identity/messages'
 import * as invoices from '../modules/invoices/messages'
 import * as license from '../modules/license/messages'
@@ -27,6 +28,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   registration,
   forms,
   guest,
+  guestPortal,
   mail,
   license,
   visitors,

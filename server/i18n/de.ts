@@ -7,6 +7,7 @@ import { de as events } from '../modules/events/messages'
 import { de as forms } from '../modules/forms/messages'
 import { de as organiser } from '../modules/events/organiser-messages'
 import { de as guest } from '../modules/guest/messages'
+import { de as guestPortal } from '../modules/guest/portal-messages'
 import { de as identity } from '../modules/identity/messages'
 import { de as invoices } from '../modules/invoices/messages'
 import { de as license } from '../modules/license/messages'
@@ -24,6 +25,7 @@ export const de: Record<string, string> = {
   ...registration,
   ...forms,
   ...guest,
+  ...guestPortal,
   ...mail,
   ...license,
   ...visitors,

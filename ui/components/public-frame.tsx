@@ -11,16 +11,27 @@ interface LanguageOption {
   sortOrder: number
 }
 
+/**
+ * The switcher's order (guest-side.md 9): German always, the default (German) on top, then the first
+ * languages by their sort order.
+ */
+export function switcherLanguages(data: readonly LanguageOption[]): LanguageOption[] {
+  const sorted = [...data].sort((a, b) => a.sortOrder - b.sortOrder)
+  const de = sorted.find((l) => l.code === 'de') ?? { code: 'de', displayName: 'Deutsch', sortOrder: -1 }
+  return [de, ...sorted.filter((l) => l.code !== 'de')]
+}
+
 /** Buttons for up to 4 languages; above that a dropdown with German and the first ones on top. */
 export function LanguageSwitcher() {
   useLanguage()
   const { data } = useResource<LanguageOption[]>('/proxy/api/public/translations/languages')
   if (!data || data.length < 2) return null
   const lang = currentLanguage()
-  if (data.length <= 4) {
+  const list = switcherLanguages(data)
+  if (list.length <= 4) {
     return (
       <nav class="lang-switch" aria-label="Sprache / Language">
-        {data.map((l) => (
+        {list.map((l) => (
           <button key={l.code} type="button" class={`lang-btn ${l.code === lang ? 'active' : ''}`} aria-pressed={l.code === lang} onClick={() => void setLanguage(l.code)}>
             {l.code.toUpperCase()}
           </button>
@@ -32,7 +43,7 @@ export function LanguageSwitcher() {
     <label class="lang-select">
       <span class="sr-only">Sprache / Language</span>
       <select value={lang} onChange={(e) => void setLanguage((e.target as HTMLSelectElement).value)}>
-        {data.map((l) => (
+        {list.map((l) => (
           <option key={l.code} value={l.code}>
             {l.displayName}
           </option>

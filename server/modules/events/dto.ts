@@ -38,6 +38,8 @@ export function publicEventDto(ctx: AppContext, e: EventRow, agency: { id: numbe
     url: `${ctx.config.baseUrl}/public/event/${e.id}`,
     defaultPhoneLocale: e.default_phone_locale,
     lockBasicData: bool(e.lock_basic_data),
+    allowTransfer: bool(e.allow_transfer),
+    transferUntil: e.transfer_until,
     registrationState: registrationState(e, ctx.clock.now()),
     freePlaces: freePlaces(e),
   }

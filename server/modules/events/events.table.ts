@@ -57,6 +57,10 @@ export interface EventTable {
   form_version: Generated<number>
   /** registrations beyond capacity go to the waiting list instead of being refused */
   waiting_list: GenBool
+  /** a guest may pass their place to someone else (guest/transfer.ts) … */
+  allow_transfer: GenBool
+  /** … until this instant (null: until the event starts) */
+  transfer_until: Timestamp | null
   created_by_account_id: number | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>

@@ -77,6 +77,9 @@ export const EventInput = z
     checkinTarget: z.enum(CHECKIN_TARGETS).default('NONE'),
     checkinUrl: optionalUrl(),
     options: z.array(z.enum(EVENT_OPTIONS)).max(10).default([]),
+    /** guests may pass their place to someone else (guest portal) until transferUntil (null: the event's start) */
+    allowTransfer: z.boolean().default(false),
+    transferUntil: instant().nullable().default(null),
     tags: ids(),
     campaigns: ids(),
   })

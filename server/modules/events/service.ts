@@ -55,6 +55,8 @@ export function eventColumns(input: EventInput) {
     checkin_target: input.checkinTarget,
     checkin_url: input.checkinUrl,
     options: toJson([...new Set(input.options)]),
+    allow_transfer: input.allowTransfer,
+    transfer_until: iso(input.transferUntil),
   }
 }
 

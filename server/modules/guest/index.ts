@@ -11,6 +11,7 @@ import { isGuestRole } from '../identity/roles'
 import { enabledMethods } from '../identity/tfa'
 import { resendAccessLink } from './access-link'
 import { guestEvents } from './service'
+import { guestPortalRoutes } from './portal'
 
 export function guestRoutes(ctx: AppContext) {
   const guestDetails = async (c: any) => {
@@ -30,6 +31,7 @@ export function guestRoutes(ctx: AppContext) {
     }
   }
   return new Elysia({ name: 'guest' })
+    .use(guestPortalRoutes(ctx))
     .get(
       '/proxy/api/guest/events',
       async (c) => {

@@ -3,8 +3,10 @@ import type { AppContext } from '../../context'
 import type { VisitorStatus } from '../visitors/visitors.table'
 import { publicEventDto } from '../events/dto'
 import { escortDto } from '../visitors/dto'
-import { fromJson } from '../../db/types'
+import { bool, fromJson } from '../../db/types'
 import { waitingListPositions } from '../visitors/repository'
+import { canEditData, registrationExpired } from './details'
+import { canTransfer, transferDeadline } from './transfer'
 
 export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
 
@@ -40,6 +42,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       'v.first_name as v_first_name',
       'v.last_name as v_last_name',
       'v.email as v_email',
+      'v.main_guest_checked_in as v_main_guest_checked_in',
       'a.display_name as agency_display_name',
     ])
     .where('v.user_id', '=', userId)
@@ -63,6 +66,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
     ctx.db,
     rows.filter((r) => r.v_status === 'WAITING_LIST').map((r) => r.v_id),
   )
+  const now = ctx.clock.now()
   const lists: Record<GuestList, unknown[]> = { pendingEvents: [], confirmedEvents: [], invitedEvents: [], openEvents: [], declinedEvents: [] }
   for (const r of rows) {
     const list = LIST_OF_STATUS[r.v_status]
@@ -77,6 +81,11 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       visitorCount: r.v_visitor_count,
       /** WAITING_LIST only: the place in the event's waiting list */
       waitingListPosition: positions.get(r.v_id) ?? null,
+      /** guest portal: what the dashboard offers for this registration */
+      canEditRegistrationData: canEditData(r) && !registrationExpired(r, now),
+      registrationExpired: registrationExpired(r, now),
+      canTransfer: canTransfer(r, { status: r.v_status, main_guest_checked_in: r.v_main_guest_checked_in }, now),
+      transferUntil: bool(r.allow_transfer) ? transferDeadline(r) : null,
       escortPersons: escorts.filter((e) => e.visitor_id === r.v_id).map(escortDto),
       defaultFields: [
         { key: 'SALUTATION', data: r.v_salutation, appearance: 'REQUIRED' },

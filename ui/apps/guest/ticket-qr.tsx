@@ -1,7 +1,7 @@
 // The QR code of a registered guest's ticket ("QR code of the visitor id", guest-side.md 2): shown on
 // demand on the dashboard card; the desk scans it or staff type the code below it.
 import { useState } from 'preact/hooks'
-import { errorText, get, post } from '../../api/client'
+import { errorText, get } from '../../api/client'
 import { t } from '../../i18n'
 
 export function TicketQr({ visitorId, status }: { visitorId: number; status: string }) {
@@ -39,60 +39,4 @@ export function TicketQr({ visitorId, status }: { visitorId: number; status: str
       )}
     </div>
   )
-}
-
-/** Confirm or decline an invitation (INVITED, PENDING) from the dashboard card. */
-function DecisionButtons({ entry }: { entry: RegistrationEntry }) {
-  const [busy, setBusy] = useState(false)
-  const [err, setErr] = useState<string | null>(null)
-  const [declining, setDeclining] = useState(false)
-  const [reason, setReason] = useState('')
-  const act = async (what: 'activate' | 'reject') => {
-    setBusy(true)
-    setErr(null)
-    try {
-      await post(`/proxy/api/guest/events/${entry.event.id}/${what}`, { visitor: entry.id, ...(what === 'reject' && reason ? { reason } : {}) })
-      location.reload()
-    } catch (e) {
-      setErr(errorText(e))
-      setBusy(false)
-    }
-  }
-  return (
-    <div class="ticket-qr">
-      <div class="button-row">
-        <button type="button" class="btn btn-primary" disabled={busy} onClick={() => void act('activate')}>
-          {t('guest.decision.accept')}
-        </button>
-        {!entry.event.hideDeclineButton && (
-          <button type="button" class="btn btn-secondary" disabled={busy} onClick={() => setDeclining(!declining)}>
-            {t('guest.decision.decline')}
-          </button>
-        )}
-      </div>
-      {declining && (
-        <div class="field field-full">
-          <label for={`reason-${entry.id}`}>{t('guest.decision.reason')}</label>
-          <input id={`reason-${entry.id}`} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
-          <button type="button" class="btn btn-danger" disabled={busy} onClick={() => void act('reject')}>
-            {t('guest.decision.confirmDecline')}
-          </button>
-        </div>
-      )}
-      {err && <p class="field-error">{err}</p>}
-    </div>
-  )
-}
-
-interface RegistrationEntry {
-  id: number
-  registrationStatus: { status: string }
-  event: { id: number; hideDeclineButton?: boolean }
-}
-
-/** What a dashboard card offers beyond the basics: the ticket QR, or accept/decline an invitation. */
-export function RegistrationExtras({ entry }: { entry: RegistrationEntry }) {
-  const s = entry.registrationStatus.status
-  if (s === 'INVITED' || s === 'PENDING') return <DecisionButtons entry={entry} />
-  return <TicketQr visitorId={entry.id} status={s} />
 }

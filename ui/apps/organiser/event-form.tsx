@@ -102,6 +102,8 @@ interface Values {
   checkinTarget: (typeof CHECKIN_TARGETS)[number]
   checkinUrl: string
   canEditRegistrationData: boolean
+  allowTransfer: boolean
+  transferUntil: string
   imageAssetId: number | null
   tags: number[]
   campaigns: number[]
@@ -151,6 +153,8 @@ function toInput(v: Values) {
     checkinTarget: v.checkinTarget,
     checkinUrl: orNull(v.checkinUrl),
     options: v.canEditRegistrationData ? ['CAN_EDIT_REGISTRATION_DATA'] : [],
+    allowTransfer: v.allowTransfer,
+    transferUntil: v.allowTransfer && v.transferUntil ? toInstant(v.transferUntil, v.timezone) : null,
     imageAssetId: v.imageAssetId,
     tags: v.tags,
     campaigns: v.campaigns,
@@ -201,6 +205,8 @@ function defaults(e: EventFull | null): Values {
     checkinTarget: (e?.checkinTarget as Values['checkinTarget']) ?? 'NONE',
     checkinUrl: e?.checkinUrl ?? '',
     canEditRegistrationData: e?.options.includes('CAN_EDIT_REGISTRATION_DATA') ?? false,
+    allowTransfer: e?.allowTransfer ?? false,
+    transferUntil: local(e?.transferUntil ?? null),
     imageAssetId: e?.image?.id ?? null,
     tags: e?.tags.map((x) => x.id) ?? [],
     campaigns: e?.campaigns.map((x) => x.id) ?? [],
@@ -301,6 +307,8 @@ export function EventForm({ event, onSaved }: { event: EventFull | null; onSaved
           {yesNo('lockBasicData', t('events.field.lockBasicData'))}
           {yesNo('canEditRegistrationData', t('events.field.canEditRegistrationData'))}
           {yesNo('useReporting', t('events.field.useReporting'))}
+          {yesNo('allowTransfer', t('events.field.allowTransfer'))}
+          {v.allowTransfer && <TextField label={t('events.field.transferUntil')} reg={register('transferUntil')} errors={errors} type="datetime-local" size="half" />}
           <fieldset class="field-full covid-states">
             <legend>{t('events.field.disabledCovidStates')}</legend>
             {COVID_STATES.map((s) => (

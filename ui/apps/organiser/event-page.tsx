@@ -61,6 +61,9 @@ export interface EventFull {
   checkinTarget: string
   checkinUrl: string | null
   options: string[]
+  /** guests may pass their place on until transferUntil (null: the event's start) */
+  allowTransfer?: boolean
+  transferUntil?: string | null
   maxVisitors: number | null
   seatsTaken: number
   requireApproval: boolean

@@ -31,6 +31,7 @@ export interface GuestDetail extends Contact {
   campaigns: Array<{ id: number; displayName: string }>
   escortPersons: Array<{ id: number; number: number; salutation: string | null; title: string | null; firstName: string | null; lastName: string | null; email: string | null; checkState: string }>
   presentDates?: Array<{ person: number; checkin: string; checkout: string | null; note: string | null }>
+  transfers?: Array<{ from: { firstName: string | null; lastName: string | null; email: string | null }; to: { firstName: string; lastName: string; email: string }; date: string }>
   agreements?: Array<{ id: number; displayName: string; appearance: string; status: string | null; confirmDate: string | null; declineDate: string | null; signatureId: number | null }>
   checkState: string
 }
@@ -281,6 +282,22 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
                 {a.confirmDate && ` · ${formatDateTime(a.confirmDate, event.timezone)}`}
                 {a.declineDate && ` · ${formatDateTime(a.declineDate, event.timezone)}`}
                 {a.signatureId && <img class="signature-thumb" alt={t('agreements.signature')} src={`/proxy/api/agreements/signatures/${a.signatureId}/signature`} />}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {guest?.transfers && guest.transfers.length > 0 && (
+        <section class="guest-section-block" data-testid="guest-transfers">
+          <h3>{t('visitors.transfers')}</h3>
+          <ul class="plain-list">
+            {guest.transfers.map((x, i) => (
+              <li key={i}>
+                {t('visitors.transfer.entry', {
+                  date: formatDateTime(x.date, event.timezone),
+                  from: `${[x.from.firstName, x.from.lastName].filter(Boolean).join(' ')} (${x.from.email ?? '–'})`,
+                  to: `${x.to.firstName} ${x.to.lastName} (${x.to.email})`,
+                })}
               </li>
             ))}
           </ul>

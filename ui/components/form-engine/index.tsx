@@ -36,6 +36,8 @@ export interface FormEngineProps {
   /** keys taken from the guest's account (lockBasicData) */
   locked?: string[]
   vip?: boolean
+  /** a guest changes an existing registration: reservations are asked for with registrationChange */
+  registrationChange?: boolean
   submitLabel: string
   /** resolves with server field errors to mark, or nothing */
   onSubmit?(data: VisitorData): Promise<ServerFieldError[] | void>
@@ -71,6 +73,7 @@ function FormEngineInner(p: FormEngineProps) {
     eventId: p.event.id,
     identification: p.identification,
     reserve: p.mode === 'public',
+    registrationChange: p.registrationChange,
     hasTimeslots,
     // at expiry every timed pick leaves the form
     onExpire: () =>

@@ -47,6 +47,8 @@ export function useReservations(opts: {
   /** admin mode and preview: selections without reservations */
   reserve: boolean
   hasTimeslots: boolean
+  /** a guest changing their registration (the server keeps their old slots until the change is saved) */
+  registrationChange?: boolean
   /** called when picks are cleared at expiry (field id → selections to drop) */
   onExpire(): void
 }): Reservations {
@@ -136,7 +138,7 @@ export function useReservations(opts: {
         timeslotId: slotId,
         identification: opts.identification,
         amount,
-        registrationChange: false,
+        registrationChange: opts.registrationChange ?? false,
       })
       setSlots((m) => ({ ...m, [slotId]: { status: 'selected', token: r.reservationToken, expireDate: r.expireDate } }))
       setFree((f) => ({ ...f, [slotId]: r.freeSlots }))

@@ -1,0 +1,189 @@
+// The registration details dialog (guest-side.md 2): name, event, status, registered persons against
+// checked-in persons, escort persons, master data and event fields; and the escort edit that saves
+// it (PATCH escortPersons), allowed until the registration has expired (section 4, timing).
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { bool, fromJson, isoNow } from '../../db/types'
+import { AppError, notFound } from '../../shared/errors'
+import { publicEventDto } from '../events/dto'
+import type { EventRow } from '../events/events.table'
+import { registrationState } from '../events/rules'
+import { type FieldDef, isEscortCode, kindOf, labelOf } from '../forms/definitions'
+import { escortAppearance, evaluate, isFormField } from '../forms/engine'
+import { formDefinitions } from '../forms/service'
+import type { GuestActor } from '../identity/auth'
+import { formContext } from '../registration/service'
+import { holdsSeats, releaseSeats, takeSeats } from '../visitors/capacity'
+import { escortDto } from '../visitors/dto'
+import { escortsOf, findVisitor } from '../visitors/repository'
+import type { EventVisitorRow } from '../visitors/visitors.table'
+import type { EscortEdit } from './model'
+
+/** The guest's own registration: another guest's id (or a removed one) answers 404. */
+export async function ownRegistration(db: Db, guest: GuestActor, visitorId: number): Promise<{ v: EventVisitorRow; event: EventRow }> {
+  const v = await findVisitor(db, visitorId)
+  if (!v || v.user_id !== guest.user.id || v.status === 'DELETED') throw notFound()
+  const event = await db.selectFrom('event').selectAll().where('id', '=', v.event_id).executeTakeFirst()
+  if (!event || event.status === 'DELETED') throw notFound()
+  return { v, event }
+}
+
+/**
+ * Registration timing of section 4: the registration has expired once registrationUntil or the
+ * event's end has passed; escort edits (and data changes) stop then.
+ */
+export function registrationExpired(event: EventRow, now: Date): boolean {
+  const s = registrationState({ ...event, max_visitors: null }, now)
+  return s === 'CLOSED' || s === 'EXPIRED'
+}
+
+export const canEditData = (event: Pick<EventRow, 'options'>) => fromJson<string[]>(event.options, []).includes('CAN_EDIT_REGISTRATION_DATA')
+
+/** Statuses whose registration the guest may still shape (escorts, data). */
+const EDITABLE: readonly string[] = ['CONFIRMED', 'PENDING', 'INVITED', 'REQUIRE_APPROVAL', 'WAITING_LIST', 'OPEN']
+
+/** Master data (default fields except escorts) and event fields a guest may see, with their values. */
+function fieldsForGuest(defs: FieldDef[], v: EventVisitorRow, values: Map<number, { data: string | null; value: string }>, language: string) {
+  const basic: Record<string, string | null> = { SALUTATION: v.salutation, TITLE: v.title, FIRST_NAME: v.first_name, LAST_NAME: v.last_name, EMAIL: v.email }
+  const master: Array<{ key: string; fieldId: number; displayName: string; data: string | null; appearance: string }> = []
+  const event: Array<{ eventField: number; displayName: string; type: string; data: string | null }> = []
+  for (const f of [...defs].sort((a, b) => a.sortOrder - b.sortOrder || a.id - b.id)) {
+    if (f.appearance === 'HIDDEN' || !isFormField(f) || isEscortCode(f.defaultField)) continue
+    const kind = kindOf(f)
+    if (kind === 'SEPARATOR' || kind === 'EXPLANATION') continue
+    const stored = values.get(f.id)
+    const data = f.defaultField && f.defaultField in basic ? basic[f.defaultField] : (stored?.data ?? null)
+    if (f.defaultField) master.push({ key: f.defaultField, fieldId: f.id, displayName: labelOf(f, language), data, appearance: f.appearance })
+    else event.push({ eventField: f.id, displayName: labelOf(f, language), type: f.type, data })
+  }
+  return { master, event }
+}
+
+export async function registrationDetails(ctx: AppContext, guest: GuestActor, visitorId: number, language: string) {
+  const { v, event } = await ownRegistration(ctx.db, guest, visitorId)
+  const [escorts, defs, values, agency] = await Promise.all([
+    escortsOf(ctx.db, v.id),
+    formDefinitions(ctx.db, event),
+    ctx.db.selectFrom('visitor_field_value').select(['field_id', 'data', 'value']).where('visitor_id', '=', v.id).execute(),
+    ctx.db.selectFrom('agency').select(['id', 'display_name']).where('id', '=', event.agency_id).executeTakeFirst(),
+  ])
+  const now = ctx.clock.now()
+  const expired = registrationExpired(event, now)
+  const checkinCount = (bool(v.main_guest_checked_in) ? 1 : 0) + escorts.filter((e) => bool(e.checked_in)).length
+  const checkoutCount = (bool(v.main_guest_checked_out) ? 1 : 0) + escorts.filter((e) => bool(e.checked_out)).length
+  const fields = fieldsForGuest(defs, v, new Map(values.map((x) => [x.field_id, x])), language)
+  const editable = EDITABLE.includes(v.status) && !expired
+  return {
+    id: v.id,
+    name: [v.salutation, v.title, v.first_name, v.last_name].filter(Boolean).join(' '),
+    salutation: v.salutation,
+    title: v.title,
+    firstName: v.first_name,
+    lastName: v.last_name,
+    email: v.email,
+    status: v.status,
+    event: publicEventDto(ctx, event, agency ?? null),
+    visitorCount: v.visitor_count,
+    checkinCount,
+    checkoutCount,
+    registrationExpired: expired,
+    /** escorts may be added, changed and removed (section 4: until the registration has expired) */
+    canEditEscorts: editable,
+    /** the whole form may be changed (option CAN_EDIT_REGISTRATION_DATA) */
+    canEditRegistrationData: editable && canEditData(event),
+    escortPersons: escorts.map(escortDto),
+    /** which escort properties the event asks for (HIDDEN, VISIBLE, REQUIRED) */
+    escortFields: escortAppearance(defs),
+    maxVisitorPerSubscription: event.max_visitor_per_subscription,
+    defaultFields: fields.master,
+    visitorFields: fields.event,
+  }
+}
+
+const escortColumns = (e: EscortEdit) => ({
+  salutation: e.salutation ?? null,
+  title: e.title ?? null,
+  first_name: e.firstName ?? null,
+  last_name: e.lastName ?? null,
+  email: e.email ?? null,
+  company: e.company ?? null,
+  position: e.position ?? null,
+  phone_number: e.phoneNumber ?? null,
+  web: e.web ?? null,
+  info: e.info ?? null,
+  birthday: e.birthday ?? null,
+  covid_state: e.covidState ?? null,
+  street: e.address?.street ?? null,
+  street_number: e.address?.streetNumber ?? null,
+  post_code: e.address?.postCode ?? null,
+  city: e.address?.city ?? null,
+  country: e.address?.country ?? null,
+})
+
+/**
+ * Saves the escort list of the guest's registration: listed ids are kept (with their check-in
+ * state), others removed, new ones numbered on. The escorts go through the form engine's escort
+ * rules (the event's ESCORT_* settings); the person count moves the event places the registration
+ * holds in the same transaction (conditional update: never oversold).
+ */
+export async function saveEscorts(ctx: AppContext, guest: GuestActor, visitorId: number, list: EscortEdit[], language: string) {
+  const now = ctx.clock.now()
+  // read and check before the transaction (the single writer on SQLite)
+  const { event } = await ownRegistration(ctx.db, guest, visitorId)
+  if (registrationExpired(event, now)) throw new AppError(409, 'REGISTRATION_EXPIRED')
+  const defs = await formDefinitions(ctx.db, event)
+  const ev = evaluate(defs, { escortPersons: list }, formContext(event, now, { admin: false, vip: false, language }))
+  const problems = [...ev.missing, ...ev.invalid].filter((p) => p.field.startsWith('escortPersons.'))
+  if (problems.length) {
+    throw new AppError(400, 'FIELD_ERROR', {
+      fields: problems.map((p) => ({ field: p.field, errorType: p.errorType })),
+      extra: { missingFields: problems.map((p) => ({ id: p.fieldId, field: p.field, displayName: p.displayName, errorType: p.errorType })) },
+    })
+  }
+  const persons = 1 + list.length
+  if (event.max_visitor_per_subscription > 0 && persons > event.max_visitor_per_subscription) {
+    throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
+  }
+  // the engine's normalised values (trimmed names, E.164 phone numbers, ISO birthdays)
+  const clean: EscortEdit[] = ev.data.escortPersons.map((e, i) => ({ ...list[i], ...e, id: list[i]!.id }) as EscortEdit)
+  await ctx.db.transaction().execute(async (trx) => {
+    const { v } = await ownRegistration(trx, guest, visitorId)
+    if (!EDITABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
+    const existing = await trx.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).execute()
+    const keep = new Set(clean.map((e) => e.id).filter((id): id is number => id != null))
+    // an escort id of another registration is not this guest's to change
+    for (const id of keep) if (!existing.some((e) => e.id === id)) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'escortPersons', errorType: 'INVALID' }] })
+    const removed = existing.filter((e) => !keep.has(e.id))
+    // someone who already came in stays on the list (the desk's history and counts)
+    if (removed.some((e) => bool(e.checked_in))) throw new AppError(409, 'ESCORT_CHECKED_IN')
+    if (removed.length) {
+      await trx
+        .deleteFrom('escort_person')
+        .where(
+          'id',
+          'in',
+          removed.map((e) => e.id),
+        )
+        .execute()
+    }
+    let next = existing.reduce((m, e) => Math.max(m, e.number), 0)
+    for (const e of clean) {
+      if (e.id) await trx.updateTable('escort_person').set(escortColumns(e)).where('id', '=', e.id).where('visitor_id', '=', v.id).execute()
+      else await trx.insertInto('escort_person').values({ ...escortColumns(e), visitor_id: v.id, number: ++next }).execute()
+    }
+    // places follow the person count while the status holds places
+    const need = holdsSeats(v.status) ? persons : 0
+    const diff = need - v.seats_held
+    if (diff > 0 && !(await takeSeats(trx, v.event_id, diff))) throw new AppError(409, 'EVENT_FULL')
+    if (diff < 0) await releaseSeats(trx, v.event_id, -diff)
+    const r = await trx
+      .updateTable('event_visitor')
+      .set({ visitor_count: persons, seats_held: need, updated_at: isoNow(now) })
+      .where('id', '=', v.id)
+      .where('status', '=', v.status)
+      .where('seats_held', '=', v.seats_held)
+      .executeTakeFirst()
+    if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
+  })
+  return registrationDetails(ctx, guest, visitorId, language)
+}

@@ -1,0 +1,50 @@
+// The guest pages' JavaScript budget (issue 11): the dashboard's scripts — the entry, the guest chunk
+// and everything they import statically — stay under 100 KB gzipped. The account area and the form
+// engine (data change) load on demand. Built the way build.ts builds, read from the metafile.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative, resolve } from 'node:path'
+import { bundleUi } from '../../../ui/bundle'
+
+const BUDGET_BYTES = 100 * 1024
+
+let outdir = ''
+let result: Awaited<ReturnType<typeof bundleUi>>
+beforeAll(async () => {
+  outdir = mkdtempSync(join(tmpdir(), 'einlass-guest-budget-'))
+  result = await bundleUi(outdir)
+})
+afterAll(() => rmSync(outdir, { recursive: true, force: true }))
+
+function guestPageScripts(): string[] {
+  const outputs = result.metafile!.outputs
+  const key = (p: string) => relative(outdir, resolve(outdir, p))
+  const entry = Object.keys(outputs).find((o) => o.endsWith('.js') && outputs[o].entryPoint)!
+  const guest = Object.keys(outputs).find((o) => o.endsWith('.js') && Object.keys(outputs[o].inputs).some((i) => i.endsWith('ui/apps/guest/index.tsx')))!
+  const seen = new Set<string>()
+  const visit = (out: string) => {
+    if (seen.has(key(out))) return
+    seen.add(key(out))
+    for (const imp of outputs[out].imports) {
+      if (imp.kind !== 'import-statement') continue
+      const target = Object.keys(outputs).find((o) => key(o) === key(join(out, '..', imp.path)))
+      if (target) visit(target)
+    }
+  }
+  visit(entry)
+  visit(guest)
+  return [...seen]
+}
+
+test('the guest dashboard’s scripts stay under 100 KB gzipped; the form engine is not among them', () => {
+  const scripts = guestPageScripts()
+  const total = scripts.reduce((a, s) => a + Bun.gzipSync(readFileSync(join(outdir, s)), { level: 9 }).length, 0)
+  if (total > BUDGET_BYTES) console.error(`guest pages ${(total / 1024).toFixed(1)} KB gzipped, budget ${BUDGET_BYTES / 1024} KB`)
+  expect(total).toBeLessThanOrEqual(BUDGET_BYTES)
+  const outputs = result.metafile!.outputs
+  const inputs = Object.keys(outputs)
+    .filter((o) => scripts.includes(relative(outdir, resolve(outdir, o))))
+    .flatMap((o) => Object.keys(outputs[o].inputs))
+  expect(inputs.filter((i) => /ui\/components\/form-engine\/|libphonenumber/.test(i))).toEqual([])
+})

@@ -1,0 +1,350 @@
+// What a dashboard card offers (guest-side.md 2): registered events (resend confirmation, ticket PDF,
+// calendar entry, Apple / Google Wallet, details or data change, QR code, withdraw, pass the place
+// on), pending and invited ones (activate, decline with an optional reason, details, go to event).
+// Every action ends in an overlay message (ok or error) dismissed with OK.
+import type { ComponentChildren } from 'preact'
+import { Suspense, lazy } from 'preact/compat'
+import { useState } from 'preact/hooks'
+import { formatDate, formatTime } from '../../../server/i18n/format'
+import { ApiError, errorText, post } from '../../api/client'
+import { Dialog } from '../../components/dialog'
+import { OverlayMessage } from '../../components/overlay'
+import { Button, LinkButton } from '../../components/ui'
+import { fieldMessage, t } from '../../i18n'
+import { DetailsDialog } from './details-dialog'
+import { TicketQr } from './ticket-qr'
+
+// the form engine loads only when a guest changes their data (guest pages' script budget)
+const DataDialog = lazy(() => import('./data-dialog').then((m) => ({ default: m.DataDialog })))
+
+export interface GuestEntry {
+  id: number
+  eventToken: string
+  registrationStatus: { status: string; options: string[] }
+  tokens: { downloadToken?: string | null; downloadTokenIcs?: string | null; downloadTokenWallet?: string | null; downloadLinkGoogleWallet?: string | null }
+  downloadLinkGoogleWallet?: string | null
+  visitorCount: number
+  waitingListPosition?: number | null
+  canEditRegistrationData?: boolean
+  canTransfer?: boolean
+  transferUntil?: string | null
+  event: {
+    id: number
+    displayName: string
+    subTitle: string | null
+    startDate: string
+    timezone: string
+    eventType: string
+    hideDeclineButton: boolean
+    address: { locationName: string | null; city: string | null }
+    url: string
+  }
+}
+
+type Overlay = { tone: 'ok' | 'error'; text: string } | null
+
+/** Runs a guest action and tells the outcome in an overlay; reloads the dashboard after OK. */
+function useAction(reload: () => Promise<void>) {
+  const [overlay, setOverlay] = useState<Overlay>(null)
+  const [busy, setBusy] = useState(false)
+  const [changed, setChanged] = useState(false)
+  const run = async (fn: () => Promise<unknown>, okText: string) => {
+    setBusy(true)
+    try {
+      await fn()
+      setChanged(true)
+      setOverlay({ tone: 'ok', text: okText })
+      return true
+    } catch (e) {
+      setOverlay({ tone: 'error', text: errorText(e) })
+      return false
+    } finally {
+      setBusy(false)
+    }
+  }
+  const view = overlay && (
+    <OverlayMessage
+      tone={overlay.tone}
+      messages={[overlay.text]}
+      onClose={() => {
+        setOverlay(null)
+        if (changed) {
+          setChanged(false)
+          void reload()
+        }
+      }}
+    />
+  )
+  return { run, busy, view }
+}
+
+/** Inside the einlass app the downloads are offered by the app itself (its user agent says so). */
+const insideApp = () => typeof navigator !== 'undefined' && /EinlassApp/i.test(navigator.userAgent)
+const download = (token: string) => `/proxy/api/download/${encodeURIComponent(token)}`
+
+function Downloads({ e, entryPass }: { e: GuestEntry; entryPass: boolean }) {
+  if (insideApp()) return null
+  const tk = e.tokens ?? {}
+  const google = tk.downloadLinkGoogleWallet ?? e.downloadLinkGoogleWallet
+  const links: Array<[string, string, boolean]> = entryPass
+    ? tk.downloadToken
+      ? [[download(tk.downloadToken), t('guestPortal.entryTicketPdf'), false]]
+      : []
+    : ([
+        tk.downloadToken ? [download(tk.downloadToken), t('guestPortal.ticketPdf'), false] : null,
+        tk.downloadTokenIcs ? [download(tk.downloadTokenIcs), t('guestPortal.calendar'), false] : null,
+        tk.downloadTokenWallet ? [download(tk.downloadTokenWallet), t('guestPortal.appleWallet'), false] : null,
+        google ? [google, t('guestPortal.googleWallet'), true] : null,
+      ].filter(Boolean) as Array<[string, string, boolean]>)
+  if (!links.length) return null
+  return (
+    <div class="guest-downloads">
+      {links.map(([href, label, external]) => (
+        <a key={href} class="btn btn-secondary guest-btn" href={href} {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : { download: '' })}>
+          {label}
+        </a>
+      ))}
+    </div>
+  )
+}
+
+/** A yes/no question before something that cannot be undone. */
+export function Confirm({ title, text, confirmLabel, onConfirm, onCancel, busy, children }: { title: string; text: string; confirmLabel: string; onConfirm(): void; onCancel(): void; busy?: boolean; children?: ComponentChildren }) {
+  return (
+    <Dialog
+      title={title}
+      onClose={onCancel}
+      actions={
+        <>
+          <Button variant="secondary" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button variant="danger" busy={busy} onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      <p>{text}</p>
+      {children}
+    </Dialog>
+  )
+}
+
+function DetailsButtons({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
+  const [open, setOpen] = useState<'details' | 'data' | null>(null)
+  return (
+    <>
+      <Button variant="secondary" class="guest-btn" onClick={() => setOpen('details')}>
+        {t('guestPortal.details')}
+      </Button>
+      {e.canEditRegistrationData && (
+        <Button variant="secondary" class="guest-btn" onClick={() => setOpen('data')}>
+          {t('guestPortal.editData')}
+        </Button>
+      )}
+      {open === 'details' && (
+        <DetailsDialog
+          visitorId={e.id}
+          onClose={(changed) => {
+            setOpen(null)
+            if (changed) void reload()
+          }}
+        />
+      )}
+      {open === 'data' && (
+        <Suspense fallback={null}>
+          <DataDialog
+            visitorId={e.id}
+            onClose={(changed) => {
+              setOpen(null)
+              if (changed) void reload()
+            }}
+          />
+        </Suspense>
+      )}
+    </>
+  )
+}
+
+/** Decline with an optional reason (pending and invited registrations). */
+function DeclineDialog({ e, onDone, onCancel }: { e: GuestEntry; onDone(reason: string): void; onCancel(): void }) {
+  const [reason, setReason] = useState('')
+  return (
+    <Confirm title={t('guestPortal.decline.title')} text={e.event.displayName} confirmLabel={t('guestPortal.decline.submit')} onConfirm={() => onDone(reason)} onCancel={onCancel}>
+      <div class="field field-full">
+        <label for={`reason-${e.id}`}>{t('guestPortal.decline.reason')}</label>
+        <textarea id={`reason-${e.id}`} maxLength={1000} rows={3} value={reason} onInput={(ev) => setReason((ev.target as HTMLTextAreaElement).value)} />
+      </div>
+    </Confirm>
+  )
+}
+
+function TransferDialog({ e, onDone, onCancel }: { e: GuestEntry; onDone(name: string): void; onCancel(): void }) {
+  const [v, setV] = useState({ firstName: '', lastName: '', email: '' })
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [busy, setBusy] = useState(false)
+  const [err, setErr] = useState<string | null>(null)
+  const submit = async () => {
+    setBusy(true)
+    setErr(null)
+    try {
+      await post(`/proxy/api/guest/events/visitors/${e.id}/transfer`, v)
+      onDone(`${v.firstName} ${v.lastName}`.trim())
+    } catch (x) {
+      if (x instanceof ApiError && x.errorFields.length) setErrors(Object.fromEntries(x.errorFields.map((f) => [f.field, fieldMessage(f.errorType)])))
+      else setErr(errorText(x))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const until = e.transferUntil ?? e.event.startDate
+  const input = (k: 'firstName' | 'lastName' | 'email', label: string, type = 'text', autocomplete = 'off') => (
+    <div class={`field ${errors[k] ? 'has-error' : ''}`}>
+      <label for={`transfer-${k}`}>{label}</label>
+      <input id={`transfer-${k}`} type={type as 'text'} autocomplete={autocomplete} value={v[k]} aria-invalid={!!errors[k]} onInput={(ev) => setV({ ...v, [k]: (ev.target as HTMLInputElement).value })} />
+      {errors[k] && <p class="field-error">{errors[k]}</p>}
+    </div>
+  )
+  return (
+    <Dialog
+      title={t('guestPortal.transfer.title')}
+      onClose={onCancel}
+      actions={
+        <>
+          <Button variant="secondary" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button busy={busy} onClick={() => void submit()}>
+            {t('guestPortal.transfer.submit')}
+          </Button>
+        </>
+      }
+    >
+      <p>{t('guestPortal.transfer.hint', { date: formatDate(until, e.event.timezone), time: formatTime(until, e.event.timezone) })}</p>
+      {input('firstName', t('defaultField.FIRST_NAME'))}
+      {input('lastName', t('defaultField.LAST_NAME'))}
+      {input('email', t('defaultField.EMAIL'), 'email')}
+      {err && <p class="field-error">{err}</p>}
+    </Dialog>
+  )
+}
+
+export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; reload(): Promise<void>; entryPass: boolean }) {
+  const a = useAction(reload)
+  const [ask, setAsk] = useState<'withdraw' | 'transfer' | null>(null)
+  const reject = () => post(`/proxy/api/guest/events/${e.event.id}/reject`, { visitor: e.id })
+  return (
+    <div class="guest-options">
+      <Downloads e={e} entryPass={entryPass} />
+      {!entryPass && <TicketQr visitorId={e.id} status={e.registrationStatus.status} />}
+      <div class="guest-card-actions">
+        <DetailsButtons e={e} reload={reload} />
+        {!entryPass && (
+          <Button variant="secondary" class="guest-btn" busy={a.busy} onClick={() => void a.run(() => post(`/proxy/api/public/events/${e.event.id}/visitor/resendMail`, { visitorId: e.id }), t('guestPortal.toast.mailSent'))}>
+            {t('guestPortal.resendMail')}
+          </Button>
+        )}
+        {e.canTransfer && (
+          <Button variant="secondary" class="guest-btn" onClick={() => setAsk('transfer')}>
+            {t('guestPortal.transfer')}
+          </Button>
+        )}
+        {!e.event.hideDeclineButton && (
+          <Button variant="ghost" class="guest-btn guest-withdraw" onClick={() => setAsk('withdraw')}>
+            {t('guestPortal.withdraw')}
+          </Button>
+        )}
+      </div>
+      {ask === 'withdraw' && (
+        <Confirm
+          title={t('guestPortal.withdraw')}
+          text={t('guestPortal.withdraw.confirm', { event: e.event.displayName })}
+          confirmLabel={t('guestPortal.withdraw')}
+          busy={a.busy}
+          onCancel={() => setAsk(null)}
+          onConfirm={async () => {
+            await a.run(reject, t('guestPortal.toast.withdrawn'))
+            setAsk(null)
+          }}
+        />
+      )}
+      {ask === 'transfer' && (
+        <TransferDialog
+          e={e}
+          onCancel={() => setAsk(null)}
+          onDone={(name) => {
+            setAsk(null)
+            void a.run(async () => undefined, t('guestPortal.toast.transferred', { name }))
+          }}
+        />
+      )}
+      {a.view}
+    </div>
+  )
+}
+
+/** Activate and decline: pending registrations (a place is held) and invitations. */
+function Decision({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
+  const a = useAction(reload)
+  const [declining, setDeclining] = useState(false)
+  return (
+    <>
+      <Button class="guest-btn" busy={a.busy} onClick={() => void a.run(() => post(`/proxy/api/guest/events/${e.event.id}/activate`, { visitor: e.id }), t('guestPortal.toast.activated'))}>
+        {t('guestPortal.activate')}
+      </Button>
+      {!e.event.hideDeclineButton && (
+        <Button variant="secondary" class="guest-btn" onClick={() => setDeclining(true)}>
+          {t('guestPortal.decline')}
+        </Button>
+      )}
+      {declining && (
+        <DeclineDialog
+          e={e}
+          onCancel={() => setDeclining(false)}
+          onDone={async (reason) => {
+            await a.run(() => post(`/proxy/api/guest/events/${e.event.id}/reject`, { visitor: e.id, ...(reason.trim() ? { reason: reason.trim() } : {}) }), t('guestPortal.toast.declined'))
+            setDeclining(false)
+          }}
+        />
+      )}
+      {a.view}
+    </>
+  )
+}
+
+export function PendingOptions({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
+  return (
+    <div class="guest-options">
+      <div class="guest-card-actions">
+        <Decision e={e} reload={reload} />
+        <DetailsButtons e={e} reload={reload} />
+        <LinkButton href={`/public/event/${e.event.id}`} variant="ghost" class="guest-btn">
+          {t('guest.toEvent')}
+        </LinkButton>
+      </div>
+    </div>
+  )
+}
+
+/** Invited, open and declined registrations. */
+export function OtherOptions({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
+  const a = useAction(reload)
+  const invited = e.registrationStatus.status === 'INVITED'
+  return (
+    <div class="guest-options">
+      <div class="guest-card-actions">
+        {invited && <Decision e={e} reload={reload} />}
+        {invited && (
+          <Button variant="ghost" class="guest-btn" busy={a.busy} onClick={() => void a.run(() => post(`/proxy/api/guest/${e.id}/sendInvitation`, {}), t('guestPortal.toast.mailSent'))}>
+            {t('guestPortal.sendInvitation')}
+          </Button>
+        )}
+        <LinkButton href={`/public/event/${e.event.id}`} variant="ghost" class="guest-btn">
+          {t('guest.toEvent')}
+        </LinkButton>
+      </div>
+      {a.view}
+    </div>
+  )
+}
