@@ -13,6 +13,7 @@ import type { NotificationSettingsTables } from '../modules/notification-setting
 import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
 import type { TagTables } from '../modules/tags/tags.table'
 import type { TaskTables } from '../modules/tasks/tasks.table'
+import type { HelpTables } from '../modules/help/help.table'
 import type { VisitorTables } from '../modules/visitors/visitors.table'
 
 export interface DB
@@ -30,4 +31,5 @@ export interface DB
     FormTables,
     AssetTables,
     NotificationSettingsTables,
-    InvoiceTables {}
+    InvoiceTables,
+    HelpTables {}

@@ -24,6 +24,7 @@ export function agreementDto(a: AgreementRow) {
     eventId: a.event_id,
     active: bool(a.active),
     sortOrder: a.sort_order,
+    version: a.version,
     updatedAt: a.updated_at,
   }
 }
@@ -63,7 +64,7 @@ export async function updateAgreement(ctx: AppContext, agencyId: number, id: num
   await agreementOfAgency(ctx.db, agencyId, id)
   await assertEventOfAgency(ctx.db, agencyId, input.eventId)
   forgetRequiredAgreements()
-  return ctx.db.updateTable('agreement').set({ ...columns(input), updated_at: isoNow(ctx.clock.now()) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+  return ctx.db.updateTable('agreement').set((eb) => ({ ...columns(input), version: eb('version', '+', 1), updated_at: isoNow(ctx.clock.now()) })).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
 }
 
 /** Deactivates: the signatures given so far stay on record. */
@@ -120,6 +121,25 @@ export async function signAgreements(ctx: AppContext, event: EventRow, visitor: 
         .insertInto('visitor_agreement')
         .values({ ...row, visitor_id: visitor.id, agreement_id: d.id, event_id: event.id })
         .onConflict((oc) => oc.columns(['visitor_id', 'agreement_id']).doUpdateSet(row))
+        .execute()
+      // what was signed, kept for good: the text as shown and its version (visitor_agreement only holds the latest)
+      const a = available.get(d.id)!
+      await trx
+        .insertInto('agreement_signature')
+        .values({
+          visitor_id: visitor.id,
+          agreement_id: d.id,
+          event_id: event.id,
+          status: d.status,
+          signature: row.signature,
+          agreement_version: a.version,
+          agreement_name: a.display_name,
+          agreement_text: a.description,
+          appearance: a.appearance,
+          origin,
+          account_id: accountId,
+          decided_at: now,
+        })
         .execute()
     }
   })
