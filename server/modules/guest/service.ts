@@ -3,7 +3,7 @@ import type { AppContext } from '../../context'
 import type { VisitorStatus } from '../visitors/visitors.table'
 import { publicEventDto } from '../events/dto'
 import { escortDto } from '../visitors/dto'
-import { fromJson } from '../../db/types'
+import { bool, fromJson } from '../../db/types'
 import { waitingListPositions } from '../visitors/repository'
 
 export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
@@ -75,6 +75,9 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       registrationStatus: { status: r.v_status, options: fromJson<string[]>(r.options, []) },
       tokens: { downloadToken: r.v_download_token },
       visitorCount: r.v_visitor_count,
+      /** self check-in at /guest/checkin/{eventToken} (guest-extras) */
+      allowSelfCheckin: bool(r.allow_self_checkin),
+      allowSelfCheckout: bool(r.allow_self_checkout),
       /** WAITING_LIST only: the place in the event's waiting list */
       waitingListPosition: positions.get(r.v_id) ?? null,
       escortPersons: escorts.filter((e) => e.visitor_id === r.v_id).map(escortDto),

@@ -135,7 +135,11 @@ forEachDialect(
       const r = await admin.put('/proxy/api/agency/imprint', { imprintText: '<p>Muster GmbH<script>x()</script></p>', imprintUrl: null, privacyText: '', privacyUrl: 'https://example.org/datenschutz' })
       expect(r.status).toBe(200)
       const pub = await anon().get(`/proxy/api/public/agency/${admin.agencyId}/imprint`)
-      expect(pub.body).toMatchObject({ imprintText: '<p>Muster GmbH</p>', imprintUrl: null, privacyText: null, privacyUrl: 'https://example.org/datenschutz' })
+      expect(pub.body).toMatchObject({ imprintText: '<p>Muster GmbH</p>', imprintUrl: null, privacyText: null, privacyUrl: 'https://example.org/datenschutz', contactGuest: null })
+      // the guest contact shown by the report dialog (step 2) is set here too
+      await admin.put('/proxy/api/agency/imprint', { contactGuest: 'Petra Plan', contactGuestPhone: '+49 30 123', contactGuestMail: 'Gaeste@Example.org' })
+      expect((await anon().get(`/proxy/api/public/agency/${admin.agencyId}/imprint`)).body).toMatchObject({ contactGuest: 'Petra Plan', contactGuestMail: 'gaeste@example.org', imprintText: null })
+      expect((await admin.put('/proxy/api/agency/imprint', { contactGuestMail: 'x' })).body.errorFields).toEqual([{ field: 'contactGuestMail', errorType: 'INVALID_EMAIL' }])
       expect((await admin.put('/proxy/api/agency/imprint', { imprintUrl: 'javascript:alert(1)' })).body.errorFields).toEqual([{ field: 'imprintUrl', errorType: 'INVALID_URL' }])
       expect((await anon().get('/proxy/api/public/agency/999999/imprint')).status).toBe(404)
       expect((await anon().put('/proxy/api/agency/imprint', {})).status).toBe(401)

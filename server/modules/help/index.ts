@@ -46,6 +46,7 @@ export function helpRoutes(ctx: AppContext) {
       },
       { body: FeedbackInput, detail: { tags: ['help'], summary: 'Feedback (name, email, page, message): stored and mailed to the support address' } },
     )
+    .get('/proxy/api/public/support', () => ({ supportEmail: ctx.config.support.email }), { detail: { tags: ['help'], summary: "The server's support address (the /support page)" } })
     .get('/proxy/api/public/agency/:id/imprint', async (c) => imprintOf(ctx.db, c.params.id), {
       params: z.object({ id: idParam() }),
       detail: { tags: ['help'], summary: "The agency's imprint and privacy notice (texts or addresses)" },

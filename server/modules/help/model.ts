@@ -108,6 +108,16 @@ export const ImprintInput = z.object({
   imprintUrl: optionalUrl(),
   privacyText: z.string().max(50_000, 'TOO_LONG').nullish(),
   privacyUrl: optionalUrl(),
+  /** the organiser contact the report dialog shows for event-related types (step 2) */
+  contactGuest: optionalText(200),
+  contactGuestPhone: optionalText(50),
+  contactGuestMail: z
+    .string()
+    .trim()
+    .max(254, 'TOO_LONG')
+    .nullish()
+    .transform((v) => (v ? v.toLowerCase() : null))
+    .refine((v) => v == null || email().safeParse(v).success, 'INVALID_EMAIL'),
 })
 export type ImprintInput = z.infer<typeof ImprintInput>
 

@@ -175,15 +175,29 @@ export async function submitFeedback(ctx: AppContext, input: FeedbackInput, user
 }
 
 export async function imprintOf(db: Db, agencyId: number) {
-  const a = await db.selectFrom('agency').select(['id', 'display_name', 'imprint_text', 'imprint_url', 'privacy_text', 'privacy_url']).where('id', '=', agencyId).executeTakeFirst()
+  const a = await db
+    .selectFrom('agency')
+    .select(['id', 'display_name', 'imprint_text', 'imprint_url', 'privacy_text', 'privacy_url', 'contact_guest', 'contact_guest_phone', 'contact_guest_mail'])
+    .where('id', '=', agencyId)
+    .executeTakeFirst()
   if (!a) throw notFound()
-  return { agencyId: a.id, agencyName: a.display_name, imprintText: a.imprint_text, imprintUrl: a.imprint_url, privacyText: a.privacy_text, privacyUrl: a.privacy_url }
+  return {
+    agencyId: a.id,
+    agencyName: a.display_name,
+    imprintText: a.imprint_text,
+    imprintUrl: a.imprint_url,
+    privacyText: a.privacy_text,
+    privacyUrl: a.privacy_url,
+    contactGuest: a.contact_guest,
+    contactGuestPhone: a.contact_guest_phone,
+    contactGuestMail: a.contact_guest_mail,
+  }
 }
 
 export async function saveImprint(db: Db, agencyId: number, input: ImprintInput) {
   await db
     .updateTable('agency')
-    .set({ imprint_text: sanitizeRichText(input.imprintText) || null, imprint_url: input.imprintUrl ?? null, privacy_text: sanitizeRichText(input.privacyText) || null, privacy_url: input.privacyUrl ?? null })
+    .set({ imprint_text: sanitizeRichText(input.imprintText) || null, imprint_url: input.imprintUrl ?? null, privacy_text: sanitizeRichText(input.privacyText) || null, privacy_url: input.privacyUrl ?? null, contact_guest: input.contactGuest ?? null, contact_guest_phone: input.contactGuestPhone ?? null, contact_guest_mail: input.contactGuestMail ?? null })
     .where('id', '=', agencyId)
     .execute()
   return imprintOf(db, agencyId)

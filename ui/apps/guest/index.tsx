@@ -12,6 +12,10 @@ import { t, useLanguage } from '../../i18n'
 import { RegistrationExtras } from './ticket-qr'
 import { AccountArea } from '../account'
 import { GuestNoPermission } from './nopermission'
+import { GuestExtras } from './extras'
+import { HelpCentre, SupportPage } from './help'
+import { Notifications } from './notifications'
+import { SelfCheckin } from './selfcheckin'
 
 interface GuestEvent {
   id: number
@@ -50,6 +54,7 @@ function EventCard({ e }: { e: GuestEvent }) {
         </p>
       </div>
       <RegistrationExtras entry={e} />
+      <GuestExtras entry={e as any} />
       <LinkButton href={`/public/event/${e.event.id}`} variant="secondary">
         {t('guest.toEvent')}
       </LinkButton>
@@ -108,12 +113,14 @@ function SecuredGuestPages() {
       <GuestShell>
         <Switch>
           <Route path="/guest/dashboard" component={Dashboard} />
+          <Route path="/guest/notifications" component={Notifications} />
           <Route path="/guest/account" component={AccountArea} />
           <Route path="/guest/account/*" component={AccountArea} />
           <Route>
             <Redirect to={`/guest/dashboard${location.search}`} replace />
           </Route>
         </Switch>
+        <HelpCentre />
       </GuestShell>
     </NavigationAuth>
   )
@@ -123,6 +130,8 @@ export default function GuestApp() {
   return (
     <Switch>
       <Route path="/guest/nopermission" component={GuestNoPermission} />
+      <Route path="/guest/checkin/:token" component={SelfCheckin} />
+      <Route path="/support" component={SupportPage} />
       <Route component={SecuredGuestPages} />
     </Switch>
   )
