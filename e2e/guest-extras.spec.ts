@@ -243,3 +243,86 @@ test('phone: report (contact info and form), help centre support, feedback, impr
   await shot(g, 'guest-extras-29-support-page')
   expect(csp).toEqual([])
 })
+
+test('phone: self check-in asks for the required agreement first, then redirects (CUSTOM); closed until checkinOpenDate', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  const { api, event, email } = await organiserWithGuest(page, server, { allowSelfCheckin: true, checkinTarget: 'CUSTOM', checkinUrl: `${server.url}/support` })
+  await api('post', '/proxy/api/agreements', { displayName: 'Hausordnung', validity: 'EVENT', eventId: event.id, appearance: 'REQUIRED', description: '<p>Ich halte mich an die Hausordnung.</p>' })
+  const start = new Date(Date.now() + 20 * 86400_000)
+  start.setUTCHours(17, 0, 0, 0)
+  const opens = new Date(start.getTime() - 3600_000)
+  const later = await api('post', '/proxy/api/events', {
+    displayName: 'Winterball',
+    startDate: start.toISOString(),
+    endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(),
+    timezone: 'Europe/Berlin',
+    maxVisitors: 100,
+    allowSelfCheckin: true,
+    checkinOpenDate: opens.toISOString(),
+  })
+  const reg = await page.request.post(`${server.url}/proxy/api/public/events/${later.id}/registrations`, { data: { salutation: 'Frau', firstName: 'Greta', lastName: 'Gast', email } })
+  expect(reg.status()).toBe(201)
+  const link = await mailLink(server, email, /Ihre Anmeldung: Sommerfest/, '/guest/dashboard?token=')
+  const { g, csp } = await phone(browser, server, link)
+  await expect(g.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
+  const lists = await (await g.request.get(`${server.url}/proxy/api/guest/events`)).json()
+  const tokenOf = (name: string) => lists.confirmedEvents.find((e: any) => e.event.displayName === name).eventToken as string
+
+  // closed until checkinOpenDate: the opening time shows, check-in is not offered
+  await g.goto(`${server.url}/guest/checkin/${tokenOf('Winterball')}`)
+  const sc = g.getByRole('dialog', { name: 'Check-in' })
+  await expect(sc.getByText(/^Der Check-in öffnet am \d\d\.\d\d\.\d{4} um 17:00 Uhr\.$/)).toBeVisible()
+  await expect(sc.getByRole('button', { name: 'Alle einchecken' })).toBeDisabled()
+  await expect(sc.getByRole('button', { name: 'Alle auschecken' })).toHaveCount(0)
+  await shot(g, 'guest-extras-10-selfcheckin-closed')
+
+  // a made-up link
+  await g.goto(`${server.url}/guest/checkin/nichtvorhanden1234567`)
+  await expect(g.getByText('Dieser Check-in-Link ist ungültig.')).toBeVisible()
+
+  // the required agreement opens the signature dialog, then the check-in goes through and redirects
+  await g.goto(`${server.url}/guest/checkin/${tokenOf('Sommerfest')}`)
+  await expect(sc.getByText('Einverständniserklärungen: 0 von 1 erledigt')).toBeVisible()
+  await sc.getByRole('checkbox', { name: /Greta Gast/ }).check()
+  await sc.getByRole('button', { name: 'Auswahl einchecken' }).click()
+  const dialog = g.getByRole('dialog', { name: 'Hausordnung' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByText('Einverständniserklärung', { exact: true })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
+  await expect(dialog.getByText('Bitte unterschreiben Sie.')).toBeVisible()
+  await drawTouch(g, '.signature-pad canvas')
+  await shot(g, 'guest-extras-11-selfcheckin-sign')
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
+  await expect(sc.getByText(/1 Person\(en\) eingecheckt\. Du wirst weitergeleitet|1 Person\(en\) eingecheckt\./)).toBeVisible()
+  await shot(g, 'guest-extras-12-selfcheckin-redirecting')
+  await expect(g).toHaveURL(`${server.url}/support`, { timeout: 10_000 })
+  const signed = await api('post', '/proxy/api/agreements/signatures/search', { eventId: event.id })
+  expect(signed.items.map((s: any) => [s.agreementName, s.origin])).toEqual([['Hausordnung', 'SELF_CHECKIN']])
+  expect(csp).toEqual([])
+})
+
+test('organiser: imprint and guest contact in the settings, the reports list', async ({ page, server }) => {
+  test.setTimeout(90_000)
+  const { event } = await organiserWithGuest(page, server, { useReporting: true })
+  const r = await page.request.post(`${server.url}/proxy/api/public/report`, { data: { reportType: 'LEGAL_ABUSE_VIOLENCE', eventId: event.id, reason: 'Schlägerei am Einlass.', firstName: 'Rita', lastName: 'Ruf', email: 'rita@example.org', confirmCorrectData: true, submitIdentity: true, important: true } })
+  expect(r.status()).toBe(200)
+  await page.goto(`${server.url}/events`)
+  await page.getByRole('link', { name: 'Meldungen' }).click()
+  await expect(page.getByRole('heading', { name: 'Meldungen' })).toBeVisible()
+  await expect(page.getByText('Schlägerei am Einlass.')).toBeVisible()
+  await expect(page.getByText('Rita Ruf <rita@example.org>')).toBeVisible()
+  await shot(page, 'guest-extras-30-organiser-reports')
+  await page.getByRole('link', { name: 'Impressum und Kontakt' }).click()
+  await page.getByRole('textbox', { name: 'Impressum (Text)' }).fill('Agentur Sonnenschein GmbH, Berlin')
+  await page.getByLabel('Datenschutzerklärung (Adresse)').fill('javascript:alert(1)')
+  await page.getByLabel('Name', { exact: true }).fill('Petra Plan')
+  await page.getByLabel('Telefon').fill('+49 30 1234567')
+  await page.getByRole('button', { name: 'Speichern' }).click()
+  await expect(page.locator('.field-error').first()).toBeVisible()
+  await page.getByLabel('Datenschutzerklärung (Adresse)').fill('https://example.org/datenschutz')
+  await page.getByRole('button', { name: 'Speichern' }).click()
+  await expect(page.getByText('Gespeichert.')).toBeVisible()
+  await shot(page, 'guest-extras-31-organiser-imprint')
+  const pub = await (await page.request.get(`${server.url}/proxy/api/public/agency/${event.agency?.id ?? event.agencyId}/imprint`)).json()
+  expect(pub).toMatchObject({ imprintText: 'Agentur Sonnenschein GmbH, Berlin', privacyUrl: 'https://example.org/datenschutz', contactGuest: 'Petra Plan', contactGuestPhone: '+49 30 1234567' })
+})
