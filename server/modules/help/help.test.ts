@@ -1,6 +1,7 @@
 // Report, support, feedback and imprint calls (guest-side.md 2, 3, 5, 7, 8) on both dialects.
 import { expect, test } from 'bun:test'
 import { RATE_LIMITS } from '../identity/rate-limit'
+import { eraseHelpData } from './service'
 import { type Agent, forEachDialect } from '../../testing/harness'
 import { createEvent, licenseWith } from '../../testing/organiser'
 
@@ -129,6 +130,17 @@ forEachDialect(
       expect((await c.post('/proxy/api/public/report', { reportType: 'SEXUAL_ABUSE', reason: 'r' })).status).toBe(429)
       // another address is not affected
       expect((await anon().post('/proxy/api/public/feedback', { message: 'ok' })).status).toBe(200)
+    })
+
+    test('erasing a person forgets who sent reports, support messages and feedback, keeps what was sent', async () => {
+      const e = await createEvent(admin, { useReporting: true })
+      const mail = 'weg@example.org'
+      const r = await anon().post('/proxy/api/public/report', { ...valid, email: mail, reportType: 'FRAUD', eventId: e.id, submitIdentity: true })
+      const f = await anon().post('/proxy/api/public/feedback', { message: 'gut', email: mail, name: 'Wer' })
+      const db = h().ctx.db
+      await db.transaction().execute((trx) => eraseHelpData(trx, { userId: -1, email: mail, agencyId: null }))
+      expect(await db.selectFrom('guest_report').select(['first_name', 'email', 'reason']).where('id', '=', r.body.id).executeTakeFirstOrThrow()).toEqual({ first_name: null, email: null, reason: valid.reason })
+      expect(await db.selectFrom('feedback').select(['name', 'email', 'message']).where('id', '=', f.body.id).executeTakeFirstOrThrow()).toEqual({ name: null, email: null, message: 'gut' })
     })
 
     test('imprint: the agency edits text (sanitised) or URLs; guests read it; checks', async () => {

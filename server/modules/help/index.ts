@@ -7,8 +7,11 @@ import { clientIp } from '../../http/client-address'
 import { idParam } from '../../shared/validation'
 import { currentGuest, requireOrganiser } from '../identity/auth'
 import { throttle } from '../identity/rate-limit'
+import { registerPersonalDataEraser } from '../identity/deletion'
 import { FeedbackInput, ImprintInput, ReportInfoQuery, ReportInput, ReportSearch, SupportInput } from './model'
-import { agencyReports, imprintOf, reportInfo, saveImprint, submitFeedback, submitReport, submitSupport } from './service'
+import { agencyReports, eraseHelpData, imprintOf, reportInfo, saveImprint, submitFeedback, submitReport, submitSupport } from './service'
+
+registerPersonalDataEraser(eraseHelpData)
 
 export function helpRoutes(ctx: AppContext) {
   const ip = (c: { request: Request; server: any }) => clientIp(c.request, c.server, ctx.config.server.trusted_proxies)

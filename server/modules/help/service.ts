@@ -202,3 +202,19 @@ export async function saveImprint(db: Db, agencyId: number, input: ImprintInput)
     .execute()
   return imprintOf(db, agencyId)
 }
+
+/**
+ * Account erasure (identity/deletion.ts): the person behind reports, support messages and feedback is
+ * forgotten (name, e-mail, user link); what they reported stays for the organiser and the operator.
+ * agencyId set: only what went to that agency.
+ */
+export async function eraseHelpData(trx: Db, p: { userId: number; email: string; agencyId: number | null }) {
+  const mine = (eb: any, userCol: string, mailCol: string) => eb.or([eb(userCol, '=', p.userId), eb(mailCol, '=', p.email.toLowerCase())])
+  let reports = trx.updateTable('guest_report').set({ user_id: null, first_name: null, last_name: null, email: null, submit_identity: false }).where((eb) => mine(eb, 'user_id', 'email'))
+  if (p.agencyId != null) reports = reports.where('agency_id', '=', p.agencyId)
+  await reports.execute()
+  let support = trx.updateTable('support_message').set({ user_id: null, user_email: null }).where((eb) => mine(eb, 'user_id', 'user_email'))
+  if (p.agencyId != null) support = support.where('agency_id', '=', p.agencyId)
+  await support.execute()
+  if (p.agencyId == null) await trx.updateTable('feedback').set({ user_id: null, name: null, email: null }).where((eb) => mine(eb, 'user_id', 'email')).execute()
+}
