@@ -12,7 +12,9 @@ import { agreementsOfVisitor, signAgreements } from '../agreements/service'
 import type { EventRow } from '../events/events.table'
 import { escortDto } from '../visitors/dto'
 import type { EventVisitorRow } from '../visitors/visitors.table'
-import { CHECKIN_STATUSES, performCheckin } from './service'
+import { CHECKIN_STATUSES, hasAgreements, performCheckin } from './service'
+import type { Person } from './model'
+import { prepared } from '../../db/prepared'
 import type { CheckInOutInput } from './self-model'
 
 /**
@@ -21,10 +23,15 @@ import type { CheckInOutInput } from './self-model'
  */
 export const selfCheckinTokenParts: Array<(ctx: AppContext, v: EventVisitorRow, event: EventRow) => Promise<Record<string, string | null>>> = []
 
+// the hot path's statements, compiled once (db/prepared.ts)
+const visitorByToken = prepared((db, p: { token: string }) => db.selectFrom('event_visitor').selectAll().where('event_token', '=', p.token))
+const eventById = prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id))
+const visitorById = prepared((db, p: { id: number }) => db.selectFrom('event_visitor').selectAll().where('id', '=', p.id))
+
 async function byToken(db: Db, token: string) {
-  const v = (await db.selectFrom('event_visitor').selectAll().where('event_token', '=', token).executeTakeFirst()) as EventVisitorRow | undefined
+  const v = (await visitorByToken.first(db, { token })) as EventVisitorRow | undefined
   if (!v || v.status === 'DELETED') throw notFound()
-  const event = (await db.selectFrom('event').selectAll().where('id', '=', v.event_id).executeTakeFirst()) as EventRow | undefined
+  const event = (await eventById.first(db, { id: v.event_id })) as EventRow | undefined
   if (!event || event.status === 'DELETED') throw notFound()
   return { v, event }
 }
@@ -48,17 +55,24 @@ const opened = (ctx: AppContext, event: EventRow) => !event.checkin_open_date ||
 /** What the self check-in dialog shows: persons with their state, counts, rights, agreements. */
 export async function prepareCheckin(ctx: AppContext, token: string) {
   const { v, event } = await byToken(ctx.db, token)
-  return selfCheckinView(ctx, v.id, event)
+  return selfCheckinView(ctx, v.id, event, undefined, v)
 }
 
-async function selfCheckinView(ctx: AppContext, visitorId: number, event: EventRow) {
-  const v = (await ctx.db.selectFrom('event_visitor').selectAll().where('id', '=', visitorId).executeTakeFirstOrThrow()) as EventVisitorRow
-  const [escorts, agreements, extra] = await Promise.all([
-    v.visitor_count > 1 ? ctx.db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute() : Promise.resolve([]),
-    agreementsOfVisitor(ctx, event, v.id),
-    Promise.all(selfCheckinTokenParts.map((p) => p(ctx, v, event))),
+/**
+ * The dialog's view. After a check-in the persons' states come from its answer (`after`), so the hot
+ * path reads the registration once more only for its flags, not the escorts again.
+ */
+async function selfCheckinView(ctx: AppContext, visitorId: number, event: EventRow, after?: Person[], known?: EventVisitorRow) {
+  const v = known ?? ((await visitorById.first(ctx.db, { id: visitorId })) as EventVisitorRow)
+  const [escortRows, agreements, extra] = await Promise.all([
+    after || v.visitor_count <= 1 ? Promise.resolve([]) : ctx.db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute(),
+    (await hasAgreements(ctx.db, event)) ? agreementsOfVisitor(ctx, event, v.id) : Promise.resolve([]),
+    selfCheckinTokenParts.length ? Promise.all(selfCheckinTokenParts.map((p) => p(ctx, v, event))) : Promise.resolve([]),
   ])
-  const states = [{ in: bool(v.main_guest_checked_in), out: bool(v.main_guest_checked_out) }, ...escorts.map((e) => ({ in: bool(e.checked_in), out: bool(e.checked_out) }))]
+  const escorts = after
+    ? after.filter((p) => p.person > 0).map((p) => ({ number: p.person, salutation: p.salutation, title: p.title, firstName: p.firstName, lastName: p.lastName, checkedIn: p.checkState !== 'OPEN', checkedOut: p.checkState === 'CHECKED_OUT', checkState: p.checkState, checkinDate: p.checkinDate, checkoutDate: p.checkoutDate }))
+    : escortRows.map(escortDto)
+  const states = [{ in: bool(v.main_guest_checked_in), out: bool(v.main_guest_checked_out) }, ...escorts.map((e) => ({ in: e.checkedIn, out: e.checkedOut }))]
   const isOpen = opened(ctx, event)
   return {
     id: v.id,
@@ -75,7 +89,7 @@ async function selfCheckinView(ctx: AppContext, visitorId: number, event: EventR
     mainGuestCheckedOut: bool(v.main_guest_checked_out),
     mainGuestCheckinDate: v.main_guest_checkin_date,
     mainGuestCheckoutDate: v.main_guest_checkout_date,
-    escortPersons: escorts.map(escortDto),
+    escortPersons: escorts,
     canCheckin: (CHECKIN_STATUSES as readonly string[]).includes(v.status),
     allowSelfCheckin: bool(event.allow_self_checkin),
     allowSelfCheckout: bool(event.allow_self_checkout),
@@ -102,8 +116,26 @@ export async function selfCheckInOut(ctx: AppContext, input: CheckInOutInput) {
     throw new AppError(409, 'CHECKIN_NOT_OPEN', { params: { date: formatDate(at, event.timezone), time: formatTime(at, event.timezone) }, extra: { checkinOpenDate: at } })
   }
   if (input.agreements.length) await signAgreements(ctx, event, v, { agreements: input.agreements }, 'SELF_CHECKIN', null)
-  const result = await performCheckin(ctx, event, null, { visitorId: v.id, checkinGuests: input.checkinGuests, checkoutGuests: input.checkoutGuests, nonce: input.nonce, note: null, ignoreMissingAgreements: false }, 'SELF')
-  const view = await selfCheckinView(ctx, v.id, event)
-  const checkedIn = (result as { checkedIn?: number[] }).checkedIn ?? []
-  return { ...view, checkedIn, checkedOut: (result as { checkedOut?: number[] }).checkedOut ?? [], redirectUrl: checkedIn.length ? view.checkinUrl : null, at: isoNow(ctx.clock.now()) }
+  const result = (await performCheckin(ctx, event, null, { visitorId: v.id, checkinGuests: input.checkinGuests, checkoutGuests: input.checkoutGuests, nonce: input.nonce, note: null, ignoreMissingAgreements: false }, 'SELF', v)) as {
+    status?: string
+    persons?: Person[]
+    checkedIn?: number[]
+    checkedOut?: number[]
+  }
+  // the registration after the change, from the check-in's own answer (no second read)
+  const main = result.persons?.find((p) => p.person === 0)
+  const after: EventVisitorRow | undefined =
+    result.persons && main
+      ? {
+          ...v,
+          status: (result.status ?? v.status) as EventVisitorRow['status'],
+          main_guest_checked_in: (main.checkState !== 'OPEN') as never,
+          main_guest_checked_out: (main.checkState === 'CHECKED_OUT') as never,
+          main_guest_checkin_date: main.checkinDate,
+          main_guest_checkout_date: main.checkoutDate,
+        }
+      : undefined
+  const view = await selfCheckinView(ctx, v.id, event, result.persons, after)
+  const checkedIn = result.checkedIn ?? []
+  return { ...view, checkedIn, checkedOut: result.checkedOut ?? [], redirectUrl: checkedIn.length ? view.checkinUrl : null, at: isoNow(ctx.clock.now()) }
 }
