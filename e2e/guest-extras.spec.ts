@@ -68,37 +68,51 @@ async function phone(browser: Browser, server: Server, link: string) {
 test('phone: two agreements step by step from the dashboard, self check-in and out, notifications', async ({ page, server, browser }) => {
   test.setTimeout(120_000)
   const { api, event, email } = await organiserWithGuest(page, server, { allowSelfCheckin: true, allowSelfCheckout: true })
-  await api('post', '/proxy/api/agreements', { displayName: 'Hausordnung', validity: 'EVENT', eventId: event.id, appearance: 'REQUIRED', description: '<p>Ich halte mich an die <strong>Hausordnung</strong>.</p>' })
-  await api('post', '/proxy/api/agreements', { displayName: 'Fotoerlaubnis', validity: 'EVENT', eventId: event.id, appearance: 'VISIBLE', description: '<p>Fotos von mir dürfen veröffentlicht werden.</p>' })
+  await api('post', '/proxy/api/agreements', { displayName: 'Fotoerlaubnis', validity: 'EVENT', eventId: event.id, appearance: 'VISIBLE', sortOrder: 1, description: '<p>Fotos von mir dürfen veröffentlicht werden.</p>' })
+  await api('post', '/proxy/api/agreements', { displayName: 'Hausordnung', validity: 'EVENT', eventId: event.id, appearance: 'REQUIRED', sortOrder: 2, description: '<p>Ich halte mich an die <strong>Hausordnung</strong>.</p>' })
   const link = await mailLink(server, email, /Ihre Anmeldung/, '/guest/dashboard?token=')
   const { g, csp } = await phone(browser, server, link)
   await expect(g.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
 
-  // agreements ahead of the event: counter, step 1/2, a signature is required
+  // agreements ahead of the event: counter, step 1/2 optional ("Abgelehnt, weiter": a required one follows)
   await expect(g.getByText('Einverständniserklärungen: 0 von 2 erledigt')).toBeVisible()
   await shot(g, 'guest-extras-01-dashboard-agreements')
   await g.getByRole('button', { name: 'Jetzt unterschreiben' }).click()
   const dialog = g.getByRole('dialog')
-  await expect(dialog.getByRole('heading', { name: 'Hausordnung' })).toBeVisible()
+  await expect(dialog.getByRole('heading', { name: 'Fotoerlaubnis' })).toBeVisible()
   await expect(dialog.getByText('Einverständniserklärung · Schritt 1/2')).toBeVisible()
+  await expect(dialog.getByText('Freiwillig')).toBeVisible()
+  await shot(g, 'guest-extras-02-agreement-step1-optional')
+  await dialog.getByRole('button', { name: 'Abgelehnt, weiter' }).click()
+  // step 2/2 required: no decline, a signature is required
+  await expect(dialog.getByRole('heading', { name: 'Hausordnung' })).toBeVisible()
+  await expect(dialog.getByText('Einverständniserklärung · Schritt 2/2')).toBeVisible()
   await expect(dialog.getByText('Erforderlich')).toBeVisible()
   await expect(dialog.getByRole('button', { name: /Ablehnen|Abgelehnt/ })).toHaveCount(0)
-  await dialog.getByRole('button', { name: 'Unterschreiben und weiter' }).click()
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
   await expect(dialog.getByText('Bitte unterschreiben Sie.')).toBeVisible()
-  await shot(g, 'guest-extras-02-agreement-step1-unsigned')
-  await drawTouch(g, '#signature-pad, .signature-pad canvas')
-  await dialog.getByRole('button', { name: 'Unterschreiben und weiter' }).click()
-  await expect(dialog.getByRole('heading', { name: 'Fotoerlaubnis' })).toBeVisible()
-  await expect(dialog.getByText('Einverständniserklärung · Schritt 2/2')).toBeVisible()
-  await expect(dialog.getByText('Freiwillig')).toBeVisible()
-  await expect(dialog.getByRole('button', { name: 'Ablehnen' })).toBeVisible()
+  await shot(g, 'guest-extras-03-agreement-step2-unsigned')
   await drawTouch(g, '.signature-pad canvas')
-  await shot(g, 'guest-extras-03-agreement-step2-signed')
   await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
   await expect(dialog).toBeHidden()
   await expect(g.getByText('Einverständniserklärungen: 2 von 2 erledigt')).toBeVisible()
-  const signed = await api('post', '/proxy/api/agreements/signatures/search', { eventId: event.id })
-  expect(signed.items.map((s: any) => [s.agreementName, s.status, s.origin]).sort()).toEqual([
+  const decisions = async () => (await api('post', '/proxy/api/agreements/signatures/search', { eventId: event.id })).items.map((s: any) => [s.agreementName, s.status, s.origin]).sort()
+  expect(await decisions()).toEqual([
+    ['Fotoerlaubnis', 'DECLINED', 'GUEST'],
+    ['Hausordnung', 'CONFIRMED', 'GUEST'],
+  ])
+  // deciding again: the photo permission is signed now, the decline is gone
+  await g.getByRole('button', { name: 'Erneut entscheiden' }).click()
+  await expect(dialog.getByRole('heading', { name: 'Fotoerlaubnis' })).toBeVisible()
+  await expect(dialog.getByText('Abgelehnt', { exact: true })).toBeVisible()
+  await drawTouch(g, '.signature-pad canvas')
+  await shot(g, 'guest-extras-03b-agreement-resign')
+  await dialog.getByRole('button', { name: 'Unterschreiben und weiter' }).click()
+  await expect(dialog.getByRole('heading', { name: 'Hausordnung' })).toBeVisible()
+  await drawTouch(g, '.signature-pad canvas')
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
+  await expect(dialog).toBeHidden()
+  expect(await decisions()).toEqual([
     ['Fotoerlaubnis', 'CONFIRMED', 'GUEST'],
     ['Hausordnung', 'CONFIRMED', 'GUEST'],
   ])

@@ -32,6 +32,8 @@ export function AgreementsDialog({ agreements, onDone, onCancel, busy, error }: 
   const [missingSig, setMissingSig] = useState(false)
   const a = agreements[step]
   const last = step === agreements.length - 1
+  // "Abgelehnt, weiter" while required ones are still to come (guest-side.md 2)
+  const requiredAhead = agreements.slice(step + 1).some((x) => x.appearance === 'REQUIRED')
   const decide = (d: Decision) => {
     const all = [...decisions.filter((x) => x.id !== d.id), d]
     setDecisions(all)
@@ -52,7 +54,7 @@ export function AgreementsDialog({ agreements, onDone, onCancel, busy, error }: 
           </Button>
           {a.appearance === 'VISIBLE' && (
             <Button variant="secondary" onClick={() => decide({ id: a.id, status: 'DECLINED', signature: null })} disabled={busy}>
-              {last ? t('guestAgreements.decline') : t('guestAgreements.declineContinue')}
+              {requiredAhead ? t('guestAgreements.declineContinue') : t('guestAgreements.decline')}
             </Button>
           )}
           <Button

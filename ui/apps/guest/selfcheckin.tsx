@@ -11,6 +11,7 @@ import { AgreementCounter, AgreementsDialog, type Decision, type GuestAgreement,
 type State = 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
 interface CheckinView {
   id: number
+  status: string
   firstName: string | null
   lastName: string | null
   visitorCount: number
@@ -147,6 +148,7 @@ export function SelfCheckin({ params }: { params: { token: string } }) {
       </header>
 
       {noRight && <Alert tone="warn">{t('selfCheckin.noPermission')}</Alert>}
+      {!view.canCheckin && !noRight && <Alert tone="warn">{t('errors.CHECKIN_STATUS', { status: t(`visitorStatus.${view.status}`) })}</Alert>}
       {!view.checkinOpened && view.checkinOpenDate && <Alert tone="info">{t('selfCheckin.closed', { date: formatDate(view.checkinOpenDate, tz), time: formatTime(view.checkinOpenDate, tz) })}</Alert>}
       {allIn && !view.allowSelfCheckout && <Alert tone="ok">{t('selfCheckin.allIn')}</Alert>}
       {allOut && <Alert tone="info">{t('selfCheckin.allOut')}</Alert>}
