@@ -241,3 +241,33 @@ export async function searchSignatures(
     perPage: s.perPage,
   }
 }
+
+/**
+ * Every decision a registration made, oldest first, as it was recorded (agreement_signature, append
+ * only): the agreement's name, text and version as shown, the status, when, where (origin) and by
+ * which staff account; the image through /signatures/log/{id}/signature.
+ */
+export async function signatureLog(db: Db, agencyId: number, visitorId: number) {
+  const v = await db.selectFrom('event_visitor as v').innerJoin('event as e', 'e.id', 'v.event_id').select(['v.id', 'e.agency_id']).where('v.id', '=', visitorId).executeTakeFirst()
+  if (!v || v.agency_id !== agencyId) throw notFound()
+  const rows = await db
+    .selectFrom('agreement_signature')
+    .select(['id', 'agreement_id', 'status', 'agreement_version', 'agreement_name', 'agreement_text', 'appearance', 'origin', 'account_id', 'decided_at'])
+    .select((eb) => eb('signature', 'is not', null).as('has_signature'))
+    .where('visitor_id', '=', visitorId)
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ({
+    id: r.id,
+    agreementId: r.agreement_id,
+    status: r.status,
+    version: r.agreement_version,
+    displayName: r.agreement_name,
+    description: r.agreement_text,
+    appearance: r.appearance,
+    origin: r.origin,
+    accountId: r.account_id,
+    decidedAt: r.decided_at,
+    hasSignature: bool(r.has_signature as number),
+  }))
+}

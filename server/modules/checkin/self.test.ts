@@ -158,6 +158,21 @@ forEachDialect(
         ['Hausordnung', 'CONFIRMED', 2, '<p>Version zwei</p>', 'SELF_CHECKIN', true],
         ['Fotos', 'DECLINED', 1, '', 'SELF_CHECKIN', false],
       ])
+      // the organiser reads the record; re-signing adds to it and changes nothing recorded before
+      await io({ token, checkoutGuests: [0], agreements: [{ id: opt.id, status: 'CONFIRMED', signature: PNG }] }).then((r) => expect(r.status).toBe(403))
+      const resigned = await own.post(`/proxy/api/events/${e.id}/visitors/${g.id}/agreements`, { agreements: [{ id: opt.id, status: 'CONFIRMED', signature: PNG }] })
+      expect(resigned.status).toBe(200)
+      const record = await own.get(`/proxy/api/agreements/signatures/log?visitorId=${g.id}`)
+      expect(record.body.map((r: any) => [r.displayName, r.status, r.version, r.origin, r.hasSignature])).toEqual([
+        ['Hausordnung', 'CONFIRMED', 2, 'SELF_CHECKIN', true],
+        ['Fotos', 'DECLINED', 1, 'SELF_CHECKIN', false],
+        ['Fotos', 'CONFIRMED', 1, 'DESK', true],
+      ])
+      expect(record.body[0].description).toBe('<p>Version zwei</p>')
+      const img = await own.get(`/proxy/api/agreements/signatures/log/${record.body[0].id}/signature`)
+      expect([img.status, img.headers.get('content-type')]).toEqual([200, 'image/png'])
+      expect((await admin.get(`/proxy/api/agreements/signatures/log?visitorId=${g.id}`)).status).toBe(404)
+      expect((await admin.get(`/proxy/api/agreements/signatures/log/${record.body[0].id}/signature`)).status).toBe(404)
     })
 
     test('100 concurrent self check-ins of one person: exactly one goes through', async () => {
