@@ -1,7 +1,9 @@
 // /guest/notifications (guest-side.md 2 "Notifications list", 9): 20 a page, previous/next, at most
 // 100 page numbers plus the last, page info; each entry with event, title, DD.MM.YYYY, HH:mm, type
 // icon, failed flag, image and event link. An e-mail shows a fixed text or the failure text.
-import { useEffect, useState } from 'preact/hooks'
+import { useContext, useEffect, useState } from 'preact/hooks'
+import { Redirect } from 'wouter'
+import { UserContext } from '../../components/navigation-auth'
 import { ApiError, post } from '../../api/client'
 import { formatDate, formatTime } from '../../../server/i18n/format'
 import { Alert, Badge, Card } from '../../components/ui'
@@ -38,6 +40,12 @@ export function pageNumbers(current: number, total: number): number[] {
 
 export function Notifications() {
   useLanguage()
+  // the entry-pass variant has no notifications (guest-side.md 1)
+  if (useContext(UserContext)?.features.includes('SYSTEM_COVIDOO')) return <Redirect to="/guest/dashboard" replace />
+  return <NotificationList />
+}
+
+function NotificationList() {
   const [page, setPage] = useState(0)
   const [data, setData] = useState<Page | null>(null)
   const [error, setError] = useState<string | null>(null)
