@@ -34,6 +34,7 @@ export function App() {
           <Route path="/password/*" component={AuthApp} />
           <Route path="/public/*" component={PublicApp} />
           <Route path="/guest" component={GuestApp} />
+          <Route path="/support" component={GuestApp} />
           <Route path="/guest/*" component={GuestApp} />
           <Route component={OrganiserApp} />
         </Switch>

@@ -15,6 +15,7 @@ import type { SeatingTables } from '../modules/seating/seating.table'
 import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
 import type { TagTables } from '../modules/tags/tags.table'
 import type { TaskTables } from '../modules/tasks/tasks.table'
+import type { HelpTables } from '../modules/help/help.table'
 import type { VisitorTables } from '../modules/visitors/visitors.table'
 
 export interface DB
@@ -34,4 +35,5 @@ export interface DB
     NotificationSettingsTables,
     InvoiceTables,
     SeatingTables,
-    GuestTables {}
+    GuestTables,
+    HelpTables {}

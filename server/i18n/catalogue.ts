@@ -6,6 +6,8 @@ import * as forms from '../modules/forms/messages'
 import * as organiser from '../modules/events/organiser-messages'
 import * as guest from '../modules/guest/messages'
 import * as guestPortal from '../modules/guest/portal-messages'
+import * as guestNotifications from '../modules/guest-notifications/messages'
+import * as help from '../modules/help/messages'
 import * as identity from '../modules/identity/messages'
 import * as invoices from '../modules/invoices/messages'
 import * as license from '../modules/license/messages'
@@ -39,6 +41,8 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   organiser,
   invoices,
   seating,
+  guestNotifications,
+  help,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

@@ -8,6 +8,8 @@ import { de as forms } from '../modules/forms/messages'
 import { de as organiser } from '../modules/events/organiser-messages'
 import { de as guest } from '../modules/guest/messages'
 import { de as guestPortal } from '../modules/guest/portal-messages'
+import { de as guestNotifications } from '../modules/guest-notifications/messages'
+import { de as help } from '../modules/help/messages'
 import { de as identity } from '../modules/identity/messages'
 import { de as invoices } from '../modules/invoices/messages'
 import { de as license } from '../modules/license/messages'
@@ -36,4 +38,6 @@ export const de: Record<string, string> = {
   ...organiser,
   ...invoices,
   ...seating,
+  ...guestNotifications,
+  ...help,
 }

@@ -7,6 +7,8 @@ import { assetRoutes } from './assets'
 import { eventRoutes } from './events'
 import { formRoutes } from './forms'
 import { guestRoutes } from './guest'
+import { guestNotificationRoutes } from './guest-notifications'
+import { helpRoutes } from './help'
 import { identityRoutes } from './identity'
 import { importRoutes } from './imports'
 import { invoiceRoutes } from './invoices'
@@ -43,4 +45,6 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   statisticsRoutes,
   invoiceRoutes,
   seatingRoutes,
+  guestNotificationRoutes,
+  helpRoutes,
 ]

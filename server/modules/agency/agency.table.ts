@@ -11,6 +11,11 @@ export interface AgencyTable {
   contact_guest_mail: string | null
   /** OK or PAUSED */
   status: Generated<string>
+  /** the imprint and privacy texts or addresses the guest pages link (help module) */
+  imprint_text: string | null
+  imprint_url: string | null
+  privacy_text: string | null
+  privacy_url: string | null
   created_at: Generated<Timestamp>
 }
 export type AgencyRow = Selectable<AgencyTable>

@@ -14,6 +14,8 @@ export interface AgreementTable {
   appearance: Generated<'VISIBLE' | 'REQUIRED'>
   active: GenBool
   sort_order: Generated<number>
+  /** raised by every change; a signature names the version it was given for */
+  version: Generated<number>
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }
@@ -34,7 +36,25 @@ export interface VisitorAgreementTable {
 }
 export type VisitorAgreementRow = Selectable<VisitorAgreementTable>
 
+/** Append-only record of every decision: the agreement as it was shown, its version, the image, when, where. */
+export interface AgreementSignatureTable {
+  id: Id
+  visitor_id: number
+  agreement_id: number
+  event_id: number
+  status: 'CONFIRMED' | 'DECLINED'
+  signature: string | null
+  agreement_version: number
+  agreement_name: string
+  agreement_text: string
+  appearance: string
+  /** GUEST (dashboard), SELF_CHECKIN, DESK */
+  origin: string
+  account_id: number | null
+  decided_at: Timestamp
+}
 export interface AgreementTables {
   agreement: AgreementTable
   visitor_agreement: VisitorAgreementTable
+  agreement_signature: AgreementSignatureTable
 }

@@ -10,7 +10,7 @@ import { requireGuest, requireOrganiser } from '../identity/auth'
 import { detailParts } from '../visitors/detail'
 import { visitorOfEvent } from '../visitors/service'
 import { AgreementInput, AgreementSearch, SignatureSearch, SignInput } from './model'
-import { agreementDto, agreementOfAgency, agreementsOfVisitor, createAgreement, deactivateAgreement, searchAgreements, searchSignatures, signAgreements, updateAgreement } from './service'
+import { agreementDto, agreementOfAgency, agreementsOfVisitor, createAgreement, deactivateAgreement, searchAgreements, searchSignatures, signAgreements, signatureLog, updateAgreement } from './service'
 
 const IdParams = z.object({ id: idParam() })
 
@@ -101,6 +101,30 @@ export function agreementRoutes(ctx: AppContext) {
         return new Response(bytes, { headers: { 'content-type': 'image/png', 'cache-control': 'private, no-store' } })
       },
       { params: IdParams, detail: { tags: ['agreements'], summary: 'The drawn signature of a decision (PNG)' } },
+    )
+    .get(
+      '/proxy/api/agreements/signatures/log',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
+        return signatureLog(ctx.db, actor.account.agency_id, c.query.visitorId)
+      },
+      { query: z.object({ visitorId: idParam() }), detail: { tags: ['agreements'], summary: "A registration's every agreement decision as recorded (text and version shown, status, time, origin); never changed" } },
+    )
+    .get(
+      '/proxy/api/agreements/signatures/log/:id/signature',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
+        const row = await ctx.db
+          .selectFrom('agreement_signature as s')
+          .innerJoin('event as e', 'e.id', 's.event_id')
+          .select(['s.signature', 'e.agency_id'])
+          .where('s.id', '=', c.params.id)
+          .executeTakeFirst()
+        if (!row || row.agency_id !== actor.account.agency_id || !row.signature) throw notFound()
+        const bytes = Buffer.from(row.signature.slice(row.signature.indexOf(',') + 1), 'base64')
+        return new Response(bytes, { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' } })
+      },
+      { params: IdParams, detail: { tags: ['agreements'], summary: 'The signature image of one recorded decision (PNG)' } },
     )
     .post(
       '/proxy/api/events/:id/visitors/:vid/agreements',

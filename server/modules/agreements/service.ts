@@ -24,6 +24,7 @@ export function agreementDto(a: AgreementRow) {
     eventId: a.event_id,
     active: bool(a.active),
     sortOrder: a.sort_order,
+    version: a.version,
     updatedAt: a.updated_at,
   }
 }
@@ -63,7 +64,7 @@ export async function updateAgreement(ctx: AppContext, agencyId: number, id: num
   await agreementOfAgency(ctx.db, agencyId, id)
   await assertEventOfAgency(ctx.db, agencyId, input.eventId)
   forgetRequiredAgreements()
-  return ctx.db.updateTable('agreement').set({ ...columns(input), updated_at: isoNow(ctx.clock.now()) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+  return ctx.db.updateTable('agreement').set((eb) => ({ ...columns(input), version: eb('version', '+', 1), updated_at: isoNow(ctx.clock.now()) })).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
 }
 
 /** Deactivates: the signatures given so far stay on record. */
@@ -120,6 +121,25 @@ export async function signAgreements(ctx: AppContext, event: EventRow, visitor: 
         .insertInto('visitor_agreement')
         .values({ ...row, visitor_id: visitor.id, agreement_id: d.id, event_id: event.id })
         .onConflict((oc) => oc.columns(['visitor_id', 'agreement_id']).doUpdateSet(row))
+        .execute()
+      // what was signed, kept for good: the text as shown and its version (visitor_agreement only holds the latest)
+      const a = available.get(d.id)!
+      await trx
+        .insertInto('agreement_signature')
+        .values({
+          visitor_id: visitor.id,
+          agreement_id: d.id,
+          event_id: event.id,
+          status: d.status,
+          signature: row.signature,
+          agreement_version: a.version,
+          agreement_name: a.display_name,
+          agreement_text: a.description,
+          appearance: a.appearance,
+          origin,
+          account_id: accountId,
+          decided_at: now,
+        })
         .execute()
     }
   })
@@ -220,4 +240,34 @@ export async function searchSignatures(
     page: s.page,
     perPage: s.perPage,
   }
+}
+
+/**
+ * Every decision a registration made, oldest first, as it was recorded (agreement_signature, append
+ * only): the agreement's name, text and version as shown, the status, when, where (origin) and by
+ * which staff account; the image through /signatures/log/{id}/signature.
+ */
+export async function signatureLog(db: Db, agencyId: number, visitorId: number) {
+  const v = await db.selectFrom('event_visitor as v').innerJoin('event as e', 'e.id', 'v.event_id').select(['v.id', 'e.agency_id']).where('v.id', '=', visitorId).executeTakeFirst()
+  if (!v || v.agency_id !== agencyId) throw notFound()
+  const rows = await db
+    .selectFrom('agreement_signature')
+    .select(['id', 'agreement_id', 'status', 'agreement_version', 'agreement_name', 'agreement_text', 'appearance', 'origin', 'account_id', 'decided_at'])
+    .select((eb) => eb('signature', 'is not', null).as('has_signature'))
+    .where('visitor_id', '=', visitorId)
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ({
+    id: r.id,
+    agreementId: r.agreement_id,
+    status: r.status,
+    version: r.agreement_version,
+    displayName: r.agreement_name,
+    description: r.agreement_text,
+    appearance: r.appearance,
+    origin: r.origin,
+    accountId: r.account_id,
+    decidedAt: r.decided_at,
+    hasSignature: bool(r.has_signature as number),
+  }))
 }

@@ -11,6 +11,8 @@ import { detailParts } from '../visitors/detail'
 import { CheckinInput, LookupQuery } from './model'
 import { CHECKIN_STATUSES, checkinCounts, lookup, performCheckin, presenceOf } from './service'
 import { ensureTicketCode, formatTicketCode } from './ticket'
+import { prepareCheckin, selfCheckInOut } from './self'
+import { CheckInOutInput, PrepareCheckinInput } from './self-model'
 
 const EventParams = z.object({ id: idParam() })
 
@@ -50,6 +52,15 @@ export function checkinRoutes(ctx: AppContext) {
       },
       { params: EventParams, detail: { tags: ['checkin'], summary: 'Live counts: persons registered, checked in now, checked out' } },
     )
+    // self check-in (guest-side.md 7): open calls, the registration's token is the key
+    .post('/proxy/api/guest/prepareCheckin', async (c) => prepareCheckin(ctx, c.body.token), {
+      body: PrepareCheckinInput,
+      detail: { tags: ['guest'], summary: 'Self check-in: the persons of the registration behind the token, their state, rights and agreements (no login)' },
+    })
+    .post('/proxy/api/guest/checkInOut', async (c) => selfCheckInOut(ctx, c.body), {
+      body: CheckInOutInput,
+      detail: { tags: ['guest'], summary: "Self check-in: check persons in/out (origin 'selfcheckin'), storing the agreements (id, status, signature) given first" },
+    })
     .get(
       '/proxy/api/guest/events/visitors/:vid/ticket',
       async (c) => {

@@ -25,6 +25,7 @@ const REQUIRED_TTL_MS = 5000
 const requiredCache = new Map<number, { has: boolean; until: number }>()
 export function forgetRequiredAgreements() {
   requiredCache.clear()
+  anyCache.clear()
 }
 async function hasRequiredAgreements(db: Db, event: { id: number; agency_id: number }): Promise<boolean> {
   const hit = requiredCache.get(event.id)
@@ -40,6 +41,24 @@ async function hasRequiredAgreements(db: Db, event: { id: number; agency_id: num
     .limit(1)
     .executeTakeFirst()
   requiredCache.set(event.id, { has: Boolean(row), until: now + REQUIRED_TTL_MS })
+  return Boolean(row)
+}
+// Whether an event has any active agreement at all (same cache rules): the self check-in answer then
+// skips the agreements queries for the usual events without any.
+const anyCache = new Map<number, { has: boolean; until: number }>()
+export async function hasAgreements(db: Db, event: { id: number; agency_id: number }): Promise<boolean> {
+  const hit = anyCache.get(event.id)
+  const now = Date.now()
+  if (hit && hit.until > now) return hit.has
+  const row = await db
+    .selectFrom('agreement')
+    .select('id')
+    .where('active', '=', true as never)
+    .where('agency_id', '=', event.agency_id)
+    .where((eb) => eb.or([eb('event_id', '=', event.id), eb('validity', '=', 'GLOBAL')]))
+    .limit(1)
+    .executeTakeFirst()
+  anyCache.set(event.id, { has: Boolean(row), until: now + REQUIRED_TTL_MS })
   return Boolean(row)
 }
 const canCheckIn = (status: string) => (CHECKIN_STATUSES as readonly string[]).includes(status)
@@ -175,9 +194,10 @@ function select(p: 'ALL' | number[], persons: Person[], eligible: (x: Person) =>
 
 const nameOf = (p: Person) => [p.firstName, p.lastName].filter(Boolean).join(' ')
 
-export async function performCheckin(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF' = 'DESK') {
+/** `known`: the registration row the caller just read (self check-in found it by its token). */
+export async function performCheckin(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF' = 'DESK', known?: EventVisitorRow) {
   try {
-    return await checkinOnce(ctx, event, accountId, input, origin)
+    return await checkinOnce(ctx, event, accountId, input, origin, known)
   } catch (e) {
     // A retried request whose first attempt went through: answer what the first one answered.
     if (input.nonce && e instanceof AppError && e.status === 409) {
@@ -188,8 +208,8 @@ export async function performCheckin(ctx: AppContext, event: EventRow, accountId
   }
 }
 
-async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF') {
-  const v = input.code ? await findByCode(ctx, event, input.code) : ((await visitorInEvent.first(ctx.db, { id: input.visitorId!, eventId: event.id })) as EventVisitorRow | undefined)
+async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF', known?: EventVisitorRow) {
+  const v = known && known.event_id === event.id ? known : input.code ? await findByCode(ctx, event, input.code) : ((await visitorInEvent.first(ctx.db, { id: input.visitorId!, eventId: event.id })) as EventVisitorRow | undefined)
   if (!v) throw notFound()
   const escorts = await escortsOf(ctx.db, v)
   const persons = personsOf(v, escorts)

@@ -79,6 +79,9 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       registrationStatus: { status: r.v_status, options: fromJson<string[]>(r.options, []) },
       tokens: { downloadToken: r.v_download_token },
       visitorCount: r.v_visitor_count,
+      /** self check-in at /guest/checkin/{eventToken} (guest-extras) */
+      allowSelfCheckin: bool(r.allow_self_checkin),
+      allowSelfCheckout: bool(r.allow_self_checkout),
       /** WAITING_LIST only: the place in the event's waiting list */
       waitingListPosition: positions.get(r.v_id) ?? null,
       /** guest portal: what the dashboard offers for this registration */

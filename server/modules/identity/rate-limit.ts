@@ -37,6 +37,12 @@ export const RATE_LIMITS = {
   PASSWORD_RESET_ACCOUNT: { max: 5, windowMs: 60 * MIN },
   /** "Passwort vergessen" requests from one client address (any e-mail) */
   PASSWORD_RESET_ADDRESS: { max: 20, windowMs: 60 * MIN },
+  /** reports (POST /api/public/report) from one client address */
+  REPORT_ADDRESS: { max: 10, windowMs: 60 * MIN },
+  /** support messages (POST /api/public/report/support) from one client address */
+  SUPPORT_ADDRESS: { max: 10, windowMs: 60 * MIN },
+  /** feedback (POST /api/public/feedback) from one client address */
+  FEEDBACK_ADDRESS: { max: 20, windowMs: 60 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 

@@ -9,7 +9,8 @@ import { useResource } from '../../components/hooks'
 import { useAuth } from '../../components/navigation-auth'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
-import { NotificationsSlot } from './notifications-slot'
+import { GuestExtras } from './extras'
+import { Notifications } from './notifications'
 import { type GuestEntry, PendingOptions, RegisteredOptions, OtherOptions } from './options'
 
 type ListName = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
@@ -46,6 +47,7 @@ function EventCard({ e, list, reload, entryPass }: { e: GuestEntry; list: ListNa
           </p>
         )}
       </div>
+      {!entryPass && <GuestExtras entry={e as never} />}
       {list === 'confirmedEvents' && <RegisteredOptions e={e} reload={reload} entryPass={entryPass} />}
       {list === 'pendingEvents' && <PendingOptions e={e} reload={reload} />}
       {list !== 'confirmedEvents' && list !== 'pendingEvents' && <OtherOptions e={e} reload={reload} />}
@@ -126,7 +128,7 @@ export function Dashboard({ initialTab }: { initialTab?: 'events' | 'notificatio
         </div>
       )}
       <div role={entryPass ? undefined : 'tabpanel'} id={`panel-${tab}`} aria-labelledby={entryPass ? undefined : `tab-${tab}`}>
-        {tab === 'events' ? <EventsView entryPass={entryPass} /> : <NotificationsSlot />}
+        {tab === 'events' ? <EventsView entryPass={entryPass} /> : <Notifications />}
       </div>
     </>
   )

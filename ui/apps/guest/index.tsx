@@ -7,10 +7,11 @@ import { Suspense, lazy } from 'preact/compat'
 import { Redirect, Route, Switch } from 'wouter'
 import { GuestShell } from '../../components/layout'
 import { NavigationAuth } from '../../components/navigation-auth'
-import { CheckinSlot } from './checkin-slot'
 import { Dashboard } from './dashboard'
 import { GuestNoPermission } from './nopermission'
 import { Spinner } from '../../components/ui'
+import { HelpCentre, SupportPage } from './help'
+import { SelfCheckin } from './selfcheckin'
 
 // the account area loads when opened: the dashboard stays within the guest pages' script budget
 const AccountArea = lazy(() => import('../account').then((m) => ({ default: m.AccountArea })))
@@ -34,6 +35,7 @@ function SecuredGuestPages() {
             <Redirect to={`/guest/dashboard${location.search}`} replace />
           </Route>
         </Switch>
+        <HelpCentre />
       </GuestShell>
     </NavigationAuth>
   )
@@ -43,8 +45,9 @@ export default function GuestApp() {
   return (
     <Switch>
       <Route path="/guest/nopermission" component={GuestNoPermission} />
-      {/* open (no security): the self check-in dialog; never swallowed by the dashboard redirect */}
-      <Route path="/guest/checkin/:token" component={CheckinSlot} />
+      {/* open (no security): the self check-in dialog and the support page; never swallowed by the dashboard redirect */}
+      <Route path="/guest/checkin/:token" component={SelfCheckin} />
+      <Route path="/support" component={SupportPage} />
       <Route component={SecuredGuestPages} />
     </Switch>
   )

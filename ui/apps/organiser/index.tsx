@@ -8,6 +8,7 @@ import { NavigationAuth, RouteGuard, useUser } from '../../components/navigation
 import { t, useLanguage } from '../../i18n'
 import { can } from '../../../server/modules/identity/roles'
 import { AccountArea } from '../account'
+import { GuestInfoPage, ReportsPage } from './guest-info'
 import { AgreementsPage } from './agreements'
 import { EventCreate } from './event-form'
 import { EventPage } from './event-page'
@@ -36,6 +37,7 @@ function OrganiserShell() {
   if (account && can(account.userRole, 'TAG.MANAGE')) nav.push({ href: '/tags', label: t('tags.title') })
   if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
+  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') })
   return (
     <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={[account?.firstName, account?.lastName].filter(Boolean).join(' ') || data.user.email}>
       <Switch>
@@ -55,6 +57,16 @@ function OrganiserShell() {
               <Route path="/agency/users">
                 <RouteGuard security={{ account: true, permission: 'AGENCY.USERS' }}>
                   <UsersPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/reports">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <ReportsPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/imprint">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <GuestInfoPage />
                 </RouteGuard>
               </Route>
               <Route path="/agency/abo">

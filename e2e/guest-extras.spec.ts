@@ -1,0 +1,342 @@
+// Guest extras on a phone (390x844, touch): two agreements signed step by step from the dashboard,
+// self check-in and out (Escape does not close it), the notifications list; then the report dialog
+// (both branches), the help centre's support form, feedback, the imprint and the /support page.
+import { type Browser, type Page } from '@playwright/test'
+import { expect, type Server, setupAdmin, shot, test, watchCsp } from './fixtures'
+import { mailLink } from './identity-helpers'
+
+const SCRIBBLE: Array<[number, number]> = [
+  [0.1, 0.7],
+  [0.2, 0.3],
+  [0.3, 0.75],
+  [0.45, 0.35],
+  [0.6, 0.7],
+  [0.75, 0.4],
+  [0.9, 0.6],
+]
+
+/** A finger stroke: real touch events through the DevTools protocol. */
+async function drawTouch(page: Page, canvas: string, points = SCRIBBLE) {
+  const box = (await page.locator(canvas).boundingBox())!
+  const cdp = await page.context().newCDPSession(page)
+  const at = ([x, y]: [number, number]) => ({ x: box.x + box.width * x, y: box.y + box.height * y })
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at(points[0])] })
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1], points[i]]
+    for (let s = 1; s <= 6; s++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [at([a[0] + ((b[0] - a[0]) * s) / 6, a[1] + ((b[1] - a[1]) * s) / 6])] })
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+  await cdp.detach()
+}
+
+async function organiserWithGuest(page: Page, server: Server, event: Record<string, unknown>) {
+  await setupAdmin(page, server)
+  const api = async (method: 'post' | 'get' | 'put', path: string, data?: unknown) => {
+    const r = await page.request[method](`${server.url}${path}`, data === undefined ? undefined : { data })
+    expect(r.ok(), `${method} ${path}: ${r.status()} ${await r.text()}`).toBe(true)
+    return r.json()
+  }
+  const start = new Date(Date.now() + 14 * 86400_000)
+  start.setUTCHours(17, 0, 0, 0)
+  const ev = await api('post', '/proxy/api/events', {
+    displayName: 'Sommerfest',
+    startDate: start.toISOString(),
+    endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(),
+    timezone: 'Europe/Berlin',
+    locationName: 'Halle 7',
+    city: 'Berlin',
+    maxVisitors: 100,
+    maxVisitorPerSubscription: 3,
+    ...event,
+  })
+  const email = 'greta.gast@example.org'
+  const reg = await page.request.post(`${server.url}/proxy/api/public/events/${ev.id}/registrations`, {
+    data: { salutation: 'Frau', firstName: 'Greta', lastName: 'Gast', email, escortPersons: [{ firstName: 'Emil', lastName: 'Gast' }] },
+  })
+  expect(reg.status(), await reg.text()).toBe(201)
+  return { api, event: ev, email }
+}
+
+async function phone(browser: Browser, server: Server, link: string) {
+  const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
+  const g = await context.newPage()
+  const csp = watchCsp(g)
+  await g.goto(link)
+  return { g, csp, context }
+}
+
+test('phone: two agreements step by step from the dashboard, self check-in and out, notifications', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  const { api, event, email } = await organiserWithGuest(page, server, { allowSelfCheckin: true, allowSelfCheckout: true })
+  await api('post', '/proxy/api/agreements', { displayName: 'Fotoerlaubnis', validity: 'EVENT', eventId: event.id, appearance: 'VISIBLE', sortOrder: 1, description: '<p>Fotos von mir dürfen veröffentlicht werden.</p>' })
+  await api('post', '/proxy/api/agreements', { displayName: 'Hausordnung', validity: 'EVENT', eventId: event.id, appearance: 'REQUIRED', sortOrder: 2, description: '<p>Ich halte mich an die <strong>Hausordnung</strong>.</p>' })
+  const link = await mailLink(server, email, /Ihre Anmeldung/, '/guest/dashboard?token=')
+  const { g, csp } = await phone(browser, server, link)
+  await expect(g.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
+
+  // agreements ahead of the event: counter, step 1/2 optional ("Abgelehnt, weiter": a required one follows)
+  await expect(g.getByText('Einverständniserklärungen: 0 von 2 erledigt')).toBeVisible()
+  await shot(g, 'guest-extras-01-dashboard-agreements')
+  await g.getByRole('button', { name: 'Jetzt unterschreiben' }).click()
+  const dialog = g.getByRole('dialog')
+  await expect(dialog.getByRole('heading', { name: 'Fotoerlaubnis' })).toBeVisible()
+  await expect(dialog.getByText('Einverständniserklärung · Schritt 1/2')).toBeVisible()
+  await expect(dialog.getByText('Freiwillig')).toBeVisible()
+  await shot(g, 'guest-extras-02-agreement-step1-optional')
+  await dialog.getByRole('button', { name: 'Abgelehnt, weiter' }).click()
+  // step 2/2 required: no decline, a signature is required
+  await expect(dialog.getByRole('heading', { name: 'Hausordnung' })).toBeVisible()
+  await expect(dialog.getByText('Einverständniserklärung · Schritt 2/2')).toBeVisible()
+  await expect(dialog.getByText('Erforderlich')).toBeVisible()
+  await expect(dialog.getByRole('button', { name: /Ablehnen|Abgelehnt/ })).toHaveCount(0)
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
+  await expect(dialog.getByText('Bitte unterschreiben Sie.')).toBeVisible()
+  await shot(g, 'guest-extras-03-agreement-step2-unsigned')
+  await drawTouch(g, '.signature-pad canvas')
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
+  await expect(dialog).toBeHidden()
+  await expect(g.getByText('Einverständniserklärungen: 2 von 2 erledigt')).toBeVisible()
+  const decisions = async () => (await api('post', '/proxy/api/agreements/signatures/search', { eventId: event.id })).items.map((s: any) => [s.agreementName, s.status, s.origin]).sort()
+  expect(await decisions()).toEqual([
+    ['Fotoerlaubnis', 'DECLINED', 'GUEST'],
+    ['Hausordnung', 'CONFIRMED', 'GUEST'],
+  ])
+  // deciding again: the photo permission is signed now, the decline is gone
+  await g.getByRole('button', { name: 'Erneut entscheiden' }).click()
+  await expect(dialog.getByRole('heading', { name: 'Fotoerlaubnis' })).toBeVisible()
+  await expect(dialog.getByText('Abgelehnt', { exact: true })).toBeVisible()
+  await drawTouch(g, '.signature-pad canvas')
+  await shot(g, 'guest-extras-03b-agreement-resign')
+  await dialog.getByRole('button', { name: 'Unterschreiben und weiter' }).click()
+  await expect(dialog.getByRole('heading', { name: 'Hausordnung' })).toBeVisible()
+  await drawTouch(g, '.signature-pad canvas')
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
+  await expect(dialog).toBeHidden()
+  expect(await decisions()).toEqual([
+    ['Fotoerlaubnis', 'CONFIRMED', 'GUEST'],
+    ['Hausordnung', 'CONFIRMED', 'GUEST'],
+  ])
+
+  // self check-in: fullscreen, Escape does not close it
+  await g.getByRole('link', { name: 'Check-in' }).click()
+  await expect(g).toHaveURL(/\/guest\/checkin\//)
+  const sc = g.getByRole('dialog', { name: 'Check-in' })
+  await expect(sc).toBeVisible()
+  await expect(sc.getByText('0 von 2 Personen eingecheckt, 0 ausgecheckt')).toBeVisible()
+  await g.keyboard.press('Escape')
+  await expect(sc).toBeVisible()
+  await shot(g, 'guest-extras-04-selfcheckin-open')
+  await sc.getByRole('button', { name: 'Auswahl einchecken' }).click()
+  await expect(sc.getByText('Es wurden keine Gästen ausgewählt.')).toBeVisible()
+  await shot(g, 'guest-extras-05-selfcheckin-none-selected')
+  await sc.getByRole('checkbox', { name: /Greta Gast/ }).check()
+  await sc.getByRole('button', { name: 'Auswahl einchecken' }).click()
+  await expect(sc.getByText('1 Person(en) eingecheckt.')).toBeVisible()
+  await expect(sc.getByText('1 von 2 Personen eingecheckt, 0 ausgecheckt')).toBeVisible()
+  await shot(g, 'guest-extras-06-selfcheckin-done')
+  await sc.getByRole('button', { name: 'Weitere einchecken' }).click()
+  await sc.getByRole('button', { name: 'Alle einchecken' }).click()
+  await expect(sc.getByText('1 Person(en) eingecheckt.')).toBeVisible()
+  await expect(sc.getByText('2 von 2 Personen eingecheckt, 0 ausgecheckt')).toBeVisible()
+  await sc.getByRole('button', { name: 'Weitere einchecken' }).click()
+  await expect(sc.getByRole('button', { name: 'Alle einchecken' })).toBeDisabled()
+  await shot(g, 'guest-extras-07-selfcheckin-all-in')
+  await sc.getByRole('button', { name: 'Alle auschecken' }).click()
+  await expect(sc.getByText('2 Person(en) ausgecheckt.')).toBeVisible()
+  await sc.getByRole('button', { name: 'Weitere einchecken' }).click()
+  await expect(sc.getByText('Alle Personen sind ausgecheckt.')).toBeVisible()
+  await shot(g, 'guest-extras-08-selfcheckin-all-out')
+  // the desk sees the same
+  expect(await api('get', `/proxy/api/events/${event.id}/checkin/counts`)).toEqual({ registered: 2, checkedIn: 0, checkedOut: 2 })
+
+  // notifications: the confirmation mail
+  await g.goto(`${server.url}/guest/notifications`)
+  await expect(g.getByRole('heading', { name: 'Benachrichtigungen' })).toBeVisible()
+  await expect(g.getByRole('heading', { name: 'Ihre Anmeldung: Sommerfest' })).toBeVisible()
+  await expect(g.getByText('Wir haben Ihnen eine E-Mail gesendet.')).toBeVisible()
+  await expect(g.getByText(/^Seite 1 von 1/)).toBeVisible()
+  await expect(g.getByRole('img', { name: 'E-Mail' })).toBeVisible()
+  await expect(g.getByText(/\d\d\.\d\d\.\d{4}, \d\d:\d\d/)).toBeVisible()
+  await shot(g, 'guest-extras-09-notifications')
+  expect(csp).toEqual([])
+})
+
+test('phone: report (contact info and form), help centre support, feedback, imprint, /support', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  const { api, email } = await organiserWithGuest(page, server, { useReporting: true })
+  await api('put', '/proxy/api/agency/imprint', { imprintText: '<p>Agentur Sonnenschein GmbH, Musterstraße 1, Berlin</p>', privacyUrl: 'https://example.org/datenschutz', contactGuest: 'Petra Plan (Gästebetreuung)', contactGuestPhone: '+49 30 1234567', contactGuestMail: 'gaeste@sonnenschein.example' })
+  const link = await mailLink(server, email, /Ihre Anmeldung/, '/guest/dashboard?token=')
+  const { g, csp } = await phone(browser, server, link)
+  await expect(g.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
+
+  // report, branch 1: an event-related type shows the organiser's contact info
+  await g.getByRole('button', { name: 'Melden' }).click()
+  const rd = g.getByRole('dialog', { name: 'Meldung' })
+  await expect(rd.getByText('Worum geht es?')).toBeVisible()
+  await expect(rd.getByRole('button', { name: 'Weiter' })).toBeDisabled()
+  await shot(g, 'guest-extras-20-report-types')
+  await rd.getByLabel('Frage oder Problem zur Veranstaltung').check()
+  await rd.getByRole('button', { name: 'Weiter' }).click()
+  await expect(rd.getByText('Bitte wenden Sie sich mit diesem Anliegen direkt an den Veranstalter:')).toBeVisible()
+  await expect(rd.getByRole('link', { name: '+49 30 1234567' })).toHaveAttribute('href', 'tel:+49301234567')
+  await expect(rd.getByRole('link', { name: 'gaeste@sonnenschein.example' })).toHaveAttribute('href', 'mailto:gaeste@sonnenschein.example')
+  await shot(g, 'guest-extras-21-report-contact')
+  await rd.getByRole('button', { name: 'Zurück' }).click()
+
+  // branch 2: the form; the server's FIELD_ERROR marks the fields
+  await rd.getByLabel('Betrug').check()
+  await rd.getByRole('button', { name: 'Weiter' }).click()
+  await rd.getByRole('button', { name: 'Absenden' }).click()
+  await expect(rd.getByText('Deine Anfrage konnte nicht übermittelt werden.')).toBeVisible()
+  await expect(rd.getByText('Bitte bestätigen Sie dieses Feld.')).toBeVisible()
+  await shot(g, 'guest-extras-22-report-errors')
+  await rd.getByLabel(/^Beschreibung/).fill('Am Eingang werden gefälschte Tickets verkauft.')
+  await rd.getByLabel(/^Vorname/).fill('Greta')
+  await rd.getByLabel(/^Nachname/).fill('Gast')
+  await rd.getByLabel(/^E-Mail/).fill(email)
+  await rd.getByLabel('Ich bestätige, dass meine Angaben richtig sind.').check()
+  await rd.getByRole('button', { name: 'Absenden' }).click()
+  await expect(rd.getByText('Anfrage wurde übermittelt.')).toBeVisible()
+  await shot(g, 'guest-extras-23-report-sent')
+  await rd.getByRole('button', { name: 'Schließen' }).last().click()
+  const reports = await api('get', '/proxy/api/agency/reports')
+  expect(reports.items[0]).toMatchObject({ reportType: 'FRAUD', eventName: 'Sommerfest', reason: 'Am Eingang werden gefälschte Tickets verkauft.' })
+
+  // SEXUAL_ABUSE hides the identity fields
+  await g.getByRole('button', { name: 'Melden' }).click()
+  await rd.getByLabel('Sexueller Missbrauch').check()
+  await rd.getByRole('button', { name: 'Weiter' }).click()
+  await expect(rd.getByText('Diese Meldung wird anonym übermittelt: Name und E-Mail werden nicht gespeichert.')).toBeVisible()
+  await expect(rd.getByLabel(/^Vorname/)).toHaveCount(0)
+  await rd.getByLabel(/^Beschreibung/).fill('Vorfall an der Garderobe.')
+  await shot(g, 'guest-extras-24-report-anonymous')
+  await rd.getByRole('button', { name: 'Absenden' }).click()
+  await expect(rd.getByText('Anfrage wurde übermittelt.')).toBeVisible()
+  await rd.getByRole('button', { name: 'Schließen' }).last().click()
+
+  // imprint of the agency
+  await g.getByRole('button', { name: 'Impressum' }).click()
+  const imp = g.getByRole('dialog', { name: 'Impressum und Datenschutz' })
+  await expect(imp.getByText('Agentur Sonnenschein GmbH, Musterstraße 1, Berlin')).toBeVisible()
+  await expect(imp.getByRole('link', { name: 'https://example.org/datenschutz' })).toBeVisible()
+  await shot(g, 'guest-extras-25-imprint')
+  await imp.getByRole('button', { name: 'Schließen' }).last().click()
+
+  // help centre: info for the page, then the support form
+  await g.getByRole('button', { name: /Hilfe/ }).click()
+  const help = g.getByRole('dialog', { name: 'Hilfe' })
+  await expect(help.getByText(/Hier sehen Sie alle Veranstaltungen/)).toBeVisible()
+  await expect(help.getByRole('link', { name: 'Zur Dokumentation' })).toHaveAttribute('href', '/support#dashboard')
+  await shot(g, 'guest-extras-26-help-info')
+  await help.getByRole('tab', { name: 'Support' }).click()
+  await help.getByRole('button', { name: 'Senden' }).click()
+  await expect(help.getByText('Dieses Feld ist ein Pflichtfeld.').first()).toBeVisible()
+  await help.getByLabel(/^Betreff/).fill('Ticket fehlt')
+  await help.getByLabel(/^Details/).fill('Ich finde mein Ticket nicht.')
+  await help.getByRole('button', { name: 'Senden' }).click()
+  await expect(help.getByText('Anfrage wurde übermittelt.')).toBeVisible()
+  await shot(g, 'guest-extras-27-help-support-sent')
+  await server.smtp.waitFor((m) => m.to.includes('support@localhost') && /Support #\d+: Ticket fehlt/.test(m.subject), 15_000)
+
+  // feedback from the help panel
+  await help.getByRole('button', { name: 'Feedback' }).click()
+  const fb = g.getByRole('dialog', { name: 'Feedback' })
+  const box = (await fb.boundingBox())!
+  expect(box.width).toBeLessThanOrEqual(500)
+  expect(box.height).toBeGreaterThanOrEqual(200)
+  await fb.getByLabel(/^Nachricht/).fill('Sehr übersichtlich!')
+  await fb.getByRole('button', { name: 'Feedback senden' }).click()
+  await expect(fb.getByText('Vielen Dank, dein Feedback wurde übermittelt.')).toBeVisible()
+  await shot(g, 'guest-extras-28-feedback-sent')
+  await server.smtp.waitFor((m) => m.to.includes('support@localhost') && /Feedback #\d+/.test(m.subject), 15_000)
+
+  // /support: open, the server's support address
+  await g.goto(`${server.url}/support`)
+  await expect(g.getByRole('heading', { name: 'Support' })).toBeVisible()
+  await expect(g.getByText('Sie erreichen den Support dieses Servers unter support@localhost.')).toBeVisible()
+  await shot(g, 'guest-extras-29-support-page')
+  expect(csp).toEqual([])
+})
+
+test('phone: self check-in asks for the required agreement first, then redirects (CUSTOM); closed until checkinOpenDate', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  const { api, event, email } = await organiserWithGuest(page, server, { allowSelfCheckin: true, checkinTarget: 'CUSTOM', checkinUrl: `${server.url}/support` })
+  await api('post', '/proxy/api/agreements', { displayName: 'Hausordnung', validity: 'EVENT', eventId: event.id, appearance: 'REQUIRED', description: '<p>Ich halte mich an die Hausordnung.</p>' })
+  const start = new Date(Date.now() + 20 * 86400_000)
+  start.setUTCHours(17, 0, 0, 0)
+  const opens = new Date(start.getTime() - 3600_000)
+  const later = await api('post', '/proxy/api/events', {
+    displayName: 'Winterball',
+    startDate: start.toISOString(),
+    endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(),
+    timezone: 'Europe/Berlin',
+    maxVisitors: 100,
+    allowSelfCheckin: true,
+    checkinOpenDate: opens.toISOString(),
+  })
+  const reg = await page.request.post(`${server.url}/proxy/api/public/events/${later.id}/registrations`, { data: { salutation: 'Frau', firstName: 'Greta', lastName: 'Gast', email } })
+  expect(reg.status()).toBe(201)
+  const link = await mailLink(server, email, /Ihre Anmeldung: Sommerfest/, '/guest/dashboard?token=')
+  const { g, csp } = await phone(browser, server, link)
+  await expect(g.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
+  const lists = await (await g.request.get(`${server.url}/proxy/api/guest/events`)).json()
+  const tokenOf = (name: string) => lists.confirmedEvents.find((e: any) => e.event.displayName === name).eventToken as string
+
+  // closed until checkinOpenDate: the opening time shows, check-in is not offered
+  await g.goto(`${server.url}/guest/checkin/${tokenOf('Winterball')}`)
+  const sc = g.getByRole('dialog', { name: 'Check-in' })
+  await expect(sc.getByText(/^Der Check-in öffnet am \d\d\.\d\d\.\d{4} um 17:00 Uhr\.$/)).toBeVisible()
+  await expect(sc.getByRole('button', { name: 'Alle einchecken' })).toBeDisabled()
+  await expect(sc.getByRole('button', { name: 'Alle auschecken' })).toHaveCount(0)
+  await shot(g, 'guest-extras-10-selfcheckin-closed')
+
+  // a made-up link
+  await g.goto(`${server.url}/guest/checkin/nichtvorhanden1234567`)
+  await expect(g.getByText('Dieser Check-in-Link ist ungültig.')).toBeVisible()
+
+  // the required agreement opens the signature dialog, then the check-in goes through and redirects
+  await g.goto(`${server.url}/guest/checkin/${tokenOf('Sommerfest')}`)
+  await expect(sc.getByText('Einverständniserklärungen: 0 von 1 erledigt')).toBeVisible()
+  await sc.getByRole('checkbox', { name: /Greta Gast/ }).check()
+  await sc.getByRole('button', { name: 'Auswahl einchecken' }).click()
+  const dialog = g.getByRole('dialog', { name: 'Hausordnung' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByText('Einverständniserklärung', { exact: true })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
+  await expect(dialog.getByText('Bitte unterschreiben Sie.')).toBeVisible()
+  await drawTouch(g, '.signature-pad canvas')
+  await shot(g, 'guest-extras-11-selfcheckin-sign')
+  await dialog.getByRole('button', { name: 'Unterschreiben', exact: true }).click()
+  await expect(sc.getByText(/1 Person\(en\) eingecheckt\. Du wirst weitergeleitet|1 Person\(en\) eingecheckt\./)).toBeVisible()
+  await shot(g, 'guest-extras-12-selfcheckin-redirecting')
+  await expect(g).toHaveURL(`${server.url}/support`, { timeout: 10_000 })
+  const signed = await api('post', '/proxy/api/agreements/signatures/search', { eventId: event.id })
+  expect(signed.items.map((s: any) => [s.agreementName, s.origin])).toEqual([['Hausordnung', 'SELF_CHECKIN']])
+  expect(csp).toEqual([])
+})
+
+test('organiser: imprint and guest contact in the settings, the reports list', async ({ page, server }) => {
+  test.setTimeout(90_000)
+  const { event } = await organiserWithGuest(page, server, { useReporting: true })
+  const r = await page.request.post(`${server.url}/proxy/api/public/report`, { data: { reportType: 'LEGAL_ABUSE_VIOLENCE', eventId: event.id, reason: 'Schlägerei am Einlass.', firstName: 'Rita', lastName: 'Ruf', email: 'rita@example.org', confirmCorrectData: true, submitIdentity: true, important: true } })
+  expect(r.status()).toBe(200)
+  await page.goto(`${server.url}/events`)
+  await page.getByRole('link', { name: 'Meldungen' }).click()
+  await expect(page.getByRole('heading', { name: 'Meldungen' })).toBeVisible()
+  await expect(page.getByText('Schlägerei am Einlass.')).toBeVisible()
+  await expect(page.getByText('Rita Ruf <rita@example.org>')).toBeVisible()
+  await shot(page, 'guest-extras-30-organiser-reports')
+  await page.getByRole('link', { name: 'Impressum und Kontakt' }).click()
+  await page.getByRole('textbox', { name: 'Impressum (Text)' }).fill('Agentur Sonnenschein GmbH, Berlin')
+  await page.getByLabel('Datenschutzerklärung (Adresse)').fill('javascript:alert(1)')
+  await page.getByLabel('Name', { exact: true }).fill('Petra Plan')
+  await page.getByLabel('Telefon').fill('+49 30 1234567')
+  await page.getByRole('button', { name: 'Speichern' }).click()
+  await expect(page.locator('.field-error').first()).toBeVisible()
+  await page.getByLabel('Datenschutzerklärung (Adresse)').fill('https://example.org/datenschutz')
+  await page.getByRole('button', { name: 'Speichern' }).click()
+  await expect(page.getByText('Gespeichert.')).toBeVisible()
+  await shot(page, 'guest-extras-31-organiser-imprint')
+  const pub = await (await page.request.get(`${server.url}/proxy/api/public/agency/${event.agency?.id ?? event.agencyId}/imprint`)).json()
+  expect(pub).toMatchObject({ imprintText: 'Agentur Sonnenschein GmbH, Berlin', privacyUrl: 'https://example.org/datenschutz', contactGuest: 'Petra Plan', contactGuestPhone: '+49 30 1234567' })
+})
