@@ -81,7 +81,9 @@ forEachDialect('check-in desk counts', (h) => {
     await expectCounts(x, admin, e.id, { registered: 5, checkedIn: 3, checkedOut: 1 })
     await admin.post(`/proxy/api/events/${e.id}/visitors/${b.id}/approve`, { notify: false })
     await admin.post(`/proxy/api/events/${e.id}/visitors/${c.id}/invite`, {})
-    const over = await x.request('POST', `/proxy/api/public/events/${e.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Cleo', lastName: 'Club', email: c.email, escortPersons: escorts(1) } })
+    // through the guest's own invitation (its event token): a stranger with the e-mail is refused (ALREADY_INVITED)
+    const cToken = (await x.ctx.db.selectFrom('event_visitor').select('event_token').where('id', '=', c.id).executeTakeFirstOrThrow()).event_token
+    const over = await x.request('POST', `/proxy/api/public/events/${e.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Cleo', lastName: 'Club', email: c.email, escortPersons: escorts(1) }, headers: { 'x-guest-token': cToken } })
     expect(over.body.visitorId).toBe(c.id)
     await expectCounts(x, admin, e.id, { registered: 8, checkedIn: 3, checkedOut: 1 })
     await admin.post(`/proxy/api/events/${e.id}/visitors/${pub.body.visitorId}/delete`)
