@@ -57,6 +57,8 @@ export interface EventTable {
   form_version: Generated<number>
   /** registrations beyond capacity go to the waiting list instead of being refused */
   waiting_list: GenBool
+  /** the calendar entry's SEQUENCE: raised when date, place or title change (documents/ics.ts) */
+  calendar_sequence: Generated<number>
   created_by_account_id: number | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
