@@ -4,7 +4,8 @@ import { formatDate, formatTime } from '../../i18n/format'
 import { type Agent, eventBody, forEachDialect } from '../../testing/harness'
 import { addGuest, createEvent, licenseWith } from '../../testing/organiser'
 import { verifyTicketCode } from '../checkin/signed-code'
-import { guestWithToken, pageCount, pdfQrCodes, pdfText } from './test-helpers'
+import { guestWithToken, pageCount, pdfImages, pdfQrCodes, pdfText } from './test-helpers'
+import { solidPng } from './wallet'
 
 forEachDialect('guest documents: download tokens, ticket PDF, QR codes, calendar entry', (h) => {
   let admin: Agent & { agencyId: number; accountId: number }
@@ -193,6 +194,34 @@ forEachDialect('guest documents: download tokens, ticket PDF, QR codes, calendar
     // the ticket is for registered guests only; the plain token now gives the invitation
     expect((await fetchRaw(`/proxy/api/download/${tokens.downloadToken}/ticket`)).status).toBe(404)
     expect(await pdfText((await fetchRaw(`/proxy/api/download/${tokens.downloadToken}`)).bytes)).toContain('EINLADUNG')
+  })
+
+  test('the agency\'s logo (an upload of its own) is on the ticket; a foreign upload is refused', async () => {
+    const upload = async (agent: Agent, png: Buffer) => {
+      const form = new FormData()
+      form.append('file', new File([new Uint8Array(png)], 'logo.png', { type: 'image/png' }))
+      form.append('type', 'LOGO')
+      form.append('secure', 'false')
+      const r = await agent.request('POST', '/proxy/api/asset', { form })
+      expect(r.status).toBe(201)
+      return r.body.id as number
+    }
+    const logoPng = solidPng(120, [200, 30, 30])
+    const own = await upload(admin, logoPng)
+    const other = await h().admin()
+    const foreign = await upload(other, logoPng)
+    const bad = await admin.put('/proxy/api/agency/documentSettings', { logoAssetId: foreign })
+    expect(bad.status).toBe(400)
+    expect(bad.body.errorFields).toEqual([{ field: 'logoAssetId', errorType: 'INVALID' }])
+    expect((await admin.put('/proxy/api/agency/documentSettings', { logoAssetId: own })).body.logoAssetId).toBe(own)
+    const e = await createEvent(admin, { displayName: 'Mit Logo' })
+    const g = await guestWithToken(h(), admin, e.id)
+    const tokens = (await g.guest.get('/proxy/api/guest/events')).body.confirmedEvents.find((x: any) => x.id === g.id).tokens
+    const pdf = (await fetchRaw(tokens.downloadLinkTicket)).bytes
+    const images = await pdfImages(pdf)
+    expect(images).toEqual([{ width: 120, height: 120 }])
+    await admin.put('/proxy/api/agency/documentSettings', { logoAssetId: null })
+    expect(await pdfImages((await fetchRaw(tokens.downloadLinkTicket)).bytes)).toEqual([])
   })
 
   test('SYSTEM_COVIDOO: only the entry-ticket PDF, one page and QR per person', async () => {

@@ -256,11 +256,12 @@ export async function renderNameTagsPdf(data: DocData): Promise<Uint8Array> {
     const x = x0 + (slot % cols) * tw
     const top = y0 - Math.floor(slot / cols) * th
     pg.drawRectangle({ x, y: top - th, width: tw, height: th, borderColor: rgb(0.75, 0.75, 0.78), borderWidth: 0.5, borderDashArray: [3, 3] })
-    const inner = tw - 16 - 62
+    const QR = 84
+    const inner = tw - 24 - QR
     let y = text(pg, data.eventTitle, x + 10, top - 6, kit.regular, 8, { color: MUTED, width: inner })
     y = text(pg, p.name, x + 10, y - 8, kit.bold, 16, { width: inner })
     text(pg, personLabel(data.t, p), x + 10, y - 2, kit.regular, 9, { color: MUTED, width: inner })
-    drawQr(pg, p.qr, x + tw - 70, top - 8, 62)
+    drawQr(pg, p.qr, x + tw - QR - 6, top - (th - QR) / 2, QR)
   })
   return kit.doc.save()
 }

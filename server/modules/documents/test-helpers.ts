@@ -36,10 +36,10 @@ async function run(cmd: string[]): Promise<string> {
 /** The PDF's text as poppler reads it. */
 export const pdfText = async (pdf: Uint8Array) => run(['pdftotext', '-layout', tempFile('doc.pdf', pdf), '-'])
 
-/** Every QR code zbar finds on each page rendered at 150 dpi, page by page. */
+/** Every QR code zbar finds on each page rendered at 200 dpi, page by page. */
 export async function pdfQrCodes(pdf: Uint8Array): Promise<string[]> {
   const file = tempFile('doc.pdf', pdf)
-  await run(['pdftoppm', '-png', '-r', '150', file, `${file}-page`])
+  await run(['pdftoppm', '-png', '-r', '200', file, `${file}-page`])
   const pages = (await run(['sh', '-c', `ls ${file}-page*.png`])).trim().split('\n')
   const codes: string[] = []
   for (const png of pages) {
@@ -50,3 +50,15 @@ export async function pdfQrCodes(pdf: Uint8Array): Promise<string[]> {
 }
 
 export const pageCount = async (pdf: Uint8Array) => Number(/Pages:\s+(\d+)/.exec(await run(['pdfinfo', tempFile('doc.pdf', pdf)]))?.[1])
+
+/** The images on the PDF's pages (poppler's pdfimages -list). */
+export async function pdfImages(pdf: Uint8Array): Promise<Array<{ width: number; height: number }>> {
+  const out = await run(['pdfimages', '-list', tempFile('doc.pdf', pdf)])
+  return out
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.trim())
+    .map((l) => l.trim().split(/\s+/))
+    .filter((c) => c[2] === 'image')
+    .map((c) => ({ width: Number(c[3]), height: Number(c[4]) }))
+}
