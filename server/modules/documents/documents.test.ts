@@ -224,6 +224,20 @@ forEachDialect('guest documents: download tokens, ticket PDF, QR codes, calendar
     expect(await pdfImages((await fetchRaw(tokens.downloadLinkTicket)).bytes)).toEqual([])
   })
 
+  test('a download again is served from memory; a changed name or escort is a new render', async () => {
+    const e = await createEvent(admin, { displayName: 'Wiederholung' })
+    const g = await guestWithToken(h(), admin, e.id)
+    const link = (await g.guest.get('/proxy/api/guest/events')).body.confirmedEvents.find((x: any) => x.id === g.id).tokens.downloadLinkTicket
+    const first = (await fetchRaw(link)).bytes
+    expect((await fetchRaw(link)).bytes).toEqual(first)
+    await h().ctx.db.updateTable('event_visitor').set({ first_name: 'Margarete' }).where('id', '=', g.id).execute()
+    await h().ctx.db.updateTable('escort_person').set({ last_name: 'Meier' }).where('visitor_id', '=', g.id).where('number', '=', 1).execute()
+    const text = await pdfText((await fetchRaw(link)).bytes)
+    expect(text).toContain('Margarete Gast')
+    expect(text).toContain('Jörg Meier')
+    expect(text).not.toContain('Jörg Müller')
+  })
+
   test('SYSTEM_COVIDOO: only the entry-ticket PDF, one page and QR per person', async () => {
     const e = await createEvent(admin, { displayName: 'Einlass' })
     const g = await guestWithToken(h(), admin, e.id)

@@ -9,14 +9,32 @@ import boldPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold
 import regularPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf' with { type: 'file' }
 
 // fontkit parses a 700 KB font in tens of milliseconds: parse each once per process and hand pdf-lib
-// the parsed font (its subset embedder only reads from it).
+// the parsed font (its embedders only read from it). Its layout (shaping through GSUB/GPOS) is most of
+// a ticket's cost and pdf-lib asks for it for every measured and drawn string: labels, event titles
+// and names repeat from ticket to ticket, so the glyph runs are remembered (pdf-lib only reads them).
 let fontBytes: Promise<{ regular: Uint8Array; bold: Uint8Array }> | null = null
 const parsed = new Map<Uint8Array, unknown>()
+const LAYOUT_CACHE = 20_000
+function memoiseLayout(font: { layout(text: string, features?: unknown): unknown }) {
+  const layout = font.layout.bind(font)
+  const runs = new Map<string, unknown>()
+  font.layout = (text: string, features?: unknown) => {
+    if (features !== undefined) return layout(text, features)
+    let run = runs.get(text)
+    if (!run) {
+      if (runs.size >= LAYOUT_CACHE) runs.clear()
+      run = layout(text)
+      runs.set(text, run)
+    }
+    return run
+  }
+  return font
+}
 const cachingFontkit = {
   create(buf: Uint8Array, postscriptName?: string) {
     let f = parsed.get(buf)
     if (!f) {
-      f = (fontkit as any).create(buf, postscriptName)
+      f = memoiseLayout((fontkit as any).create(buf, postscriptName))
       parsed.set(buf, f)
     }
     return f
@@ -96,10 +114,19 @@ async function start(data: Pick<DocData, 'logo' | 'eventTitle' | 'agencyName'>, 
   return { doc, regular, bold, logo }
 }
 
+// pdf-lib yields to the event loop every 50 objects while saving (setTimeout); a ticket has a few
+// dozen, so the pauses only let concurrent downloads interleave and each one wait longer.
+const save = (kit: Kit) => kit.doc.save({ objectsPerTick: Number.POSITIVE_INFINITY })
+
 /** Splits text into lines that fit the width (words; a word longer than a line is cut). */
 export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = []
   for (const paragraph of text.split('\n')) {
+    // most lines fit: one measurement (each runs fontkit's shaping) instead of one per word
+    if (font.widthOfTextAtSize(paragraph, size) <= width) {
+      lines.push(paragraph)
+      continue
+    }
     let line = ''
     for (const word of paragraph.split(/\s+/).filter(Boolean)) {
       const next = line ? `${line} ${word}` : word
@@ -220,7 +247,7 @@ export async function renderTicketPdf(data: DocData): Promise<Uint8Array> {
     const below = text(page, personLabel(t, p), x, y - QR - 2, kit.regular, 9, { color: MUTED, width: QR })
     text(page, p.name, x, below, kit.bold, 11, { width: QR })
   }
-  return kit.doc.save()
+  return save(kit)
 }
 
 /** Entry tickets (SYSTEM_COVIDOO): one page per person with a large QR. */
@@ -237,7 +264,7 @@ export async function renderEntryTicketPdf(data: DocData): Promise<Uint8Array> {
     y = text(page, p.name, MARGIN, y, kit.bold, 18, { center: true })
     text(page, t('documents.entryHint'), MARGIN, y - 8, kit.regular, 11, { color: MUTED, center: true })
   }
-  return kit.doc.save()
+  return save(kit)
 }
 
 /** Name tags: A4 with eight tags (2 × 4, 90 × 55 mm cut lines), one per person. */
@@ -263,7 +290,7 @@ export async function renderNameTagsPdf(data: DocData): Promise<Uint8Array> {
     text(pg, personLabel(data.t, p), x + 10, y - 2, kit.regular, 9, { color: MUTED, width: inner })
     drawQr(pg, p.qr, x + tw - QR - 6, top - (th - QR) / 2, QR)
   })
-  return kit.doc.save()
+  return save(kit)
 }
 
 /** The invitation: the event and a link to answer in the guest's dashboard. */
@@ -276,5 +303,5 @@ export async function renderInvitationPdf(data: DocData & { guestName: string })
   y = text(page, t('documents.invitation.greeting'), MARGIN, y - 4, kit.regular, 13) - 16
   y = facts(kit, page, data, y)
   text(page, t('documents.invitation.respond', { url: data.dashboardUrl }), MARGIN, y, kit.regular, 11)
-  return kit.doc.save()
+  return save(kit)
 }
