@@ -238,6 +238,13 @@ forEachDialect('guest documents: download tokens, ticket PDF, QR codes, calendar
     expect(text).not.toContain('Jörg Müller')
   })
 
+  test('the document calls are in the OpenAPI document', async () => {
+    const r = await h().request('GET', '/proxy/api/openapi.json')
+    expect(r.status).toBe(200)
+    const paths = Object.keys(r.body.paths)
+    for (const p of ['/proxy/api/download/{token}', '/proxy/api/download/{token}/{document}', '/proxy/api/guest/{id}/prepareDownloadInvitation', '/proxy/api/agency/documentSettings']) expect(paths).toContain(p)
+  })
+
   test('SYSTEM_COVIDOO: only the entry-ticket PDF, one page and QR per person', async () => {
     const e = await createEvent(admin, { displayName: 'Einlass' })
     const g = await guestWithToken(h(), admin, e.id)
