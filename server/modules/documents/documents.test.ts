@@ -39,6 +39,18 @@ forEachDialect('guest documents: download tokens, ticket PDF, QR codes, calendar
     expect(dash2.body.invitedEvents.find((x: any) => x.id === inv.id).tokens).toEqual({})
   })
 
+  test('twenty first views at once agree on one calendar and one wallet token', async () => {
+    const e = await createEvent(admin)
+    const g = await guestWithToken(h(), admin, e.id)
+    const views = await Promise.all(Array.from({ length: 20 }, () => g.guest.get('/proxy/api/guest/events')))
+    const ics = new Set(views.map((v) => v.body.confirmedEvents.find((x: any) => x.id === g.id).tokens.downloadTokenIcs))
+    expect(views.every((v) => v.status === 200)).toBe(true)
+    expect(ics.size).toBe(1)
+    const row = await h().ctx.db.selectFrom('event_visitor').select(['download_token_ics', 'download_token_wallet']).where('id', '=', g.id).executeTakeFirstOrThrow()
+    expect([...ics]).toEqual([row.download_token_ics])
+    expect(row.download_token_wallet).toMatch(/^[a-z2-7]{32}$/)
+  })
+
   test('ticket PDF: German file name, text in the event\'s zone, place, names; one signed QR per person, accepted by the desk', async () => {
     const e = await createEvent(admin, { displayName: 'Sommerfest Größe', subTitle: 'Grüße aus Köln', street: 'Hauptstraße', streetNumber: '5', postCode: '50667', city: 'Köln' })
     const g = await guestWithToken(h(), admin, e.id, { firstName: 'Grete', lastName: 'Gäßler' })
