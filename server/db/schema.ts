@@ -1,6 +1,7 @@
 // The whole database as Kysely sees it: one line per domain's table file.
 import type { AgencyTables } from '../modules/agency/agency.table'
 import type { AgreementTables } from '../modules/agreements/agreements.table'
+import type { DocumentTables } from '../modules/documents/documents.table'
 import type { CheckinTables } from '../modules/checkin/checkin.table'
 import type { AssetTables } from '../modules/assets/assets.table'
 import type { EventTables } from '../modules/events/events.table'
@@ -36,4 +37,5 @@ export interface DB
     InvoiceTables,
     SeatingTables,
     GuestTables,
-    HelpTables {}
+    HelpTables,
+    DocumentTables {}

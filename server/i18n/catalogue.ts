@@ -1,6 +1,7 @@
 import * as agencyUsers from '../modules/agency-users/messages'
 import * as agreements from '../modules/agreements/messages'
 import * as checkin from '../modules/checkin/messages'
+import * as documents from '../modules/documents/messages'
 import * as events from '../modules/events/messages'
 import * as forms from '../modules/forms/messages'
 import * as organiser from '../modules/events/organiser-messages'
@@ -43,6 +44,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   seating,
   guestNotifications,
   help,
+  documents,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

@@ -2,6 +2,7 @@
 // other languages are fetched from /proxy/api/public/translations. Add a module with one line.
 import { de as agreements } from '../modules/agreements/messages'
 import { de as checkin } from '../modules/checkin/messages'
+import { de as documents } from '../modules/documents/messages'
 import { de as agencyUsers } from '../modules/agency-users/messages'
 import { de as events } from '../modules/events/messages'
 import { de as forms } from '../modules/forms/messages'
@@ -40,4 +41,5 @@ export const de: Record<string, string> = {
   ...seating,
   ...guestNotifications,
   ...help,
+  ...documents,
 }

@@ -3,6 +3,7 @@ import type { Elysia } from 'elysia'
 import type { AppContext } from '../context'
 import { agreementRoutes } from './agreements'
 import { checkinRoutes } from './checkin'
+import { documentRoutes } from './documents'
 import { assetRoutes } from './assets'
 import { eventRoutes } from './events'
 import { formRoutes } from './forms'
@@ -47,4 +48,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   seatingRoutes,
   guestNotificationRoutes,
   helpRoutes,
+  documentRoutes,
 ]

@@ -10,6 +10,7 @@ import { requireGuest, requireOrganiser } from '../identity/auth'
 import { detailParts } from '../visitors/detail'
 import { CheckinInput, LookupQuery } from './model'
 import { CHECKIN_STATUSES, checkinCounts, lookup, performCheckin, presenceOf } from './service'
+import { signTicketCode } from './signed-code'
 import { ensureTicketCode, formatTicketCode } from './ticket'
 import { prepareCheckin, selfCheckInOut } from './self'
 import { CheckInOutInput, PrepareCheckinInput } from './self-model'
@@ -65,12 +66,14 @@ export function checkinRoutes(ctx: AppContext) {
       '/proxy/api/guest/events/visitors/:vid/ticket',
       async (c) => {
         const guest = await requireGuest(ctx, c)
-        const v = await ctx.db.selectFrom('event_visitor').select(['id', 'user_id', 'status']).where('id', '=', c.params.vid).executeTakeFirst()
+        const v = await ctx.db.selectFrom('event_visitor').select(['id', 'user_id', 'status', 'event_id']).where('id', '=', c.params.vid).executeTakeFirst()
         if (!v || v.user_id !== guest.user.id) throw notFound()
         if (!(CHECKIN_STATUSES as readonly string[]).includes(v.status)) throw new AppError(409, 'NO_TICKET')
         const code = await ensureTicketCode(ctx.db, v.id)
-        const qrSvg = await QRCode.toString(code, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
-        return { ticketCode: formatTicketCode(code), qrSvg }
+        // the QR carries the signed payload (signed-code.ts); the short code stays for typing at the desk
+        const qrPayload = signTicketCode(ctx.secrets.signingKey, { eventId: v.event_id, visitorId: v.id, person: 0, ticketCode: code })
+        const qrSvg = await QRCode.toString(qrPayload, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
+        return { ticketCode: formatTicketCode(code), qrPayload, qrSvg }
       },
       { params: z.object({ vid: idParam() }), detail: { tags: ['guest'], summary: "The guest's ticket code and its QR code (SVG) for a registered event" } },
     )

@@ -6,7 +6,7 @@ const Persons = z.union([z.literal('ALL'), z.array(z.number().int().min(0).max(1
 
 export const CheckinInput = z
   .object({
-    code: z.string().trim().max(40).optional(),
+    code: z.string().trim().max(60).optional(),
     visitorId: z.number().int().positive().optional(),
     checkinGuests: Persons,
     checkoutGuests: Persons,
@@ -22,7 +22,7 @@ export const CheckinInput = z
   })
 export type CheckinInput = z.infer<typeof CheckinInput>
 
-export const LookupQuery = z.object({ code: z.string().trim().max(40).optional(), search: z.string().trim().max(200).optional() })
+export const LookupQuery = z.object({ code: z.string().trim().max(60).optional(), search: z.string().trim().max(200).optional() })
 
 /** One person of a registration at the desk: 0 = the main guest, n = escort person n. */
 export interface Person {

@@ -13,6 +13,7 @@ import { checkState } from '../visitors/dto'
 import { normaliseCode, visitorQuery } from '../visitors/repository'
 import { GuestFilter } from '../visitors/model'
 import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
+import { generationOf, looksSigned, verifyTicketCode } from './signed-code'
 import { formatTicketCode } from './ticket'
 import type { CheckinInput, Person } from './model'
 
@@ -66,6 +67,7 @@ const canCheckIn = (status: string) => (CHECKIN_STATUSES as readonly string[]).i
 // The check-in hot path's statements, compiled once (db/prepared.ts): building a Kysely query costs
 // more than the statement itself.
 const visitorByCode = prepared((db, p: { code: string }) => db.selectFrom('event_visitor').selectAll().where('ticket_code', '=', p.code))
+const visitorById = prepared((db, p: { id: number }) => db.selectFrom('event_visitor').selectAll().where('id', '=', p.id))
 const visitorInEvent = prepared((db, p: { id: number; eventId: number }) => db.selectFrom('event_visitor').selectAll().where('id', '=', p.id).where('event_id', '=', p.eventId))
 const checkInMain = prepared((db, p: { id: number; now: string }) =>
   db
@@ -163,19 +165,41 @@ export async function registrationView(ctx: AppContext, event: EventRow, v: Even
 }
 
 async function findByCode(ctx: AppContext, event: EventRow, raw: string): Promise<EventVisitorRow> {
-  const code = normaliseCode(raw)
-  const v = code.length === 10 ? ((await visitorByCode.first(ctx.db, { code })) as EventVisitorRow | undefined) : undefined
+  return (await findByScan(ctx, event, raw)).v
+}
+
+/**
+ * A scanned or typed code: a signed QR payload (signed-code.ts) or a plain ticket code. A signed code
+ * whose signature does not match is refused before any database read; a genuine one whose ticket code
+ * has changed since (the place was passed on) is refused like an unknown one.
+ */
+export async function findByScan(ctx: AppContext, event: EventRow, raw: string): Promise<{ v: EventVisitorRow; person: number | null }> {
+  let v: EventVisitorRow | undefined
+  let person: number | null = null
+  if (looksSigned(raw)) {
+    const signed = verifyTicketCode(ctx.secrets.signingKey, raw)
+    if (!signed) throw new AppError(404, 'TICKET_NOT_FOUND')
+    v = (await visitorById.first(ctx.db, { id: signed.visitorId })) as EventVisitorRow | undefined
+    if (!v || v.event_id !== signed.eventId || !v.ticket_code || generationOf(v.ticket_code) !== signed.generation) throw new AppError(404, 'TICKET_NOT_FOUND')
+    person = signed.person
+  } else {
+    const code = normaliseCode(raw)
+    v = code.length === 10 ? ((await visitorByCode.first(ctx.db, { code })) as EventVisitorRow | undefined) : undefined
+  }
   if (!v) throw new AppError(404, 'TICKET_NOT_FOUND')
   if (v.event_id !== event.id) {
     const other = await ctx.db.selectFrom('event').select(['display_name', 'agency_id']).where('id', '=', v.event_id).executeTakeFirst()
     if (other?.agency_id === event.agency_id) throw new AppError(409, 'TICKET_OTHER_EVENT', { params: { event: other.display_name } })
     throw new AppError(404, 'TICKET_NOT_FOUND')
   }
-  return v
+  return { v, person }
 }
 
 export async function lookup(ctx: AppContext, event: EventRow, q: { code?: string; search?: string }) {
-  if (q.code) return { items: [await registrationView(ctx, event, await findByCode(ctx, event, q.code))] }
+  if (q.code) {
+    const scan = await findByScan(ctx, event, q.code)
+    return { items: [{ ...(await registrationView(ctx, event, scan.v)), scannedPerson: scan.person }] }
+  }
   if (!q.search) return { items: [] }
   const rows = await visitorQuery(ctx.db, event.id, GuestFilter.parse({}), q.search).selectAll('v').orderBy('v.last_name').orderBy('v.first_name').limit(20).execute()
   return { items: await Promise.all(rows.map((v) => registrationView(ctx, event, v))) }

@@ -61,6 +61,8 @@ export interface EventTable {
   allow_transfer: GenBool
   /** … until this instant (null: until the event starts) */
   transfer_until: Timestamp | null
+  /** the calendar entry's SEQUENCE: raised when date, place or title change (documents/ics.ts) */
+  calendar_sequence: Generated<number>
   created_by_account_id: number | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>

@@ -6,6 +6,7 @@ import type { AccountActor } from '../identity/auth'
 import { hasFeature } from '../license/license'
 import { assertWithinLimit } from '../limits/service'
 import { assertLabelsOfAgency, setEventLabels } from '../tags/service'
+import { calendarChanged } from './calendar-sequence'
 import type { EventRow } from './events.table'
 import { onEventCopied } from './hooks'
 import type { EventCopyInput, EventInput } from './model'
@@ -117,9 +118,14 @@ export async function updateEvent(ctx: AppContext, actor: AccountActor, eventId:
     const campaigns = await assertLabelsOfAgency(trx, 'campaign', agencyId, input.campaigns, 'campaigns')
     // Capacity may shrink only down to the places already taken: checked in the UPDATE itself so a
     // registration committing meanwhile cannot slip under it.
+    const columns = eventColumns(input)
     const r = await trx
       .updateTable('event')
-      .set({ ...eventColumns(input), updated_at: isoNow(ctx.clock.now()) })
+      .set((eb) => ({
+        ...columns,
+        updated_at: isoNow(ctx.clock.now()),
+        ...(calendarChanged(current, { ...current, ...columns }) ? { calendar_sequence: eb('calendar_sequence', '+', 1) } : {}),
+      }))
       .where('id', '=', eventId)
       .where((eb) => (input.maxVisitors == null ? eb.val(true) : eb('seats_taken', '<=', input.maxVisitors)))
       .returningAll()

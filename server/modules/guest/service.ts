@@ -7,6 +7,7 @@ import { bool, fromJson } from '../../db/types'
 import { waitingListPositions } from '../visitors/repository'
 import { canEditData, registrationExpired } from './details'
 import { canTransfer, transferDeadline } from './transfer'
+import { dashboardTokens } from '../documents/tokens'
 
 export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
 
@@ -36,6 +37,8 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       'v.status as v_status',
       'v.event_token as v_event_token',
       'v.download_token as v_download_token',
+      'v.download_token_ics as v_download_token_ics',
+      'v.download_token_wallet as v_download_token_wallet',
       'v.visitor_count as v_visitor_count',
       'v.salutation as v_salutation',
       'v.title as v_title',
@@ -62,6 +65,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
         .orderBy('number')
         .execute()
     : []
+  const tokens = await dashboardTokens(ctx, rows)
   const positions = await waitingListPositions(
     ctx.db,
     rows.filter((r) => r.v_status === 'WAITING_LIST').map((r) => r.v_id),
@@ -77,7 +81,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       event,
       eventToken: r.v_event_token,
       registrationStatus: { status: r.v_status, options: fromJson<string[]>(r.options, []) },
-      tokens: { downloadToken: r.v_download_token },
+      tokens: tokens.get(r.v_id) ?? {},
       visitorCount: r.v_visitor_count,
       /** self check-in at /guest/checkin/{eventToken} (guest-extras) */
       allowSelfCheckin: bool(r.allow_self_checkin),

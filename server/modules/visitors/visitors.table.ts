@@ -45,6 +45,9 @@ export interface EventVisitorTable extends ContactColumns {
   main_guest_checkout_date: Timestamp | null
   event_token: string
   download_token: string
+  /** calendar and wallet download tokens: created on first use (documents/tokens.ts) */
+  download_token_ics: string | null
+  download_token_wallet: string | null
   decline_reason: string | null
   /** PUBLIC, ADMIN, IMPORT, INVITATION */
   source: Generated<string>

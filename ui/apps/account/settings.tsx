@@ -8,7 +8,8 @@ import { ACCOUNTS_PAGE, FILTER_ABOVE } from '../../components/navigation-rules'
 import { toast } from '../../components/overlay'
 import { Alert, Button, Card, Spinner } from '../../components/ui'
 import { setLanguage, t } from '../../i18n'
-import { isGuestRole } from '../../../server/modules/identity/roles'
+import { can, isGuestRole } from '../../../server/modules/identity/roles'
+import { DocumentSettingsCard } from './document-settings'
 import type { AccountDto } from './profile'
 
 interface Setting {
@@ -17,13 +18,14 @@ interface Setting {
 }
 
 export function SettingsPage() {
-  const { details } = useAuth()
+  const { details, view } = useAuth()
   return (
     <>
       <LanguageCard />
       <DesignCard />
       <PersonalNotifications />
       {details.user.isAccount && <AgencyNotifications />}
+      {view === 'admin' && details.user.currentAccount && can(details.user.currentAccount.userRole, 'AGENCY.MANAGE') && <DocumentSettingsCard />}
     </>
   )
 }

@@ -1,0 +1,307 @@
+// The guest's PDFs: ticket, entry ticket (SYSTEM_COVIDOO), name tags, invitation. pdf-lib with DejaVu
+// Sans embedded (subset) for German and other scripts; the TTFs are imported as files so the compiled
+// binary carries them (STACK.md trap 6). QR codes are drawn as vector squares from the qrcode
+// package's module matrix: sharp at any zoom, no image decoding, a few hundred microseconds each.
+import fontkit from '@pdf-lib/fontkit'
+import { fill, PDFDocument, type PDFFont, type PDFImage, type PDFOperator, type PDFPage, popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingRgbColor } from 'pdf-lib'
+import QRCode from 'qrcode'
+import boldPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' with { type: 'file' }
+import regularPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf' with { type: 'file' }
+
+// fontkit parses a 700 KB font in tens of milliseconds: parse each once per process and hand pdf-lib
+// the parsed font (its embedders only read from it). Its layout (shaping through GSUB/GPOS) is most of
+// a ticket's cost and pdf-lib asks for it for every measured and drawn string: labels, event titles
+// and names repeat from ticket to ticket, so the glyph runs are remembered (pdf-lib only reads them).
+let fontBytes: Promise<{ regular: Uint8Array; bold: Uint8Array }> | null = null
+const parsed = new Map<Uint8Array, unknown>()
+const LAYOUT_CACHE = 20_000
+function memoiseLayout(font: { layout(text: string, features?: unknown): unknown }) {
+  const layout = font.layout.bind(font)
+  const runs = new Map<string, unknown>()
+  font.layout = (text: string, features?: unknown) => {
+    if (features !== undefined) return layout(text, features)
+    let run = runs.get(text)
+    if (!run) {
+      if (runs.size >= LAYOUT_CACHE) runs.clear()
+      run = layout(text)
+      runs.set(text, run)
+    }
+    return run
+  }
+  return font
+}
+const cachingFontkit = {
+  create(buf: Uint8Array, postscriptName?: string) {
+    let f = parsed.get(buf)
+    if (!f) {
+      f = memoiseLayout((fontkit as any).create(buf, postscriptName))
+      parsed.set(buf, f)
+    }
+    return f
+  },
+} as unknown as typeof fontkit
+
+function fonts() {
+  fontBytes ??= Promise.all([Bun.file(regularPath).bytes(), Bun.file(boldPath).bytes()]).then(([regular, bold]) => ({ regular, bold }))
+  return fontBytes
+}
+
+export interface Logo {
+  bytes: Uint8Array
+  mime: string
+}
+
+export interface DocPerson {
+  /** 0 = main guest, n = escort person n */
+  person: number
+  name: string
+  /** the signed QR payload (checkin/signed-code.ts) */
+  qr: string
+}
+
+export interface DocData {
+  /** resolve a message key in the guest's language */
+  t: (key: string, params?: Record<string, string | number>) => string
+  eventTitle: string
+  subTitle: string | null
+  agencyName: string
+  /** DD.MM.YYYY (or a range) in the event's time zone */
+  dateText: string
+  /** HH:mm – HH:mm in the event's time zone, null when the event shows no time */
+  timeText: string | null
+  timezone: string
+  /** address lines, or null for an online event */
+  placeLines: string[] | null
+  meetingUrl: string | null
+  ticketCode: string | null
+  persons: DocPerson[]
+  logo: Logo | null
+  /** the guest's dashboard (invitation) */
+  dashboardUrl: string
+}
+
+const A4: [number, number] = [595.28, 841.89]
+const MARGIN = 50
+const INK = rgb(0.1, 0.1, 0.12)
+const MUTED = rgb(0.38, 0.4, 0.45)
+
+interface Kit {
+  doc: PDFDocument
+  regular: PDFFont
+  bold: PDFFont
+  logo: PDFImage | null
+}
+
+async function start(data: Pick<DocData, 'logo' | 'eventTitle' | 'agencyName'>, title: string): Promise<Kit> {
+  const doc = await PDFDocument.create()
+  doc.registerFontkit(cachingFontkit)
+  const f = await fonts()
+  const [regular, bold] = await Promise.all([doc.embedFont(f.regular, { subset: true }), doc.embedFont(f.bold, { subset: true })])
+  doc.setTitle(`${title}: ${data.eventTitle}`)
+  doc.setAuthor(data.agencyName)
+  doc.setCreator('einlass')
+  doc.setProducer('einlass')
+  doc.setLanguage('de')
+  let logo: PDFImage | null = null
+  if (data.logo) {
+    try {
+      if (data.logo.mime === 'image/png') logo = await doc.embedPng(data.logo.bytes)
+      else if (data.logo.mime === 'image/jpeg') logo = await doc.embedJpg(data.logo.bytes)
+    } catch {
+      logo = null // a broken logo never costs the guest their ticket
+    }
+  }
+  return { doc, regular, bold, logo }
+}
+
+// pdf-lib yields to the event loop every 50 objects while saving (setTimeout); a ticket has a few
+// dozen, so the pauses only let concurrent downloads interleave and each one wait longer.
+const save = (kit: Kit) => kit.doc.save({ objectsPerTick: Number.POSITIVE_INFINITY })
+
+/** Splits text into lines that fit the width (words; a word longer than a line is cut). */
+export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = []
+  for (const paragraph of text.split('\n')) {
+    // most lines fit: one measurement (each runs fontkit's shaping) instead of one per word
+    if (font.widthOfTextAtSize(paragraph, size) <= width) {
+      lines.push(paragraph)
+      continue
+    }
+    let line = ''
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      const next = line ? `${line} ${word}` : word
+      if (font.widthOfTextAtSize(next, size) <= width) {
+        line = next
+        continue
+      }
+      if (line) lines.push(line)
+      let w = word
+      while (font.widthOfTextAtSize(w, size) > width && w.length > 1) {
+        let cut = w.length - 1
+        while (cut > 1 && font.widthOfTextAtSize(w.slice(0, cut), size) > width) cut--
+        lines.push(w.slice(0, cut))
+        w = w.slice(cut)
+      }
+      line = w
+    }
+    lines.push(line)
+  }
+  return lines
+}
+
+/** Draws text lines from the top y down; returns the y below them. */
+function text(page: PDFPage, lines: string | string[], x: number, y: number, font: PDFFont, size: number, opts: { color?: ReturnType<typeof rgb>; width?: number; center?: boolean } = {}): number {
+  const width = opts.width ?? page.getWidth() - x - MARGIN
+  const all = (Array.isArray(lines) ? lines : [lines]).flatMap((l) => wrap(l, font, size, width))
+  for (const l of all) {
+    y -= size * 1.25
+    const lx = opts.center ? x + (width - font.widthOfTextAtSize(l, size)) / 2 : x
+    page.drawText(l, { x: lx, y, size, font, color: opts.color ?? INK })
+  }
+  return y
+}
+
+/** A QR code as dark squares, its top left corner at (x, top): one path of rectangles, filled once. */
+export function drawQr(page: PDFPage, payload: string, x: number, top: number, size: number) {
+  const qr = QRCode.create(payload, { errorCorrectionLevel: 'M' })
+  const n = qr.modules.size
+  const quiet = 4
+  const cell = size / (n + 2 * quiet)
+  page.drawRectangle({ x, y: top - size, width: size, height: size, color: rgb(1, 1, 1) })
+  const data = qr.modules.data
+  const ops: PDFOperator[] = [pushGraphicsState(), setFillingRgbColor(0, 0, 0)]
+  for (let r = 0; r < n; r++) {
+    // runs of dark modules in a row become one rectangle
+    let c = 0
+    while (c < n) {
+      if (!data[r * n + c]) {
+        c++
+        continue
+      }
+      let end = c
+      while (end < n && data[r * n + end]) end++
+      ops.push(rectangle(x + (quiet + c) * cell, top - (quiet + r + 1) * cell, (end - c) * cell, cell * 1.02))
+      c = end
+    }
+  }
+  ops.push(fill(), popGraphicsState())
+  page.pushOperators(...ops)
+}
+
+function header(kit: Kit, page: PDFPage, data: DocData, title: string): number {
+  const [w, h] = [page.getWidth(), page.getHeight()]
+  let y = h - MARGIN
+  if (kit.logo) {
+    const scale = Math.min(160 / kit.logo.width, 50 / kit.logo.height, 1)
+    page.drawImage(kit.logo, { x: w - MARGIN - kit.logo.width * scale, y: y - kit.logo.height * scale, width: kit.logo.width * scale, height: kit.logo.height * scale })
+  }
+  y = text(page, title.toUpperCase(), MARGIN, y, kit.bold, 11, { color: MUTED, width: w - 2 * MARGIN - 170 })
+  y = text(page, data.eventTitle, MARGIN, y - 6, kit.bold, 22, { width: w - 2 * MARGIN - (kit.logo ? 170 : 0) })
+  if (data.subTitle) y = text(page, data.subTitle, MARGIN, y - 2, kit.regular, 13, { color: MUTED })
+  return Math.min(y, h - MARGIN - 60) - 14
+}
+
+function facts(kit: Kit, page: PDFPage, data: DocData, y: number): number {
+  const { t } = data
+  const label = (s: string, yy: number) => text(page, s, MARGIN, yy, kit.bold, 10, { color: MUTED })
+  y = label(t('documents.date'), y)
+  y = text(page, data.dateText, MARGIN, y, kit.regular, 13)
+  if (data.timeText) {
+    y = label(t('documents.time'), y - 8)
+    y = text(page, [data.timeText, t('documents.timezone', { tz: data.timezone })], MARGIN, y, kit.regular, 13)
+  }
+  y = label(t('documents.place'), y - 8)
+  if (data.placeLines) y = text(page, data.placeLines, MARGIN, y, kit.regular, 13)
+  else {
+    y = text(page, t('documents.online'), MARGIN, y, kit.bold, 13)
+    if (data.meetingUrl) y = text(page, t('documents.meetingUrl', { url: data.meetingUrl }), MARGIN, y, kit.regular, 11)
+  }
+  y = label(t('documents.organiser'), y - 8)
+  return text(page, data.agencyName, MARGIN, y, kit.regular, 13) - 16
+}
+
+const personLabel = (t: DocData['t'], p: DocPerson) => (p.person === 0 ? t('documents.guest') : t('documents.escort', { n: p.person }))
+
+/** The ticket: event, date and time in its zone, place or ONLINE, then one QR per person. */
+export async function renderTicketPdf(data: DocData): Promise<Uint8Array> {
+  const kit = await start(data, data.t('documents.ticket.title'))
+  const { t } = data
+  let page = kit.doc.addPage(A4)
+  let y = header(kit, page, data, t('documents.ticket.title'))
+  y = facts(kit, page, data, y)
+  if (data.ticketCode) y = text(page, `${t('documents.ticketCode')}: ${data.ticketCode}`, MARGIN, y, kit.regular, 11, { color: MUTED }) - 6
+  y = text(page, t('documents.qrHint'), MARGIN, y, kit.regular, 11, { color: MUTED }) - 10
+  const QR = 150
+  const slot = QR + 46
+  const perRow = 3
+  for (let i = 0; i < data.persons.length; i++) {
+    const col = i % perRow
+    if (col === 0 && i > 0) y -= slot
+    if (col === 0 && y - slot < MARGIN) {
+      page = kit.doc.addPage(A4)
+      y = header(kit, page, data, t('documents.ticket.title'))
+    }
+    const p = data.persons[i]
+    const x = MARGIN + col * (QR + 22)
+    drawQr(page, p.qr, x, y, QR)
+    const below = text(page, personLabel(t, p), x, y - QR - 2, kit.regular, 9, { color: MUTED, width: QR })
+    text(page, p.name, x, below, kit.bold, 11, { width: QR })
+  }
+  return save(kit)
+}
+
+/** Entry tickets (SYSTEM_COVIDOO): one page per person with a large QR. */
+export async function renderEntryTicketPdf(data: DocData): Promise<Uint8Array> {
+  const kit = await start(data, data.t('documents.entryTicket.title'))
+  const { t } = data
+  for (const p of data.persons) {
+    const page = kit.doc.addPage(A4)
+    let y = header(kit, page, data, t('documents.entryTicket.title'))
+    y = facts(kit, page, data, y)
+    const QR = 240
+    drawQr(page, p.qr, (page.getWidth() - QR) / 2, y, QR)
+    y = text(page, personLabel(t, p), MARGIN, y - QR - 6, kit.regular, 11, { color: MUTED, center: true })
+    y = text(page, p.name, MARGIN, y, kit.bold, 18, { center: true })
+    text(page, t('documents.entryHint'), MARGIN, y - 8, kit.regular, 11, { color: MUTED, center: true })
+  }
+  return save(kit)
+}
+
+/** Name tags: A4 with eight tags (2 × 4, 90 × 55 mm cut lines), one per person. */
+export async function renderNameTagsPdf(data: DocData): Promise<Uint8Array> {
+  const kit = await start(data, data.t('documents.nameTags.title'))
+  const mm = 72 / 25.4
+  const [tw, th] = [90 * mm, 55 * mm]
+  const [cols, rows] = [2, 4]
+  const x0 = (A4[0] - cols * tw) / 2
+  const y0 = A4[1] - (A4[1] - rows * th) / 2
+  let page: PDFPage | null = null
+  data.persons.forEach((p, i) => {
+    const slot = i % (cols * rows)
+    if (slot === 0) page = kit.doc.addPage(A4)
+    const pg = page!
+    const x = x0 + (slot % cols) * tw
+    const top = y0 - Math.floor(slot / cols) * th
+    pg.drawRectangle({ x, y: top - th, width: tw, height: th, borderColor: rgb(0.75, 0.75, 0.78), borderWidth: 0.5, borderDashArray: [3, 3] })
+    const QR = 84
+    const inner = tw - 24 - QR
+    let y = text(pg, data.eventTitle, x + 10, top - 6, kit.regular, 8, { color: MUTED, width: inner })
+    y = text(pg, p.name, x + 10, y - 8, kit.bold, 16, { width: inner })
+    text(pg, personLabel(data.t, p), x + 10, y - 2, kit.regular, 9, { color: MUTED, width: inner })
+    drawQr(pg, p.qr, x + tw - QR - 6, top - (th - QR) / 2, QR)
+  })
+  return save(kit)
+}
+
+/** The invitation: the event and a link to answer in the guest's dashboard. */
+export async function renderInvitationPdf(data: DocData & { guestName: string }): Promise<Uint8Array> {
+  const kit = await start(data, data.t('documents.invitation.title'))
+  const { t } = data
+  const page = kit.doc.addPage(A4)
+  let y = header(kit, page, data, t('documents.invitation.title'))
+  y = text(page, data.guestName, MARGIN, y, kit.bold, 14)
+  y = text(page, t('documents.invitation.greeting'), MARGIN, y - 4, kit.regular, 13) - 16
+  y = facts(kit, page, data, y)
+  text(page, t('documents.invitation.respond', { url: data.dashboardUrl }), MARGIN, y, kit.regular, 11)
+  return save(kit)
+}

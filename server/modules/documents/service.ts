@@ -1,0 +1,261 @@
+// The guest's documents behind /proxy/api/download/{token}[/{document}]: which token, which
+// registration, which document, and the data each builder needs (docs/guest-portal.md "Documents").
+import { createHash } from 'node:crypto'
+import type { AppContext } from '../../context'
+import { formatDate, formatTime } from '../../i18n/format'
+import { t as translate } from '../../i18n/catalogue'
+import { notFound } from '../../shared/errors'
+import { findAsset, variantBytes } from '../assets/service'
+import { signTicketCode } from '../checkin/signed-code'
+import { ensureTicketCode, formatTicketCode } from '../checkin/ticket'
+import type { EventRow } from '../events/events.table'
+import { ENTRY_PASS_FEATURE } from '../identity/dto'
+import type { GuestActor } from '../identity/auth'
+import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
+import type { DocumentSettingsRow } from './documents.table'
+import { renderIcs } from './ics'
+import { type DocData, type Logo, renderEntryTicketPdf, renderInvitationPdf, renderNameTagsPdf, renderTicketPdf } from './pdf'
+import { downloadPath, INVITATION_STATUSES, isRegistered, TOKEN_SHAPE } from './tokens'
+import { applePass, googleSaveUrl } from './wallet'
+
+export type TokenKind = 'PDF' | 'ICS' | 'WALLET'
+export const PDF_DOCUMENTS = ['ticket', 'entryTicket', 'nameTags', 'invitation'] as const
+export type PdfDocument = (typeof PDF_DOCUMENTS)[number]
+
+export interface Download {
+  body: Uint8Array | string
+  contentType: string
+  fileName: string
+}
+
+interface Resolved {
+  kind: TokenKind
+  v: EventVisitorRow
+  event: EventRow
+  agency: { id: number; display_name: string }
+}
+
+/** A token's registration; unknown tokens and those of deleted or declined registrations or events answer 404. */
+async function resolve(ctx: AppContext, token: string): Promise<Resolved> {
+  if (!TOKEN_SHAPE.test(token)) throw notFound()
+  const v = await ctx.db
+    .selectFrom('event_visitor')
+    .selectAll()
+    .where((eb) => eb.or([eb('download_token', '=', token), eb('download_token_ics', '=', token), eb('download_token_wallet', '=', token)]))
+    .executeTakeFirst()
+  if (!v) throw notFound()
+  const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', v.event_id).executeTakeFirst()
+  if (!event || event.status === 'DELETED') throw notFound()
+  const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
+  const kind: TokenKind = v.download_token === token ? 'PDF' : v.download_token_ics === token ? 'ICS' : 'WALLET'
+  return { kind, v, event, agency }
+}
+
+export async function download(ctx: AppContext, token: string, document?: string): Promise<Download | { redirect: string }> {
+  const r = await resolve(ctx, token)
+  const { kind, v } = r
+  const registered = isRegistered(v.status)
+  if (kind === 'ICS') {
+    if (document || !registered) throw notFound()
+    return icsDownload(ctx, r)
+  }
+  if (kind === 'WALLET') {
+    if (!registered || ctx.license.features.includes(ENTRY_PASS_FEATURE)) throw notFound()
+    const settings = await settingsOf(ctx, r.event.agency_id)
+    if (!settings) throw notFound()
+    if (document === 'google') {
+      const url = await googleSaveUrl(ctx, settings, await walletData(ctx, r))
+      if (!url) throw notFound()
+      return { redirect: url }
+    }
+    if (document) throw notFound()
+    const pass = await applePass(ctx, settings, await walletData(ctx, r))
+    if (!pass) throw notFound()
+    return { body: pass, contentType: 'application/vnd.apple.pkpass', fileName: translate(v.language, 'documents.file.pkpass', { event: r.event.display_name }) }
+  }
+  const entryPass = ctx.license.features.includes(ENTRY_PASS_FEATURE)
+  const doc: PdfDocument | undefined = document === undefined ? (registered ? (entryPass ? 'entryTicket' : 'ticket') : 'invitation') : (PDF_DOCUMENTS as readonly string[]).includes(document) ? (document as PdfDocument) : undefined
+  if (!doc) throw notFound()
+  if (doc === 'invitation' ? !(INVITATION_STATUSES as readonly string[]).includes(v.status) : !registered) throw notFound()
+  if (doc === 'ticket' && entryPass) throw notFound()
+  return pdfDownload(ctx, r, doc)
+}
+
+const personName = (p: { title: string | null; first_name: string | null; last_name: string | null }) => [p.title, p.first_name, p.last_name].filter(Boolean).join(' ')
+
+function placeLines(e: EventRow): string[] | null {
+  if (e.event_type === 'ONLINE') return null
+  const street = [e.street, e.street_number].filter(Boolean).join(' ')
+  const city = [e.post_code, e.city].filter(Boolean).join(' ')
+  return [e.location_name, street, city, e.country].filter((x): x is string => Boolean(x))
+}
+
+async function settingsOf(ctx: AppContext, agencyId: number): Promise<DocumentSettingsRow | undefined> {
+  return ctx.db.selectFrom('document_settings').selectAll().where('agency_id', '=', agencyId).executeTakeFirst()
+}
+
+async function logoOf(ctx: AppContext, settings: DocumentSettingsRow | undefined, agencyId: number): Promise<Logo | null> {
+  if (!settings?.logo_asset_id) return null
+  try {
+    const a = await findAsset(ctx.db, settings.logo_asset_id)
+    if (a.agency_id !== agencyId) return null
+    const { data, mime } = await variantBytes(ctx, a, 'Regular_400')
+    return { bytes: data, mime }
+  } catch {
+    return null
+  }
+}
+
+async function escortsOf(ctx: AppContext, v: EventVisitorRow): Promise<EscortPersonRow[]> {
+  return ctx.db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute()
+}
+
+function eventTexts(ctx: AppContext, r: Resolved) {
+  const e = r.event
+  const lang = r.v.language
+  const tz = e.timezone
+  const startDay = formatDate(e.start_date, tz)
+  const endDay = formatDate(e.end_date, tz)
+  return {
+    t: (key: string, params?: Record<string, string | number>) => translate(lang, key, params),
+    eventTitle: e.display_name,
+    subTitle: e.sub_title,
+    agencyName: r.agency.display_name,
+    dateText: startDay === endDay ? startDay : `${startDay} – ${endDay}`,
+    timeText: translate(lang, 'documents.timeRange', { start: formatTime(e.start_date, tz), end: formatTime(e.end_date, tz) }),
+    timezone: tz,
+    placeLines: placeLines(e),
+    meetingUrl: e.meeting_url,
+    dashboardUrl: `${ctx.config.baseUrl}/guest/dashboard`,
+  }
+}
+
+/** Main guest and escorts, each with a signed QR payload (checkin/signed-code.ts). */
+async function persons(ctx: AppContext, r: Resolved) {
+  const code = await ensureTicketCode(ctx.db, r.v.id)
+  const sign = (person: number) => signTicketCode(ctx.secrets.signingKey, { eventId: r.event.id, visitorId: r.v.id, person, ticketCode: code })
+  const escorts = r.v.visitor_count > 1 ? await escortsOf(ctx, r.v) : []
+  return {
+    code,
+    list: [{ person: 0, name: personName(r.v), qr: sign(0) }, ...escorts.map((e) => ({ person: e.number, name: personName(e) || translate(r.v.language, 'documents.escort', { n: e.number }), qr: sign(e.number) }))],
+  }
+}
+
+// Rendered PDFs by everything that goes into them (the key is a hash of the builder's input, so a
+// changed name, event or logo is a new key and nothing stale can be served): a guest opening their
+// ticket again, or a burst after a reminder mail, costs a few queries instead of a render (~15 ms of
+// CPU). Bounded by bytes.
+const RENDER_CACHE_BYTES = 32 * 1024 * 1024
+const rendered = new Map<string, Uint8Array>()
+let renderedBytes = 0
+function remember(key: string, body: Uint8Array) {
+  if (body.byteLength > RENDER_CACHE_BYTES / 8) return
+  while (renderedBytes + body.byteLength > RENDER_CACHE_BYTES && rendered.size) {
+    const [oldest, b] = rendered.entries().next().value as [string, Uint8Array]
+    rendered.delete(oldest)
+    renderedBytes -= b.byteLength
+  }
+  rendered.set(key, body)
+  renderedBytes += body.byteLength
+}
+
+async function pdfDownload(ctx: AppContext, r: Resolved, doc: PdfDocument): Promise<Download> {
+  const settings = await settingsOf(ctx, r.event.agency_id)
+  const people = doc === 'invitation' ? null : await persons(ctx, r)
+  const base = { ...eventTexts(ctx, r), ticketCode: people ? formatTicketCode(people.code) : null, persons: people?.list ?? [] }
+  const fileName = translate(r.v.language, `documents.file.${doc}`, { event: r.event.display_name })
+  const key = createHash('sha256')
+    .update(JSON.stringify([doc, r.v.language, personName(r.v), settings?.logo_asset_id ?? null, settings?.updated_at ?? null, { ...base, t: undefined }]))
+    .digest('base64')
+  const hit = rendered.get(key)
+  if (hit) {
+    // most recently used last
+    rendered.delete(key)
+    rendered.set(key, hit)
+    return { body: hit, contentType: 'application/pdf', fileName }
+  }
+  const data: DocData = { ...base, logo: await logoOf(ctx, settings, r.event.agency_id) }
+  const body =
+    doc === 'ticket'
+      ? await renderTicketPdf(data)
+      : doc === 'entryTicket'
+        ? await renderEntryTicketPdf(data)
+        : doc === 'nameTags'
+          ? await renderNameTagsPdf(data)
+          : await renderInvitationPdf({ ...data, guestName: personName(r.v) })
+  remember(key, body)
+  return { body, contentType: 'application/pdf', fileName }
+}
+
+function icsDownload(ctx: AppContext, r: Resolved): Download {
+  const texts = eventTexts(ctx, r)
+  const host = new URL(ctx.config.baseUrl).hostname
+  const location = texts.placeLines ? texts.placeLines.join(', ') : [translate(r.v.language, 'documents.online'), r.event.meeting_url].filter(Boolean).join(' ')
+  const body = renderIcs({
+    uid: `einlass-${r.v.id}-${r.event.id}@${host}`,
+    sequence: r.event.calendar_sequence,
+    stamp: ctx.clock.now(),
+    start: new Date(r.event.start_date),
+    end: new Date(r.event.end_date),
+    timezone: r.event.timezone,
+    summary: r.event.display_name,
+    description: [r.event.sub_title, translate(r.v.language, 'documents.ics.link', { url: texts.dashboardUrl })].filter(Boolean).join('\n'),
+    location,
+    url: texts.dashboardUrl,
+    organiser: r.agency.display_name,
+  })
+  return { body, contentType: 'text/calendar; charset=utf-8', fileName: translate(r.v.language, 'documents.file.ics', { event: r.event.display_name }) }
+}
+
+export interface WalletData {
+  serial: string
+  eventId: number
+  eventTitle: string
+  agencyName: string
+  start: Date
+  end: Date
+  dateText: string
+  timeText: string
+  place: string
+  guestName: string
+  persons: number
+  /** the main guest's signed QR payload */
+  qr: string
+  color: string | null
+  dashboardUrl: string
+  t: (key: string, params?: Record<string, string | number>) => string
+}
+
+async function walletData(ctx: AppContext, r: Resolved): Promise<WalletData> {
+  const texts = eventTexts(ctx, r)
+  const code = await ensureTicketCode(ctx.db, r.v.id)
+  return {
+    serial: `einlass-${r.v.id}`,
+    eventId: r.event.id,
+    eventTitle: r.event.display_name,
+    agencyName: r.agency.display_name,
+    start: new Date(r.event.start_date),
+    end: new Date(r.event.end_date),
+    dateText: texts.dateText,
+    timeText: texts.timeText,
+    place: texts.placeLines ? texts.placeLines.join(', ') : translate(r.v.language, 'documents.online'),
+    guestName: personName(r.v),
+    persons: r.v.visitor_count,
+    qr: signTicketCode(ctx.secrets.signingKey, { eventId: r.event.id, visitorId: r.v.id, person: 0, ticketCode: code }),
+    color: r.event.primary_color,
+    dashboardUrl: texts.dashboardUrl,
+    t: texts.t,
+  }
+}
+
+/**
+ * prepareDownloadInvitation: the invitation PDF is made when its link is opened (well under a second),
+ * so no task is queued: the answer is at once DONE with the link the dialog's button opens.
+ */
+export async function prepareInvitation(ctx: AppContext, guest: GuestActor, visitorId: number) {
+  const v = await ctx.db.selectFrom('event_visitor').select(['id', 'user_id', 'status', 'download_token', 'event_id']).where('id', '=', visitorId).executeTakeFirst()
+  if (!v || v.user_id !== guest.user.id || !(INVITATION_STATUSES as readonly string[]).includes(v.status)) throw notFound()
+  const event = await ctx.db.selectFrom('event').select('status').where('id', '=', v.event_id).executeTakeFirst()
+  if (!event || event.status === 'DELETED') throw notFound()
+  return { status: 'DONE' as const, pending: false, downloadToken: v.download_token, downloadLink: downloadPath(v.download_token, 'invitation') }
+}
