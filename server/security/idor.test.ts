@@ -18,6 +18,11 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'GET /proxy/api/public/events/{id}/prefill': 'the public form prefill (empty without a guest link)',
   'POST /proxy/api/public/events/{id}/registrations': 'anyone may register (tested in takeover/uploads suites)',
   'GET /s/{code}': 'short links are public redirects',
+  'GET /proxy/api/download/{token}': 'a bearer link from the guest\'s mail: whoever holds it gets the document (tested in the documents suite)',
+  'GET /proxy/api/download/{token}/{document}': 'as above, one document of the link',
+  'GET /proxy/api/public/agency/{id}/imprint': 'an agency\'s imprint and privacy notice are public',
+  'GET /proxy/api/public/events/{id}/seatingplan': 'the public plan of a public event',
+  'POST /proxy/api/public/events/{id}/seatingplanArea': 'the public chairs of a public event',
 }
 
 forEachDialect(
@@ -47,8 +52,18 @@ forEachDialect(
       const invoice = await h().ctx.db.transaction().execute((trx) =>
         issueInvoice(h().ctx, trx, { agencyId: a.agencyId, eventId: event.id, orderRef: `${MARK}-order`, prefix: 'RE-', draft: invoiceDraft({ buyer: { ...BUYER, name: `${MARK} Käufer` } }) }),
       )
-      expect([field.id, tag.id, campaign.id, agreement.id, asset.id, shortLink.id, colleague ? 1 : 0].every(Boolean)).toBe(true)
-      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice }
+      const seating = await a.put(`/proxy/api/events/${event.id}/seatingplan`, {
+        priceCategories: [{ key: 'p', displayName: `${MARK} Parkett`, color: '#112233' }],
+        areas: [{ displayName: `${MARK} Saal`, chairs: [{ label: 'A 1', priceCategory: 'p', percentX: 1, percentY: 1, percentWidth: 1, percentHeight: 1 }] }],
+      })
+      const chair = seating.body.areas[0].chairs[0] as { id: number }
+      const signature = await h().ctx.db
+        .insertInto('agreement_signature')
+        .values({ visitor_id: guest.id, agreement_id: agreement.id, event_id: event.id, status: 'CONFIRMED', signature: `${MARK}-signatur`, agreement_version: 1, agreement_name: MARK, agreement_text: MARK, appearance: 'CHECKBOX', origin: 'DESK', account_id: null, decided_at: new Date().toISOString() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      expect([field.id, tag.id, campaign.id, agreement.id, asset.id, shortLink.id, colleague ? 1 : 0, chair?.id].every(Boolean)).toBe(true)
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature }
     }
     type A = Awaited<ReturnType<typeof agencyA>>
 
@@ -59,6 +74,8 @@ forEachDialect(
       if (param === 'action') return 'approve'
       if (param === 'importId') return '1'
       if (param === 'code') return a.shortLink.code ?? 'x'
+      if (param === 'token' || param === 'document') return 'x'
+      if (param === 'chairId') return String(a.chair.id)
       const before = path.split('/{' + param + '}')[0].split('/').pop()
       const byCollection: Record<string, number> = {
         events: a.event.id,
@@ -79,6 +96,8 @@ forEachDialect(
         guest: a.guest.id,
         ticketOrder: a.guest.id,
         invoices: a.invoice.id,
+        log: a.signature.id,
+        agency: a.a.agencyId,
       }
       if (before && byCollection[before] !== undefined) return String(byCollection[before])
       throw new Error(`idor.test.ts: no id of agency A for {${param}} in ${path}: add it to idFor (a new route family)`)
@@ -102,6 +121,10 @@ forEachDialect(
         'POST /proxy/api/events/{id}/invitations': {},
         'POST /proxy/api/events/{id}/visitors/search': {},
         'PUT /proxy/api/events/{id}/form-settings': { waitingList: true },
+        'PUT /proxy/api/events/{id}/seatingplan': { priceCategories: [], areas: [] },
+        'PATCH /proxy/api/events/{id}/seatingplan/chairs/{chairId}': { blocked: true },
+        'POST /proxy/api/events/{id}/seatingplan/copy': { fromEventId: a.event.id },
+        'PUT /proxy/api/events/{id}/visitors/{vid}/chair': { chairId: a.chair.id },
       }
       return bodies[key] ?? {}
     }
