@@ -2,50 +2,11 @@
 // Sans embedded (subset) for German and other scripts; the TTFs are imported as files so the compiled
 // binary carries them (STACK.md trap 6). QR codes are drawn as vector squares from the qrcode
 // package's module matrix: sharp at any zoom, no image decoding, a few hundred microseconds each.
-import fontkit from '@pdf-lib/fontkit'
 import { fill, PDFDocument, type PDFFont, type PDFImage, type PDFOperator, type PDFPage, popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingRgbColor } from 'pdf-lib'
 import QRCode from 'qrcode'
-import boldPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' with { type: 'file' }
-import regularPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf' with { type: 'file' }
+import { newPdf, wrap } from '../../shared/pdf-kit'
 
-// fontkit parses a 700 KB font in tens of milliseconds: parse each once per process and hand pdf-lib
-// the parsed font (its embedders only read from it). Its layout (shaping through GSUB/GPOS) is most of
-// a ticket's cost and pdf-lib asks for it for every measured and drawn string: labels, event titles
-// and names repeat from ticket to ticket, so the glyph runs are remembered (pdf-lib only reads them).
-let fontBytes: Promise<{ regular: Uint8Array; bold: Uint8Array }> | null = null
-const parsed = new Map<Uint8Array, unknown>()
-const LAYOUT_CACHE = 20_000
-function memoiseLayout(font: { layout(text: string, features?: unknown): unknown }) {
-  const layout = font.layout.bind(font)
-  const runs = new Map<string, unknown>()
-  font.layout = (text: string, features?: unknown) => {
-    if (features !== undefined) return layout(text, features)
-    let run = runs.get(text)
-    if (!run) {
-      if (runs.size >= LAYOUT_CACHE) runs.clear()
-      run = layout(text)
-      runs.set(text, run)
-    }
-    return run
-  }
-  return font
-}
-const cachingFontkit = {
-  create(buf: Uint8Array, postscriptName?: string) {
-    let f = parsed.get(buf)
-    if (!f) {
-      f = memoiseLayout((fontkit as any).create(buf, postscriptName))
-      parsed.set(buf, f)
-    }
-    return f
-  },
-} as unknown as typeof fontkit
-
-function fonts() {
-  fontBytes ??= Promise.all([Bun.file(regularPath).bytes(), Bun.file(boldPath).bytes()]).then(([regular, bold]) => ({ regular, bold }))
-  return fontBytes
-}
-
+export { wrap }
 export interface Logo {
   bytes: Uint8Array
   mime: string
@@ -93,10 +54,7 @@ interface Kit {
 }
 
 async function start(data: Pick<DocData, 'logo' | 'eventTitle' | 'agencyName'>, title: string): Promise<Kit> {
-  const doc = await PDFDocument.create()
-  doc.registerFontkit(cachingFontkit)
-  const f = await fonts()
-  const [regular, bold] = await Promise.all([doc.embedFont(f.regular, { subset: true }), doc.embedFont(f.bold, { subset: true })])
+  const { doc, regular, bold } = await newPdf()
   doc.setTitle(`${title}: ${data.eventTitle}`)
   doc.setAuthor(data.agencyName)
   doc.setCreator('einlass')
@@ -117,37 +75,6 @@ async function start(data: Pick<DocData, 'logo' | 'eventTitle' | 'agencyName'>, 
 // pdf-lib yields to the event loop every 50 objects while saving (setTimeout); a ticket has a few
 // dozen, so the pauses only let concurrent downloads interleave and each one wait longer.
 const save = (kit: Kit) => kit.doc.save({ objectsPerTick: Number.POSITIVE_INFINITY })
-
-/** Splits text into lines that fit the width (words; a word longer than a line is cut). */
-export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = []
-  for (const paragraph of text.split('\n')) {
-    // most lines fit: one measurement (each runs fontkit's shaping) instead of one per word
-    if (font.widthOfTextAtSize(paragraph, size) <= width) {
-      lines.push(paragraph)
-      continue
-    }
-    let line = ''
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      const next = line ? `${line} ${word}` : word
-      if (font.widthOfTextAtSize(next, size) <= width) {
-        line = next
-        continue
-      }
-      if (line) lines.push(line)
-      let w = word
-      while (font.widthOfTextAtSize(w, size) > width && w.length > 1) {
-        let cut = w.length - 1
-        while (cut > 1 && font.widthOfTextAtSize(w.slice(0, cut), size) > width) cut--
-        lines.push(w.slice(0, cut))
-        w = w.slice(cut)
-      }
-      line = w
-    }
-    lines.push(line)
-  }
-  return lines
-}
 
 /** Draws text lines from the top y down; returns the y below them. */
 function text(page: PDFPage, lines: string | string[], x: number, y: number, font: PDFFont, size: number, opts: { color?: ReturnType<typeof rgb>; width?: number; center?: boolean } = {}): number {

@@ -1,15 +1,10 @@
 // The invoice as PDF (A4, pdf-lib with DejaVu Sans embedded so umlauts, € and CHF print in the
 // compiled binary too). It renders the snapshot only: the same numbers as the XML.
-import fontkit from '@pdf-lib/fontkit'
-import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib'
-import boldPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' with { type: 'file' }
-import regularPath from '../../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf' with { type: 'file' }
+import { type PDFFont, type PDFPage, rgb } from 'pdf-lib'
 import { formatMoney } from '../../i18n/format'
+import { newPdf, wrap } from '../../shared/pdf-kit'
 import { countryName } from '../forms/countries'
 import type { InvoiceSnapshot, TaxRate } from './snapshot'
-
-let fontBytes: Promise<[Uint8Array, Uint8Array]> | null = null
-const fonts = () => (fontBytes ??= Promise.all([Bun.file(regularPath).bytes(), Bun.file(boldPath).bytes()]))
 
 const A4: [number, number] = [595.28, 841.89]
 const M = 56
@@ -19,36 +14,8 @@ const MUTED = rgb(0.4, 0.42, 0.46)
 const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`
 const rateText = (r: TaxRate) => (r === null ? '–' : `${String(r).replace('.', ',')} %`)
 
-/** Splits text into lines that fit a width (words; a word longer than the width is cut). */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const out: string[] = []
-  for (const para of text.split('\n')) {
-    let line = ''
-    for (const word of para.split(/\s+/)) {
-      const next = line ? `${line} ${word}` : word
-      if (font.widthOfTextAtSize(next, size) <= width) line = next
-      else {
-        if (line) out.push(line)
-        line = word
-        while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
-          let cut = line.length - 1
-          while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--
-          out.push(line.slice(0, cut))
-          line = line.slice(cut)
-        }
-      }
-    }
-    out.push(line)
-  }
-  return out
-}
-
 export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> {
-  const doc = await PDFDocument.create()
-  doc.registerFontkit(fontkit)
-  const [r, b] = await fonts()
-  const regular = await doc.embedFont(r, { subset: true })
-  const bold = await doc.embedFont(b, { subset: true })
+  const { doc, regular, bold } = await newPdf()
   const title = s.kind === 'CANCELLATION' ? 'Stornorechnung' : 'Rechnung'
   doc.setTitle(`${title} ${s.number}`)
   doc.setAuthor(s.seller.name)
