@@ -1,6 +1,6 @@
 // Journeys across areas (docs/organiser.md short links, docs/forms.md registering over an entry): a
 // short link with tags and a campaign brings a guest whose registration carries them; an invited
-// guest registers on the public page and the invitation becomes the registration.
+// guest opens the invitation and registers on the public page: the invitation becomes the registration.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -56,13 +56,19 @@ test('a short link with tags and a campaign; the registration through it carries
   await registerOnPublicPage(g, { first: 'Lina', last: 'Link', email: 'lina@example.org' })
   await shot(g, 'integration-02-registered-via-short-link-phone')
 
-  // an invited guest registers on the public page instead of using the invitation
+  await guestCtx.close()
+
+  // an invited guest opens the invitation and registers on the public page from there (her own
+  // link: knowing her e-mail alone is not enough, docs/forms.md and e2e/security.spec.ts)
   const added = await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors`, { data: { salutation: 'Frau', firstName: 'Ida', lastName: 'Eingeladen', email: 'ida@example.org' } })
   const ida = (await added.json()).id
   expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors/${ida}/invite`, { data: {} })).status()).toBe(200)
-  await g.goto(`${server.url}/public/event/${eventId}`)
-  await registerOnPublicPage(g, { first: 'Ida', last: 'Eingeladen', email: 'ida@example.org' })
-  await guestCtx.close()
+  const idaCtx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+  const i = await idaCtx.newPage()
+  await i.goto(await mailLink(server, 'ida@example.org', /.*/, '/guest/dashboard?token='))
+  await i.goto(`${server.url}/public/event/${eventId}`)
+  await registerOnPublicPage(i, { first: 'Ida', last: 'Eingeladen', email: 'ida@example.org' })
+  await idaCtx.close()
 
   // the guest list: both registered, Ida once; Lina carries the link's tag and campaign
   await page.goto(`${server.url}/events/${eventId}/guests`)
