@@ -3,6 +3,7 @@ import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from './context'
+import { rememberPeer } from './http/client-address'
 import { errorBody, errorHandling, json } from './http/errors'
 import { requestLanguage } from './http/request'
 import { isTrustedProxy } from './http/client-address'
@@ -83,7 +84,13 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
     { detail: { hide: true } },
   ) as unknown as Elysia
 
-  const handle = (request: Request) => app.handle(limitBodyStream(rewriteAlias(request), bodyLimitBytes))
+  // Bun calls fetch(request, server): the connection's address is read from the request Bun made,
+  // before the alias or the body counter replace it (client-address.ts)
+  const handle = (request: Request, server?: Parameters<typeof rememberPeer>[1]) => {
+    const seen = limitBodyStream(rewriteAlias(request), bodyLimitBytes)
+    rememberPeer(request, server, seen)
+    return app.handle(seen)
+  }
   return { app, handle, state }
 }
 
