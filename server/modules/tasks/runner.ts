@@ -63,6 +63,18 @@ export function taskDto(t: TaskRow) {
   }
 }
 
+/**
+ * Records how far a task got, in the transaction `db` of the step that got it there: after a crash
+ * the task is taken again (its lease runs out) and reads `checkpointOf(task)` to continue after the
+ * last committed step, so nothing is written twice. Every task kind is safe to run again this way
+ * or by being one transaction (erasure) or at most once (mails).
+ */
+export async function saveCheckpoint(db: Db, taskId: number, value: unknown) {
+  await db.updateTable('task').set({ checkpoint: value == null ? null : toJson(value) }).where('id', '=', taskId).execute()
+}
+
+export const checkpointOf = <T>(task: { checkpoint: string | null }): T | null => fromJson<T | null>(task.checkpoint, null)
+
 const LEASE_MS = 5 * 60_000
 
 export interface TaskRunner {
