@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { AppContext } from './context'
 import { rememberPeer } from './http/client-address'
 import { errorBody, errorHandling, json } from './http/errors'
+import { inputGuard } from './http/input-guard'
 import { requestLanguage } from './http/request'
 import { isTrustedProxy } from './http/client-address'
 import { limitBodyStream, security } from './http/security'
@@ -49,6 +50,7 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   let app = new Elysia({ normalize: true })
     .use(errorHandling(ctx.log, features))
     .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features, bodyLimitBytes, viaTrustedProxy }))
+    .use(inputGuard())
     .use(
       openapi({
         path: '/proxy/api/openapi',

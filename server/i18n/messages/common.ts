@@ -49,6 +49,8 @@ export const de = {
   'field.TOO_SMALL': 'Der Wert ist zu klein.',
   'field.TOO_BIG': 'Der Wert ist zu groß.',
   'field.END_BEFORE_START': 'Das Ende darf nicht vor dem Beginn liegen.',
+  'field.INVALID_CHARACTERS': 'Die Eingabe enthält unzulässige Zeichen.',
+  'field.INVALID_TIMEZONE': 'Diese Zeitzone ist unbekannt.',
 }
 
 export type CommonKeys = keyof typeof de
@@ -114,4 +116,6 @@ export const en: Record<CommonKeys, string> = {
   'field.TOO_SMALL': 'The value is too small.',
   'field.TOO_BIG': 'The value is too large.',
   'field.END_BEFORE_START': 'The end must not be before the start.',
+  'field.INVALID_CHARACTERS': 'The entry contains characters that are not allowed.',
+  'field.INVALID_TIMEZONE': 'This time zone is unknown.',
 }

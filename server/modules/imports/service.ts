@@ -25,16 +25,24 @@ export async function uploadImport(ctx: AppContext, actor: AccountActor, eventId
   if (file.size > MAX_IMPORT_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE')
   if (file.size === 0) throw fieldError([{ field: 'file', errorType: 'IMPORT_EMPTY' }])
   const text = decodeFile(new Uint8Array(await file.arrayBuffer()))
+  // binary files (NUL bytes: also unstorable in a Postgres text column) and files the CSV parser
+  // refuses (an unclosed quote …) are a field error, never a 500 and never stored
+  const unreadable = () => fieldError([{ field: 'file', errorType: 'IMPORT_UNREADABLE' }])
+  if (text.includes('\u0000')) throw unreadable()
   const delimiter = detectDelimiter(text)
   let headers: string[] = []
   const sample: string[][] = []
   let rows = 0
-  for await (const r of records(text, delimiter)) {
-    if (!headers.length) headers = r.values
-    else {
-      rows++
-      if (sample.length < 5) sample.push(r.values)
+  try {
+    for await (const r of records(text, delimiter)) {
+      if (!headers.length) headers = r.values
+      else {
+        rows++
+        if (sample.length < 5) sample.push(r.values)
+      }
     }
+  } catch {
+    throw unreadable()
   }
   if (!headers.length || rows === 0) throw fieldError([{ field: 'file', errorType: 'IMPORT_EMPTY' }])
   const row = await ctx.db
