@@ -43,6 +43,10 @@ export const RATE_LIMITS = {
   SUPPORT_ADDRESS: { max: 10, windowMs: 60 * MIN },
   /** feedback (POST /api/public/feedback) from one client address */
   FEEDBACK_ADDRESS: { max: 20, windowMs: 60 * MIN },
+  /** anonymous uploads (public registration forms) from one client address */
+  UPLOAD_ADDRESS: { max: 30, windowMs: 15 * MIN },
+  /** timeslot and defined-value holds created from one client address */
+  HOLD_ADDRESS: { max: 60, windowMs: 15 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 
