@@ -4,9 +4,12 @@
 // rate limited per client address.
 import { expect, test } from 'bun:test'
 import { crc32, deflateSync } from 'node:zlib'
-import { MAX_DECODE_PIXELS, MAX_PIXELS_SIDE, checkImageHeader } from '../modules/assets/service'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { UNCLAIMED_UPLOAD_HOURS, deleteExpiredUploads } from '../modules/assets/expiry'
+import { MAX_DECODE_PIXELS, MAX_PIXELS_SIDE, agencyStoredBytes, checkImageHeader } from '../modules/assets/service'
 import { RATE_LIMITS } from '../modules/identity/rate-limit'
-import { eventBody, forEachDialect } from '../testing/harness'
+import { eventBody, forEachDialect, uniqueEmail } from '../testing/harness'
 
 function chunk(type: string, data: Buffer) {
   const len = Buffer.alloc(4)
@@ -76,5 +79,46 @@ forEachDialect('image bombs and anonymous uploads', (h) => {
     // another address is not affected
     const other = await h().request('POST', '/api/asset', { form: form(png, 'ich.png', { type: 'EVENT_GUEST', event: String(eventId) }), headers: { 'x-guest-identification': 'visitor-x-abcdef', 'x-forwarded-for': '198.51.100.78' } })
     expect(other.status).toBe(201)
+  })
+
+  test(`anonymous uploads count against nothing until claimed, and expire after ${UNCLAIMED_UPLOAD_HOURS} h: the runner deletes them itself`, async () => {
+    const admin = await h().admin()
+    const eventId = (await admin.post('/proxy/api/events', eventBody())).body.id
+    const photo = (await admin.post(`/proxy/api/events/${eventId}/fields`, { type: 'IMAGE', displayName: 'Foto' })).body
+    const png = await new Bun.Image(bombPng(1, 1)).png().bytes()
+    const upload = async (ident: string) => {
+      const r = await h().request('POST', '/api/asset', { form: form(png, 'ich.png', { type: 'EVENT_GUEST', event: String(eventId) }), headers: { 'x-guest-identification': ident, 'x-forwarded-for': `198.51.100.${ident.length}` } })
+      expect(r.status).toBe(201)
+      return r.body.id as number
+    }
+    const before = await agencyStoredBytes(h().ctx.db, admin.agencyId)
+    const kept = await upload('visitor-keep-1234')
+    const left = [await upload('visitor-left-1'), await upload('visitor-left-22')]
+    // unclaimed: no storage used
+    expect(await agencyStoredBytes(h().ctx.db, admin.agencyId)).toBe(before)
+    const reg = await h().request('POST', `/proxy/api/public/events/${eventId}/registrations`, {
+      body: { salutation: 'Frau', firstName: 'F', lastName: 'G', email: uniqueEmail('photo'), identification: 'visitor-keep-1234', fields: { [photo.id]: { assetId: kept, fileName: 'ich.png' } } },
+    })
+    expect(reg.status).toBe(201)
+    const claimedBytes = await agencyStoredBytes(h().ctx.db, admin.agencyId)
+    expect(claimedBytes).toBeGreaterThan(before)
+    const keys = await h().ctx.db.selectFrom('asset').select(['id', 'storage_key']).where('id', 'in', [kept, ...left]).execute()
+    const file = (id: number) => join(h().dataDir, 'uploads', keys.find((k) => k.id === id)!.storage_key)
+    for (const id of [kept, ...left]) expect(existsSync(file(id))).toBe(true)
+
+    // a day later minus a minute: nothing expires yet
+    h().clock.advance(UNCLAIMED_UPLOAD_HOURS * 3600_000 - 60_000)
+    expect(await deleteExpiredUploads(h().ctx)).toBe(0)
+    // past the expiry: the runner's periodic job removes the unclaimed rows and their files
+    h().clock.advance(2 * 60_000)
+    await h().tasks.runOnce()
+    const rows = await h().ctx.db.selectFrom('asset').select('id').where('id', 'in', [kept, ...left]).execute()
+    expect(rows.map((r) => r.id)).toEqual([kept])
+    for (const id of left) expect(existsSync(file(id))).toBe(false)
+    expect(existsSync(file(kept))).toBe(true)
+    expect(await agencyStoredBytes(h().ctx.db, admin.agencyId)).toBe(claimedBytes)
+    // safe to run again, also twice at once
+    const again = await Promise.all([deleteExpiredUploads(h().ctx), deleteExpiredUploads(h().ctx)])
+    expect(again).toEqual([0, 0])
   })
 })

@@ -15,6 +15,7 @@ import { throttle } from '../identity/rate-limit'
 import { can, isGuestRole } from '../identity/roles'
 import { Identification } from '../reservations/model'
 import type { AssetRow } from './assets.table'
+import './expiry'
 import { DIMENSIONS, type Dimension, UPLOAD_TYPES, assetDto, findAsset, originalBytes, storeUpload, variantBytes } from './service'
 
 /** The anonymous uploader's browser identification (the same id its reservations carry). */

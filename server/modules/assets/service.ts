@@ -174,7 +174,13 @@ async function resizeVariant(bytes: Uint8Array, side: number): Promise<{ data: U
 
 /** Bytes stored for an agency's uploads (registered with the license limits). */
 export async function agencyStoredBytes(db: Db, agencyId: number): Promise<number> {
-  const r = await db.selectFrom('asset').select((eb) => eb.fn.sum<number>('stored_bytes').as('n')).where('agency_id', '=', agencyId).executeTakeFirst()
+  // anonymous uploads count only once a registration claimed them (unclaimed ones expire: expiry.ts)
+  const r = await db
+    .selectFrom('asset')
+    .select((eb) => eb.fn.sum<number>('stored_bytes').as('n'))
+    .where('agency_id', '=', agencyId)
+    .where((eb) => eb.or([eb('owner_identification', 'is', null), eb('visitor_id', 'is not', null)]))
+    .executeTakeFirst()
   return Number(r?.n ?? 0)
 }
 storageUsageBytes.push(agencyStoredBytes)
