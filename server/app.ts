@@ -3,7 +3,7 @@ import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from './context'
-import { rememberPeer } from './http/client-address'
+import { connectionPeer, rememberPeer } from './http/client-address'
 import { errorBody, errorHandling, json } from './http/errors'
 import { inputGuard } from './http/input-guard'
 import { requestLanguage } from './http/request'
@@ -42,8 +42,9 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   const trusted = ctx.config.server.trusted_proxies
   // as for the client address (http/client-address.ts): in-process requests have no connection
   const viaTrustedProxy = (request: Request, server: unknown) => {
-    const peer = (server as { requestIP?(r: Request): { address: string } | null } | null)?.requestIP?.(request)?.address
-    return peer == null ? !server : isTrustedProxy(peer, trusted)
+    // the connection's address also for requests the alias or the body counter rebuilt
+    const peer = connectionPeer(request, server as Parameters<typeof connectionPeer>[1])
+    return peer === undefined ? true : peer !== null && isTrustedProxy(peer, trusted)
   }
   const bodyLimitBytes = ctx.config.server.body_limit_mb * 1024 * 1024
 

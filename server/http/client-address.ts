@@ -57,6 +57,17 @@ export function rememberPeer(original: Request, server: PeerSource, seen: Reques
 }
 
 /**
+ * The address of the connection a request came through (also for requests the alias or the body
+ * counter rebuilt), null when the connection has none, undefined for in-process requests.
+ */
+export function connectionPeer(request: Request, server: PeerSource): string | null | undefined {
+  const remembered = peers.get(request)
+  if (remembered) return remembered.address
+  if (!server) return undefined
+  return server.requestIP(request)?.address ?? null
+}
+
+/**
  * The client's address. `server` is Bun's server (absent for in-process requests, as in tests: there
  * is no connection, so the header is read as if a trusted proxy had sent it). A request that came
  * through a connection without an address (a Unix socket) is 'unknown', its header not believed.
