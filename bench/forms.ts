@@ -20,7 +20,9 @@ const SECONDS = arg('seconds', 10)
 const CONNECTIONS = arg('connections', 64)
 const WARMUP = arg('warmup', 2)
 
-const server = await startServerProcess({ command: [E2E_BINARY], env: { EINLASS_LOG_LEVEL: 'error' } })
+// behind a "proxy" (this machine), so each simulated guest has its own address: one address may hold
+// only what one registration takes, and hold creation is rate limited per address
+const server = await startServerProcess({ command: [E2E_BINARY], env: { EINLASS_LOG_LEVEL: 'error', EINLASS_TRUSTED_PROXIES: '127.0.0.1, ::1' } })
 let cookie = ''
 async function call(method: string, path: string, body?: unknown) {
   const r = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -97,9 +99,10 @@ try {
         requests: [
           {
             setupRequest: (req: any, context: any) => {
-              const b = body(i++, tag)
+              const k = i++
+              const b = body(k, tag)
               context.key = b.key
-              return { ...req, body: b.json }
+              return { ...req, body: b.json, headers: { ...req.headers, 'x-forwarded-for': `10.${(k >> 16) & 255}.${(k >> 8) & 255}.${k & 255}` } }
             },
             onResponse: (status: number, _body: string, context: any) => {
               if (status >= 200 && status < 300) ok.add(context.key)

@@ -11,9 +11,10 @@ import * as m701 from './2026-11-22-701_recipient_generation'
 import * as m702 from './2026-11-22-702_mail_templates'
 import * as m703 from './2026-11-22-703_partial_indexes'
 import * as m2311_100 from './2026-11-23-100_guest_link_sessions'
+import * as m2311_120 from './2026-11-23-120_security_b'
+import * as m310d from './2026-11-23-310_documents'
 import * as m320g from './2026-11-23-320_guest_transfer'
 import * as m330x from './2026-11-23-330_guest_extras'
-import * as m310d from './2026-11-23-310_documents'
 import * as m2311_420 from './2026-11-23-420_invoices'
 import * as m2311_510 from './2026-11-23-510_seating'
 
@@ -28,9 +29,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-702_mail_templates': m702,
   '2026-11-22-703_partial_indexes': m703,
   '2026-11-23-100_guest_link_sessions': m2311_100,
+  '2026-11-23-120_security_b': m2311_120,
+  '2026-11-23-310_documents': m310d,
   '2026-11-23-320_guest_transfer': m320g,
   '2026-11-23-330_guest_extras': m330x,
-  '2026-11-23-310_documents': m310d,
   '2026-11-23-420_invoices': m2311_420,
   '2026-11-23-510_seating': m2311_510,
 }

@@ -3,7 +3,9 @@ import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from './context'
+import { connectionPeer, rememberPeer } from './http/client-address'
 import { errorBody, errorHandling, json } from './http/errors'
+import { inputGuard } from './http/input-guard'
 import { requestLanguage } from './http/request'
 import { isTrustedProxy } from './http/client-address'
 import { limitBodyStream, security } from './http/security'
@@ -40,14 +42,16 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   const trusted = ctx.config.server.trusted_proxies
   // as for the client address (http/client-address.ts): in-process requests have no connection
   const viaTrustedProxy = (request: Request, server: unknown) => {
-    const peer = (server as { requestIP?(r: Request): { address: string } | null } | null)?.requestIP?.(request)?.address
-    return peer == null ? !server : isTrustedProxy(peer, trusted)
+    // the connection's address also for requests the alias or the body counter rebuilt
+    const peer = connectionPeer(request, server as Parameters<typeof connectionPeer>[1])
+    return peer === undefined ? true : peer !== null && isTrustedProxy(peer, trusted)
   }
   const bodyLimitBytes = ctx.config.server.body_limit_mb * 1024 * 1024
 
   let app = new Elysia({ normalize: true })
     .use(errorHandling(ctx.log, features))
     .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features, bodyLimitBytes, viaTrustedProxy }))
+    .use(inputGuard())
     .use(
       openapi({
         path: '/proxy/api/openapi',
@@ -83,7 +87,13 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
     { detail: { hide: true } },
   ) as unknown as Elysia
 
-  const handle = (request: Request) => app.handle(limitBodyStream(rewriteAlias(request), bodyLimitBytes))
+  // Bun calls fetch(request, server): the connection's address is read from the request Bun made,
+  // before the alias or the body counter replace it (client-address.ts)
+  const handle = (request: Request, server?: Parameters<typeof rememberPeer>[1]) => {
+    const seen = limitBodyStream(rewriteAlias(request), bodyLimitBytes)
+    rememberPeer(request, server, seen)
+    return app.handle(seen)
+  }
   return { app, handle, state }
 }
 

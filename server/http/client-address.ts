@@ -39,12 +39,43 @@ export function isTrustedProxy(address: string, trusted: readonly string[]): boo
   return version !== 0 && trustedList(trusted).check(address, version === 4 ? 'ipv4' : 'ipv6')
 }
 
+type PeerSource = { requestIP(r: Request): { address: string } | null } | null | undefined
+
+/**
+ * The connection's address of each request, taken from the request Bun handed to `fetch` BEFORE
+ * anything replaced it: the `/api/…` alias and the byte counter of chunked bodies build new Request
+ * objects, for which Bun's `requestIP` knows no connection (it answered null, and the header was then
+ * believed as if a trusted proxy had sent it: a rate-limit bypass for every client).
+ */
+const peers = new WeakMap<Request, { address: string | null }>()
+
+/** Remembers the connection's address of `original` for the request the app will see. */
+export function rememberPeer(original: Request, server: PeerSource, seen: Request): void {
+  if (!server) return
+  const known = peers.get(original)
+  peers.set(seen, known ?? { address: server.requestIP(original)?.address ?? null })
+}
+
+/**
+ * The address of the connection a request came through (also for requests the alias or the body
+ * counter rebuilt), null when the connection has none, undefined for in-process requests.
+ */
+export function connectionPeer(request: Request, server: PeerSource): string | null | undefined {
+  const remembered = peers.get(request)
+  if (remembered) return remembered.address
+  if (!server) return undefined
+  return server.requestIP(request)?.address ?? null
+}
+
 /**
  * The client's address. `server` is Bun's server (absent for in-process requests, as in tests: there
- * is no connection, so the header is read as if a trusted proxy had sent it).
+ * is no connection, so the header is read as if a trusted proxy had sent it). A request that came
+ * through a connection without an address (a Unix socket) is 'unknown', its header not believed.
  */
-export function clientIp(request: Request, server: { requestIP(r: Request): { address: string } | null } | null | undefined, trusted: readonly string[]): string {
-  const peer = server?.requestIP(request)?.address ?? null
+export function clientIp(request: Request, server: PeerSource, trusted: readonly string[]): string {
+  const remembered = peers.get(request)
+  const peer = remembered ? remembered.address : (server?.requestIP(request)?.address ?? null)
+  if (remembered && peer === null) return 'unknown'
   if (peer !== null && !isTrustedProxy(peer, trusted)) return peer
   const chain = (request.headers.get('x-forwarded-for') ?? '')
     .split(',')
@@ -56,3 +87,4 @@ export function clientIp(request: Request, server: { requestIP(r: Request): { ad
   // every entry is a trusted proxy: the left-most is as far as the chain goes
   return chain[0]
 }
+

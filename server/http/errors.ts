@@ -71,9 +71,13 @@ export function errorHandling(log: Logger, features: () => readonly string[]) {
         return json(errorBody(400, 'FIELD_ERROR', lang, { fields: validationFields(error) }), 400)
       case 'NOT_FOUND':
         return json(errorBody(404, 'ROUTE_NOT_FOUND', lang), 404)
-      case 'PARSE':
+      case 'PARSE': {
+        // a parser of ours (input-guard.ts) answers with its own error; Elysia wraps it as the cause
+        const cause = (error as any)?.cause
+        if (cause instanceof AppError) return json(errorBody(cause.status, cause.errorType, lang, { fields: cause.options.fields }), cause.status)
         if (String((error as any)?.cause?.message ?? (error as any)?.cause).includes(BODY_TOO_LARGE)) return json(errorBody(413, 'PAYLOAD_TOO_LARGE', lang), 413)
         return json(errorBody(400, 'INVALID_JSON', lang), 400)
+      }
       case 'INVALID_COOKIE_SIGNATURE':
         return json(errorBody(401, 'NOT_AUTHENTICATED', lang), 401)
       default: {

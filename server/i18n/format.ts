@@ -2,12 +2,27 @@
 // Pure Intl, shared by the server (mails, PDFs) and the UI.
 export const DEFAULT_TIMEZONE = 'Europe/Berlin'
 
+/** Whether Intl knows the time zone name (checked when an event is written). */
+export function isTimeZone(tz: string): boolean {
+  if (!tz || tz.length > 64) return false
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The zone itself when Intl knows it, else the default: a row stored with a bad name still formats. */
+export const safeTimeZone = (tz: string | null | undefined): string => (tz && isTimeZone(tz) ? tz : DEFAULT_TIMEZONE)
+
 const cache = new Map<string, Intl.DateTimeFormat>()
 function fmt(tz: string, opts: Intl.DateTimeFormatOptions, key: string) {
   const k = `${tz}|${key}`
   let f = cache.get(k)
   if (!f) {
-    f = new Intl.DateTimeFormat('de-DE', { timeZone: tz, ...opts })
+    f = new Intl.DateTimeFormat('de-DE', { timeZone: safeTimeZone(tz), ...opts })
+    if (cache.size > 1000) cache.clear()
     cache.set(k, f)
   }
   return f

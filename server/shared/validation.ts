@@ -1,6 +1,9 @@
 // Zod messages are stable error codes, not prose: the server returns them as errorFields[].errorType
 // and the UI translates them through the catalogue (`field.<CODE>`). Imported by server and UI.
 import { z } from 'zod'
+import { MAX_EMAIL } from './email'
+
+export { MAX_EMAIL, isEmailAddress } from './email'
 
 let configured = false
 export function configureZod() {
@@ -48,8 +51,8 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[]): FieldError[
   return out
 }
 
-/** Common building blocks. */
-export const email = () => z.string().trim().toLowerCase().pipe(z.email('INVALID_EMAIL').max(254, 'TOO_LONG'))
+/** Common building blocks. The length is checked before the e-mail pattern runs (pipe stops on it). */
+export const email = () => z.string().trim().max(MAX_EMAIL, 'TOO_LONG').toLowerCase().pipe(z.email('INVALID_EMAIL'))
 export const requiredText = (max = 200) => z.string().trim().min(1, 'REQUIRED').max(max, 'TOO_LONG')
 export const optionalText = (max = 500) =>
   z

@@ -49,6 +49,9 @@ export const de = {
   'field.TOO_SMALL': 'Der Wert ist zu klein.',
   'field.TOO_BIG': 'Der Wert ist zu groß.',
   'field.END_BEFORE_START': 'Das Ende darf nicht vor dem Beginn liegen.',
+  'field.INVALID_CHARACTERS': 'Die Eingabe enthält unzulässige Zeichen.',
+  'field.INVALID_TIMEZONE': 'Diese Zeitzone ist unbekannt.',
+  'field.MAX_CHARACTERS': 'Höchstens {max} Zeichen.',
 }
 
 export type CommonKeys = keyof typeof de
@@ -114,4 +117,7 @@ export const en: Record<CommonKeys, string> = {
   'field.TOO_SMALL': 'The value is too small.',
   'field.TOO_BIG': 'The value is too large.',
   'field.END_BEFORE_START': 'The end must not be before the start.',
+  'field.INVALID_CHARACTERS': 'The entry contains characters that are not allowed.',
+  'field.INVALID_TIMEZONE': 'This time zone is unknown.',
+  'field.MAX_CHARACTERS': 'At most {max} characters.',
 }

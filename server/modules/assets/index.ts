@@ -10,9 +10,12 @@ import { findEvent } from '../events/repository'
 import { formDefinitions } from '../forms/service'
 import { kindOf } from '../forms/definitions'
 import { type HttpContext, currentGuest, currentUser } from '../identity/auth'
+import { clientIp } from '../../http/client-address'
+import { throttle } from '../identity/rate-limit'
 import { can, isGuestRole } from '../identity/roles'
 import { Identification } from '../reservations/model'
 import type { AssetRow } from './assets.table'
+import './expiry'
 import { DIMENSIONS, type Dimension, UPLOAD_TYPES, assetDto, findAsset, originalBytes, storeUpload, variantBytes } from './service'
 
 /** The anonymous uploader's browser identification (the same id its reservations carry). */
@@ -83,6 +86,8 @@ export function assetRoutes(ctx: AppContext) {
           if (!body.event) throw user?.account ? new AppError(403, 'NO_PERMISSION') : new AppError(401, 'NOT_AUTHENTICATED')
           const ident = identificationOf(c.request)
           if (!ident) throw new AppError(400, 'INVALID_PARAMETERS')
+          // before anything reads the image: anonymous uploads are counted per client address
+          await throttle(ctx, [['UPLOAD_ADDRESS', clientIp(c.request, c.server, ctx.config.server.trusted_proxies)]])
           const e = await findEvent(ctx.db, body.event)
           if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
           const defs = await formDefinitions(ctx.db, e)

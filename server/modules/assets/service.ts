@@ -10,6 +10,7 @@ import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
+import { imageSize } from 'image-size'
 import { randomString } from '../identity/tokens'
 import { storageUsageBytes } from '../limits/service'
 import type { AssetRow } from './assets.table'
@@ -19,6 +20,12 @@ export type UploadType = (typeof UPLOAD_TYPES)[number]
 
 export const MIN_BYTES = 10
 export const MAX_PIXELS_SIDE = 12000
+/**
+ * Pixels an upload may have in all (40 megapixels, 160 MB decoded): decoding is what costs memory,
+ * and a small PNG declaring 12000 × 12000 px (allowed per side) decoded to 576 MB. Read from the
+ * header (image-size) before anything decodes; docs/security.md (Limits and rate limits).
+ */
+export const MAX_DECODE_PIXELS = 40_000_000
 export const SHRINK_ABOVE = 2000
 export const JPEG_QUALITY = 75
 export const DIMENSIONS = { Regular_400: 400, Regular_1000: 1000, Regular_2000: 2000 } as const
@@ -106,20 +113,41 @@ interface Prepared {
   height: number | null
 }
 
+/**
+ * The dimensions the file's header declares, refused above 12000 px per side or MAX_DECODE_PIXELS in
+ * all, before any decoder allocates the canvas (an image bomb is a few bytes declaring a huge one).
+ */
+export function checkImageHeader(bytes: Uint8Array): { width: number; height: number } {
+  let size: { width?: number; height?: number; images?: Array<{ width: number; height: number }> }
+  try {
+    size = imageSize(bytes)
+  } catch {
+    throw new AppError(400, 'UPLOAD_INVALID_IMAGE')
+  }
+  // an animated or multi-image file: its largest frame counts
+  const frames = [{ width: size.width ?? 0, height: size.height ?? 0 }, ...(size.images ?? [])]
+  const width = Math.max(...frames.map((f) => f.width))
+  const height = Math.max(...frames.map((f) => f.height))
+  if (!width || !height) throw new AppError(400, 'UPLOAD_INVALID_IMAGE')
+  if (width > MAX_PIXELS_SIDE || height > MAX_PIXELS_SIDE || width * height > MAX_DECODE_PIXELS) throw new AppError(400, 'IMAGE_TOO_LARGE')
+  return { width, height }
+}
+
 async function prepareImage(bytes: Uint8Array, ext: string): Promise<Prepared> {
+  checkImageHeader(bytes)
   return serial(async () => {
     let meta: { width: number; height: number; format: string }
     try {
-      meta = await new Bun.Image(bytes, { maxPixels: MAX_PIXELS_SIDE * MAX_PIXELS_SIDE }).metadata()
+      meta = await new Bun.Image(bytes, { maxPixels: MAX_DECODE_PIXELS }).metadata()
     } catch (e) {
       if ((e as { code?: string })?.code === 'ERR_IMAGE_TOO_MANY_PIXELS') throw new AppError(400, 'IMAGE_TOO_LARGE')
       throw new AppError(400, 'UPLOAD_INVALID_IMAGE')
     }
-    if (meta.width > MAX_PIXELS_SIDE || meta.height > MAX_PIXELS_SIDE) throw new AppError(400, 'IMAGE_TOO_LARGE')
+    if (meta.width > MAX_PIXELS_SIDE || meta.height > MAX_PIXELS_SIDE || meta.width * meta.height > MAX_DECODE_PIXELS) throw new AppError(400, 'IMAGE_TOO_LARGE')
     if (Math.max(meta.width, meta.height) <= SHRINK_ABOVE && meta.format !== 'gif') return { bytes, mime: MIME[ext], ext, width: meta.width, height: meta.height }
     // Larger images are shrunk to 2000 px on their longer side; JPEG at quality 0.75, PNG/WebP keep
     // their format (transparency), GIF (decode-only) becomes PNG.
-    const img = new Bun.Image(bytes, { maxPixels: MAX_PIXELS_SIDE * MAX_PIXELS_SIDE }).resize(SHRINK_ABOVE, SHRINK_ABOVE, { fit: 'inside', withoutEnlargement: true })
+    const img = new Bun.Image(bytes, { maxPixels: MAX_DECODE_PIXELS }).resize(SHRINK_ABOVE, SHRINK_ABOVE, { fit: 'inside', withoutEnlargement: true })
     const out =
       meta.format === 'jpeg'
         ? { data: await img.jpeg({ quality: JPEG_QUALITY }).bytes(), ext: 'jpg' }
@@ -133,7 +161,7 @@ async function prepareImage(bytes: Uint8Array, ext: string): Promise<Prepared> {
 
 async function resizeVariant(bytes: Uint8Array, side: number): Promise<{ data: Uint8Array; mime: string }> {
   return serial(async () => {
-    const img = new Bun.Image(bytes).resize(side, side, { fit: 'inside', withoutEnlargement: true })
+    const img = new Bun.Image(bytes, { maxPixels: MAX_DECODE_PIXELS }).resize(side, side, { fit: 'inside', withoutEnlargement: true })
     const meta = await new Bun.Image(bytes).metadata()
     if (meta.format === 'png' || meta.format === 'gif') return { data: await img.png().bytes(), mime: 'image/png' }
     if (meta.format === 'webp') return { data: await img.webp({ quality: 80 }).bytes(), mime: 'image/webp' }
@@ -146,7 +174,13 @@ async function resizeVariant(bytes: Uint8Array, side: number): Promise<{ data: U
 
 /** Bytes stored for an agency's uploads (registered with the license limits). */
 export async function agencyStoredBytes(db: Db, agencyId: number): Promise<number> {
-  const r = await db.selectFrom('asset').select((eb) => eb.fn.sum<number>('stored_bytes').as('n')).where('agency_id', '=', agencyId).executeTakeFirst()
+  // anonymous uploads count only once a registration claimed them (unclaimed ones expire: expiry.ts)
+  const r = await db
+    .selectFrom('asset')
+    .select((eb) => eb.fn.sum<number>('stored_bytes').as('n'))
+    .where('agency_id', '=', agencyId)
+    .where((eb) => eb.or([eb('owner_identification', 'is', null), eb('visitor_id', 'is not', null)]))
+    .executeTakeFirst()
   return Number(r?.n ?? 0)
 }
 storageUsageBytes.push(agencyStoredBytes)

@@ -1,5 +1,6 @@
 // Event shapes shared by the organiser forms and the server.
 import { z } from 'zod'
+import { isTimeZone } from '../../i18n/format'
 import { optionalText, requiredText } from '../../shared/validation'
 
 export const VISIBILITIES = ['PUBLIC', 'PRIVATE', 'OFFLINE'] as const
@@ -41,7 +42,7 @@ export const EventInput = z
     description: optionalText(50000),
     startDate: instant(),
     endDate: instant(),
-    timezone: z.string().min(1).max(64).default('Europe/Berlin'),
+    timezone: z.string().min(1).max(64).refine(isTimeZone, 'INVALID_TIMEZONE').default('Europe/Berlin'),
     eventType: z.enum(EVENT_TYPES).default('ON_SITE'),
     visibility: z.enum(VISIBILITIES).default('PUBLIC'),
     locationName: optionalText(200),

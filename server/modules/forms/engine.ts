@@ -4,6 +4,7 @@
 // receives, so a form the browser accepts is never refused for a different reason, and nothing the
 // browser says is trusted. Pure TypeScript: no server imports.
 import * as z from 'zod/mini'
+import { MAX_EMAIL, isEmailAddress } from '../../shared/email'
 import { countryName, isCountryCode } from './countries'
 import {
   BASIC_CODES,
@@ -51,9 +52,26 @@ export interface Evaluation {
 /** Condition passes: values settle after at most this many re-evaluations. */
 export const MAX_CONDITION_PASSES = 4
 
-const MAX_TEXT = 500
-const MAX_TEXTAREA = 5000
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/**
+ * Length limits of every text a form takes (characters), checked before any pattern looks at the
+ * value; the form shows them (maxlength on the input, "Höchstens N Zeichen." when over). Documented
+ * in docs/security.md (Limits and rate limits).
+ */
+export const TEXT_LIMITS = {
+  text: 500,
+  textarea: 5000,
+  email: MAX_EMAIL,
+  phone: 40,
+  name: 100,
+  street: 200,
+  streetNumber: 20,
+  postCode: 20,
+  city: 120,
+} as const
+const MAX_TEXT = TEXT_LIMITS.text
+const MAX_TEXTAREA = TEXT_LIMITS.textarea
+/** The limit of each part of an ADDRESS answer (1–2 MB were stored before). */
+export const ADDRESS_LIMITS = { street: TEXT_LIMITS.street, streetNumber: TEXT_LIMITS.streetNumber, postCode: TEXT_LIMITS.postCode, city: TEXT_LIMITS.city, country: 3 } as const
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/
@@ -134,6 +152,12 @@ export function isEmptyValue(kind: FieldKind, v: unknown): boolean {
     default:
       return str(v) === ''
   }
+}
+
+/** The limit of the first part of an address that is longer than its limit, or 0. */
+export function addressTooLong(a: Record<string, unknown>): number {
+  for (const [k, max] of Object.entries(ADDRESS_LIMITS)) if (str(a[k]).length > max) return max
+  return 0
 }
 
 /** An address counts as given with street, postCode and city (the lockBasicData rule). */
@@ -390,18 +414,20 @@ function checkField(f: FieldDef, raw: unknown, key: string, c: Ctx): FieldValue 
     case 'TEXT':
     case 'URL': {
       const s = str(raw)
-      return s.length > MAX_TEXT ? bad('TOO_LONG') : s
+      return s.length > MAX_TEXT ? bad('TOO_LONG', { max: MAX_TEXT }) : s
     }
     case 'TEXTAREA': {
       const s = str(raw)
-      return s.length > MAX_TEXTAREA ? bad('TOO_LONG') : s
+      return s.length > MAX_TEXTAREA ? bad('TOO_LONG', { max: MAX_TEXTAREA }) : s
     }
     case 'EMAIL':
     case 'DELEGATE_EMAIL': {
       const s = str(raw).toLowerCase()
-      return EMAIL_RE.test(s) && s.length <= 254 ? s : bad('INVALID_EMAIL')
+      if (s.length > TEXT_LIMITS.email) return bad('TOO_LONG', { max: TEXT_LIMITS.email })
+      return isEmailAddress(s) ? s : bad('INVALID_EMAIL')
     }
     case 'PHONE': {
+      if (str(raw).length > TEXT_LIMITS.phone) return bad('TOO_LONG', { max: TEXT_LIMITS.phone })
       const e164 = toE164(str(raw), c.form.defaultPhoneLocale)
       return e164 ?? bad('INVALID_PHONE')
     }
@@ -440,6 +466,7 @@ function checkField(f: FieldDef, raw: unknown, key: string, c: Ctx): FieldValue 
       if (l.custom !== null && !f.customValue) return bad('INVALID')
       const count = l.selected.length + (l.custom !== null ? 1 : 0)
       if (!f.multiple && count > 1) return bad('INVALID')
+      if (l.custom !== null && l.custom.trim().length > MAX_TEXT) return bad('TOO_LONG', { max: MAX_TEXT })
       return { selected: [...new Set(l.selected)], custom: l.custom === null ? null : l.custom.trim().slice(0, MAX_TEXT) }
     }
     case 'SMARTLIST':
@@ -455,6 +482,8 @@ function checkField(f: FieldDef, raw: unknown, key: string, c: Ctx): FieldValue 
     case 'ADDRESS':
     case 'COMPANY_ADDRESS': {
       const a = raw as Record<string, unknown>
+      const over = addressTooLong(a)
+      if (over) return bad('TOO_LONG', { max: over })
       const country = str(a.country) || null
       if (country && !isCountryCode(country)) return bad('INVALID')
       return { street: str(a.street) || null, streetNumber: str(a.streetNumber) || null, postCode: str(a.postCode) || null, city: str(a.city) || null, country }
@@ -583,19 +612,21 @@ function checkEscort(e: unknown, i: number, app: EscortAppearance, c: Ctx): Esco
   const key = (p: string) => `escortPersons.${i}.${p}`
   const label = (p: string) => `Begleitperson ${i + 1}: ${ESCORT_LABEL[p]}`
   const miss = (p: string, code = 'REQUIRED') => problem(c.missing, key(p), null, code, label(p))
-  const bad = (p: string, code: string) => problem(c.invalid, key(p), null, code, label(p))
+  const bad = (p: string, code: string, params?: Record<string, string | number>) => problem(c.invalid, key(p), null, code, label(p), params)
   // Name fields: asked unless ESCORT_NAME is HIDDEN, and then first and last name are required.
   if (app.name !== 'HIDDEN') {
-    out.firstName = str(r.firstName).slice(0, 100) || null
-    out.lastName = str(r.lastName).slice(0, 100) || null
+    out.firstName = str(r.firstName) || null
+    out.lastName = str(r.lastName) || null
     if (!out.firstName) miss('firstName', 'FIRST_NAME_REQUIRED')
+    else if (out.firstName.length > TEXT_LIMITS.name) bad('firstName', 'TOO_LONG', { max: TEXT_LIMITS.name })
     if (!out.lastName) miss('lastName', 'LAST_NAME_REQUIRED')
+    else if (out.lastName.length > TEXT_LIMITS.name) bad('lastName', 'TOO_LONG', { max: TEXT_LIMITS.name })
   }
-  const text = (p: 'title' | 'company' | 'position' | 'web' | 'info', appearance: string, max = MAX_TEXT) => {
+  const text = (p: 'title' | 'company' | 'position' | 'web' | 'info', appearance: string, max: number = MAX_TEXT) => {
     if (appearance === 'HIDDEN') return
     const s = str(r[p])
     if (!s && appearance === 'REQUIRED') miss(p, p === 'title' ? 'TITLE_REQUIRED' : 'REQUIRED')
-    else if (s.length > max) bad(p, 'TOO_LONG')
+    else if (s.length > max) bad(p, 'TOO_LONG', { max })
     else out[p] = s || null
   }
   if (app.salutation !== 'HIDDEN') {
@@ -612,12 +643,14 @@ function checkEscort(e: unknown, i: number, app: EscortAppearance, c: Ctx): Esco
   if (app.email !== 'HIDDEN') {
     const s = str(r.email).toLowerCase()
     if (!s && app.email === 'REQUIRED') miss('email')
-    else if (s && !EMAIL_RE.test(s)) bad('email', 'INVALID_EMAIL')
+    else if (s.length > TEXT_LIMITS.email) bad('email', 'TOO_LONG', { max: TEXT_LIMITS.email })
+    else if (s && !isEmailAddress(s)) bad('email', 'INVALID_EMAIL')
     else out.email = s || null
   }
   if (app.phoneNumber !== 'HIDDEN') {
     const s = str(r.phoneNumber)
     if (!s && app.phoneNumber === 'REQUIRED') miss('phoneNumber')
+    else if (s.length > TEXT_LIMITS.phone) bad('phoneNumber', 'TOO_LONG', { max: TEXT_LIMITS.phone })
     else if (s) {
       const e164 = toE164(s, c.form.defaultPhoneLocale)
       if (e164) out.phoneNumber = e164
@@ -642,6 +675,8 @@ function checkEscort(e: unknown, i: number, app: EscortAppearance, c: Ctx): Esco
   if (app.address !== 'HIDDEN') {
     const a = isRecord(r.address) ? r.address : {}
     if (app.address === 'REQUIRED' && !addressComplete(a)) miss('address')
+    const over = addressTooLong(a)
+    if (over) bad('address', 'TOO_LONG', { max: over })
     const country = str(a.country) || null
     if (country && !isCountryCode(country)) bad('address', 'INVALID')
     out.address = { street: str(a.street) || null, streetNumber: str(a.streetNumber) || null, postCode: str(a.postCode) || null, city: str(a.city) || null, country }

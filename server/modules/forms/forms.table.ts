@@ -76,6 +76,8 @@ export interface TimeslotReservationTable {
   visitor_id: number | null
   expires_at: Timestamp | null
   created_at: Generated<Timestamp>
+  /** hashed client address of a timed hold (null for holds made before it was recorded, and fixed admin picks) */
+  client_key?: string | null
 }
 export type TimeslotReservationRow = Selectable<TimeslotReservationTable>
 

@@ -5,6 +5,7 @@
 // count as allowed. Successful attempts are taken back (`forgive`) so only failures add up.
 import { sql } from 'kysely'
 import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
 import { isoNow } from '../../db/types'
 import { AppError } from '../../shared/errors'
 import { hashSecret } from './tokens'
@@ -43,19 +44,26 @@ export const RATE_LIMITS = {
   SUPPORT_ADDRESS: { max: 10, windowMs: 60 * MIN },
   /** feedback (POST /api/public/feedback) from one client address */
   FEEDBACK_ADDRESS: { max: 20, windowMs: 60 * MIN },
+  /** anonymous uploads (public registration forms) from one client address */
+  UPLOAD_ADDRESS: { max: 30, windowMs: 15 * MIN },
+  /** timeslot and defined-value holds created from one client address */
+  HOLD_ADDRESS: { max: 60, windowMs: 15 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
+
+/** A client address as stored beside data (hashed like the rate-limit keys, never in clear). */
+export const clientKey = (address: string) => hashSecret(`client:${address.toLowerCase()}`).slice(0, 40)
 
 /** The key is hashed: the table never holds e-mail or IP addresses in clear. */
 const bucketOf = (name: RateLimitName, key: string) => `${name}:${hashSecret(key.toLowerCase()).slice(0, 40)}`
 
-async function hit(ctx: AppContext, name: RateLimitName, key: string): Promise<{ hits: number; windowStart: string }> {
+async function hit(ctx: AppContext, name: RateLimitName, key: string, db: Db = ctx.db): Promise<{ hits: number; windowStart: string }> {
   const limit = RATE_LIMITS[name]
   const now = ctx.clock.now()
   const nowIso = isoNow(now)
   const cutoffIso = isoNow(new Date(now.getTime() - limit.windowMs))
   const ts = (v: string) => (ctx.dialect === 'postgres' ? sql`cast(${v} as timestamptz)` : sql`${v}`)
-  const row = await ctx.db
+  const row = await db
     .insertInto('rate_limit')
     .values({ bucket: bucketOf(name, key), window_start: nowIso, hits: 1 })
     .onConflict((oc) =>
@@ -69,7 +77,7 @@ async function hit(ctx: AppContext, name: RateLimitName, key: string): Promise<{
   if (Math.random() < 0.01) {
     // opportunistic cleanup of long-closed windows
     const oldest = isoNow(new Date(now.getTime() - 24 * 60 * MIN))
-    await ctx.db.deleteFrom('rate_limit').where('window_start', '<', oldest).execute()
+    await db.deleteFrom('rate_limit').where('window_start', '<', oldest).execute()
   }
   return { hits: Number(row.hits), windowStart: row.window_start }
 }
@@ -78,11 +86,11 @@ async function hit(ctx: AppContext, name: RateLimitName, key: string): Promise<{
  * Counts one attempt in every named bucket; throws RATE_LIMITED (429) when any bucket is over its
  * limit. Call it before checking the secret, so a throttled caller learns nothing about it.
  */
-export async function throttle(ctx: AppContext, checks: Array<[RateLimitName, string | null | undefined]>): Promise<void> {
+export async function throttle(ctx: AppContext, checks: Array<[RateLimitName, string | null | undefined]>, db: Db = ctx.db): Promise<void> {
   let retryAfterMs = 0
   for (const [name, key] of checks) {
     if (!key) continue
-    const { hits, windowStart } = await hit(ctx, name, key)
+    const { hits, windowStart } = await hit(ctx, name, key, db)
     if (hits > RATE_LIMITS[name].max) {
       const ends = new Date(windowStart).getTime() + RATE_LIMITS[name].windowMs
       retryAfterMs = Math.max(retryAfterMs, ends - ctx.clock.now().getTime())

@@ -8,7 +8,8 @@ import { AppError, fieldError } from '../../shared/errors'
 import { email as emailSchema } from '../../shared/validation'
 import type { AccountActor } from '../identity/auth'
 import { randomString } from '../identity/tokens'
-import { registerTaskHandler, enqueueTask, type TaskProgress } from '../tasks/runner'
+import { checkpointOf, registerTaskHandler, enqueueTask, saveCheckpoint, type TaskProgress } from '../tasks/runner'
+import type { TaskRow } from '../tasks/tasks.table'
 import { eventOfAgency } from '../events/service'
 import { findOrCreateLabel } from '../tags/service'
 import { releaseSeats, takeSeats } from '../visitors/capacity'
@@ -24,16 +25,24 @@ export async function uploadImport(ctx: AppContext, actor: AccountActor, eventId
   if (file.size > MAX_IMPORT_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE')
   if (file.size === 0) throw fieldError([{ field: 'file', errorType: 'IMPORT_EMPTY' }])
   const text = decodeFile(new Uint8Array(await file.arrayBuffer()))
+  // binary files (NUL bytes: also unstorable in a Postgres text column) and files the CSV parser
+  // refuses (an unclosed quote …) are a field error, never a 500 and never stored
+  const unreadable = () => fieldError([{ field: 'file', errorType: 'IMPORT_UNREADABLE' }])
+  if (text.includes('\u0000')) throw unreadable()
   const delimiter = detectDelimiter(text)
   let headers: string[] = []
   const sample: string[][] = []
   let rows = 0
-  for await (const r of records(text, delimiter)) {
-    if (!headers.length) headers = r.values
-    else {
-      rows++
-      if (sample.length < 5) sample.push(r.values)
+  try {
+    for await (const r of records(text, delimiter)) {
+      if (!headers.length) headers = r.values
+      else {
+        rows++
+        if (sample.length < 5) sample.push(r.values)
+      }
     }
+  } catch {
+    throw unreadable()
   }
   if (!headers.length || rows === 0) throw fieldError([{ field: 'file', errorType: 'IMPORT_EMPTY' }])
   const row = await ctx.db
@@ -162,12 +171,37 @@ interface ImportPayload extends ImportRunInput {
  * a long transaction would hold the only connection). Every row carries the task's import id; if any
  * batch fails (e.g. EVENT_FULL) one compensating transaction removes every row of the import and gives
  * its places back, so an import ends whole or not at all.
+ *
+ * Safe to run again: each batch's transaction also writes the task's checkpoint (the file line of its
+ * last row and the rows written so far). A process killed in the middle leaves whole batches and a
+ * checkpoint that names them; when the task is taken again after its lease, both passes classify the
+ * file as before (the import's own rows do not count as "already registered") and the writing pass
+ * skips every line up to the checkpoint, so each row ends up imported exactly once.
  */
-async function runImport(ctx: AppContext, taskId: number, p: ImportPayload, progress: TaskProgress) {
+interface ImportCheckpoint {
+  /** last file line whose row is committed */
+  line: number
+  written: number
+  /** the import finished (file removed in the same transaction): the outcome to answer again */
+  done?: { state: string; result: unknown }
+}
+
+async function runImport(ctx: AppContext, task: TaskRow, p: ImportPayload, progress: TaskProgress) {
+  const taskId = task.id
+  const checkpoint = checkpointOf<ImportCheckpoint>(task)
+  if (checkpoint?.done) return checkpoint.done
   const file = await ctx.db.selectFrom('import_file').selectAll().where('id', '=', p.importId).executeTakeFirstOrThrow()
   const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', p.eventId).executeTakeFirstOrThrow()
   const existing = new Set(
-    (await ctx.db.selectFrom('event_visitor').select('email').where('event_id', '=', event.id).where('email', 'is not', null).execute()).map((r) => r.email!),
+    (
+      await ctx.db
+        .selectFrom('event_visitor')
+        .select('email')
+        .where('event_id', '=', event.id)
+        .where('email', 'is not', null)
+        .where((eb) => eb.or([eb('import_task_id', 'is', null), eb('import_task_id', '!=', taskId)]))
+        .execute()
+    ).map((r) => r.email!),
   )
   // pass 1: validate
   const seen = new Set<string>()
@@ -218,12 +252,14 @@ async function runImport(ctx: AppContext, taskId: number, p: ImportPayload, prog
   await progress.update({ current: 0, total: valid, errors: errorCount }, true)
   const tagIds = new Map<string, number>()
   const now = isoNow(ctx.clock.now())
-  let written = 0
+  const skipThrough = checkpoint?.line ?? 0
+  let written = checkpoint?.written ?? 0
   let batch: GoodRow[] = []
   const flush = async () => {
     if (!batch.length) return
     const rows = batch
     batch = []
+    const lastLine = rows[rows.length - 1].line
     await ctx.db.transaction().execute(async (trx) => {
       const persons = rows.filter((g) => g.status === 'CONFIRMED').reduce((a, g) => a + 1 + g.escorts.length, 0)
       if (persons && !(await takeSeats(trx, event.id, persons))) throw new AppError(409, 'EVENT_FULL')
@@ -274,6 +310,7 @@ async function runImport(ctx: AppContext, taskId: number, p: ImportPayload, prog
         }
       }
       if (links.size) await trx.insertInto('visitor_tag').values([...links.values()]).execute()
+      await saveCheckpoint(trx, taskId, { line: lastLine, written: written + rows.length } satisfies ImportCheckpoint)
     })
     written += rows.length
     await progress.update({ current: written })
@@ -286,7 +323,8 @@ async function runImport(ctx: AppContext, taskId: number, p: ImportPayload, prog
         continue
       }
       const row = classify(r.values, r.line)
-      if (row) batch.push(row)
+      // rows up to the checkpoint were committed by an earlier run of this task
+      if (row && r.line > skipThrough) batch.push(row)
       if (batch.length >= BATCH) await flush()
     }
     await flush()
@@ -296,8 +334,12 @@ async function runImport(ctx: AppContext, taskId: number, p: ImportPayload, prog
     throw e
   }
   await progress.update({ current: written, total: valid, errors: errorCount }, true)
-  await ctx.db.deleteFrom('import_file').where('id', '=', file.id).execute()
-  return { state: `IMPORTED:${written}:${errorCount}`, result: { ...report, imported: written } }
+  const done = { state: `IMPORTED:${written}:${errorCount}`, result: { ...report, imported: written } }
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('import_file').where('id', '=', file.id).execute()
+    await saveCheckpoint(trx, taskId, { line: Number.MAX_SAFE_INTEGER, written, done } satisfies ImportCheckpoint)
+  })
+  return done
 }
 
 /** Removes every row an import wrote and gives their places back, in one transaction. */
@@ -306,10 +348,11 @@ async function undoImport(ctx: AppContext, eventId: number, taskId: number) {
     const held = await trx.selectFrom('event_visitor').select((eb) => eb.fn.sum<number>('seats_held').as('n')).where('event_id', '=', eventId).where('import_task_id', '=', taskId).executeTakeFirst()
     await trx.deleteFrom('event_visitor').where('event_id', '=', eventId).where('import_task_id', '=', taskId).execute()
     await releaseSeats(trx, eventId, Number(held?.n ?? 0))
+    await saveCheckpoint(trx, taskId, null)
   })
 }
 
-registerTaskHandler(IMPORT_TASK, (ctx, task, payload, progress) => runImport(ctx, task.id, payload as ImportPayload, progress))
+registerTaskHandler(IMPORT_TASK, (ctx, task, payload, progress) => runImport(ctx, task, payload as ImportPayload, progress))
 
 export async function deleteImportFile(db: Db, id: number) {
   await db.deleteFrom('import_file').where('id', '=', id).execute()

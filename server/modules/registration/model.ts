@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { Identification } from '../reservations/model'
 
-const text = z.string().max(300, 'TOO_LONG').nullish()
+const text = z.string().max(500, 'TOO_LONG').nullish()
 
 export const RegistrationInput = z.object({
   salutation: text,

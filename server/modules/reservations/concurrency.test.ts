@@ -10,8 +10,9 @@ describe.if(postgresAvailable())('timeslots and defined values with two server p
   let one: ServerProcess
   let two: ServerProcess
   let cookie = ''
+  let clients = 0
   const post = (base: string, path: string, body: unknown) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) })
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.30.${(++clients >> 8) & 255}.${clients & 255}`, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) })
   const query = async (sql: string, params: unknown[]) => {
     const c = new (await import('pg')).default.Client({ connectionString: pg.url.replace(/\?.*$/, ''), options: `-c search_path=${pg.schema}` })
     await c.connect()
@@ -23,8 +24,10 @@ describe.if(postgresAvailable())('timeslots and defined values with two server p
   }
   beforeAll(async () => {
     pg = await createSchema()
-    one = await startServerProcess({ env: { DATABASE_URL: pg.url } })
-    two = await startServerProcess({ env: { DATABASE_URL: pg.url } })
+    // behind a trusted proxy, so each simulated guest has its own client address (X-Forwarded-For):
+    // one address may hold only what one registration takes
+    one = await startServerProcess({ env: { DATABASE_URL: pg.url, EINLASS_TRUSTED_PROXIES: '127.0.0.1, ::1' } })
+    two = await startServerProcess({ env: { DATABASE_URL: pg.url, EINLASS_TRUSTED_PROXIES: '127.0.0.1, ::1' } })
     const setup = await post(one.url, '/proxy/api/setup', { agencyName: 'Zwei Prozesse', email: 'slots@example.org', password: 'Geheim123!', firstName: 'P', lastName: 'P' })
     expect(setup.status).toBe(200)
     cookie = setup.headers.getSetCookie()[0].split(';')[0]

@@ -1,6 +1,7 @@
 // POST/DELETE /api/public/reservation/... (served under /proxy/api, /api is an alias).
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
+import { clientIp } from '../../http/client-address'
 import { AvailabilitiesInput, DeleteInput, RenewInput, ReserveInput } from './model'
 import { availabilities, deleteReservations, renewReservations, reserveTimeslot } from './service'
 
@@ -8,7 +9,7 @@ const tags = ['reservations']
 
 export function reservationRoutes(ctx: AppContext) {
   return new Elysia({ name: 'reservations' })
-    .post('/proxy/api/public/reservation/timeslot', ({ body }) => reserveTimeslot(ctx, body), {
+    .post('/proxy/api/public/reservation/timeslot', ({ body, request, server }) => reserveTimeslot(ctx, body, clientIp(request, server, ctx.config.server.trusted_proxies)), {
       body: ReserveInput,
       detail: { tags, summary: 'Reserve places in a timeslot while the form is filled in (409 TIMESLOT_NOT_AVAILABLE / TIMESLOT_NOT_RESERVED with succeeded false and freeSlots)' },
     })

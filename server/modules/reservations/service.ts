@@ -8,6 +8,7 @@ import { prepared } from '../../db/prepared'
 import { bool, isoNow } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
 import { registrationState } from '../events/rules'
+import { clientKey, throttle } from '../identity/rate-limit'
 import { randomString } from '../identity/tokens'
 import { groupCommit } from '../forms/group-commit'
 import { freeOf } from '../forms/repository'
@@ -78,6 +79,17 @@ const Q = {
       .where('timeslot_reservation.expires_at', '>', p.now)
       .where('timeslot.field_id', '=', p.fieldId),
   ),
+  // what this client address holds in the same field, whatever identifications it made up
+  heldByClient: prepared((db, p: { client: string; now: string; fieldId: number }) =>
+    db
+      .selectFrom('timeslot_reservation')
+      .innerJoin('timeslot', 'timeslot.id', 'timeslot_reservation.timeslot_id')
+      .select(['timeslot_reservation.timeslot_id', 'timeslot_reservation.amount'])
+      .where('timeslot_reservation.client_key', '=', p.client)
+      .where('timeslot_reservation.fixed', '=', NO)
+      .where('timeslot_reservation.expires_at', '>', p.now)
+      .where('timeslot.field_id', '=', p.fieldId),
+  ),
   take: prepared((db, p: { id: number; amount: number }) =>
     db
       .updateTable('timeslot')
@@ -87,8 +99,9 @@ const Q = {
       .returning(['capacity', 'taken']),
   ),
   insert: prepared(
-    (db, p: { token: string; timeslotId: number; eventId: number; identification: string; amount: number; registrationChange: boolean; expiresAt: string; at: string }) =>
+    (db, p: { token: string; timeslotId: number; eventId: number; identification: string; amount: number; registrationChange: boolean; expiresAt: string; at: string; client: string | null }) =>
       db.insertInto('timeslot_reservation').values({
+        client_key: p.client,
         token: p.token,
         timeslot_id: p.timeslotId,
         event_id: p.eventId,
@@ -150,8 +163,21 @@ export interface ReserveInput {
   registrationChange: boolean
 }
 
-export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
+/** What one registration may hold in a field: its holds may be no more, per identification and per client address. */
+function exceedsOneRegistration(held: ReadonlyArray<{ timeslot_id: number; amount: number }>, slot: { id: number; multiple: number | boolean; amount_selection: number | boolean; max_per_guest: number }, amount: number): boolean {
+  const total = held.reduce((a, h) => a + h.amount, 0) + amount
+  const bound = slot.max_per_guest >= 0 ? slot.max_per_guest : bool(slot.amount_selection) ? 10 : Number.POSITIVE_INFINITY
+  return held.some((h) => h.timeslot_id === slot.id) || (!bool(slot.multiple) && held.length > 0) || total > bound
+}
+
+/**
+ * Holds places for one visit of the form. One client (its client address, whatever identifications
+ * it makes up) may hold no more than one registration could take, and its hold creations are rate
+ * limited (HOLD_ADDRESS), counted in the same transaction: one client cannot hold every place.
+ */
+export async function reserveTimeslot(ctx: AppContext, input: ReserveInput, clientAddress: string | null = null) {
   const now = ctx.clock.now()
+  const client = clientAddress ? clientKey(clientAddress) : null
   // The slot's field and event settings are read before the transaction (the single writer on SQLite).
   const slot = await Q.slot.first(ctx.db, { id: input.timeslotId })
   if (!slot || slot.status !== 'OK' || slot.visibility === 'OFFLINE') throw notAvailable(-1)
@@ -160,19 +186,19 @@ export async function reserveTimeslot(ctx: AppContext, input: ReserveInput) {
   return groupCommit(ctx, async (trx) => {
     // What this visitor already holds in the same field: single choice allows one slot, and
     // maxPerGuest bounds the sum of amounts.
+    // The upsert of the address's rate-limit row also locks it until this transaction ends: holds of
+    // one address are made one after another (Postgres), so each sees what the previous one holds.
+    if (clientAddress) await throttle(ctx, [['HOLD_ADDRESS', clientAddress]], trx)
     const held = (await Q.held(trx, { identification: input.identification, now: isoNow(now), fieldId: slot.field_id })).rows
-    const total = held.reduce((a, h) => a + h.amount, 0) + input.amount
-    const bound = slot.max_per_guest >= 0 ? slot.max_per_guest : bool(slot.amount_selection) ? 10 : Number.POSITIVE_INFINITY
-    if (held.some((h) => h.timeslot_id === slot.id) || (!bool(slot.multiple) && held.length > 0) || total > bound) {
-      throw notAvailable(await freeSlots(trx, slot.id))
-    }
+    const byClient = client ? (await Q.heldByClient(trx, { client, now: isoNow(now), fieldId: slot.field_id })).rows : []
+    if (exceedsOneRegistration(held, slot, input.amount) || exceedsOneRegistration(byClient, slot, input.amount)) throw notAvailable(await freeSlots(trx, slot.id))
     // Expired holds are released when they stand in the way (and by availabilities), not on every call.
     let taken = await takeSlotReturning(trx, slot.id, input.amount)
     if (!taken && (await releaseExpired(trx, now, { timeslotId: slot.id })) > 0) taken = await takeSlotReturning(trx, slot.id, input.amount)
     if (!taken) throw notAvailable(await freeSlots(trx, slot.id))
     const token = randomString(24)
     const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
-    await Q.insert(trx, { token, timeslotId: slot.id, eventId: slot.event_id, identification: input.identification, amount: input.amount, registrationChange: input.registrationChange, expiresAt: expireDate, at: isoNow(now) })
+    await Q.insert(trx, { token, timeslotId: slot.id, eventId: slot.event_id, identification: input.identification, amount: input.amount, registrationChange: input.registrationChange, expiresAt: expireDate, at: isoNow(now), client })
     return { succeeded: true, reservationToken: token, expireDate, freeSlots: freeOf(taken) }
   })
 }

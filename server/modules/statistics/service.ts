@@ -1,9 +1,10 @@
 // Statistics of one event: registrations over time, status counts and the check-in curve. Buckets are
 // computed here (not in SQL) so both dialects agree on days in the event's time zone.
 import type { Db } from '../../db/database'
+import { safeTimeZone } from '../../i18n/format'
 import type { EventRow } from '../events/events.table'
 
-const dayKey = (iso: string, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso))
+const dayKey = (iso: string, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: safeTimeZone(tz), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso))
 const QUARTER = 15 * 60_000
 
 export async function eventStatistics(db: Db, event: EventRow) {

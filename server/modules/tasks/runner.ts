@@ -30,6 +30,16 @@ export function registerTaskHandler(kind: string, handler: TaskHandler, opts: { 
 }
 
 /**
+ * Housekeeping every process's runner does itself every `everyMs` (by the clock; at its first pass
+ * too): each job must be safe to run twice and in several processes at once (conditional deletes).
+ */
+export type PeriodicJob = (ctx: AppContext) => Promise<void>
+const periodic = new Map<string, { everyMs: number; run: PeriodicJob }>()
+export function registerPeriodicJob(name: string, everyMs: number, run: PeriodicJob) {
+  periodic.set(name, { everyMs, run })
+}
+
+/**
  * Queues a task. run_after is always written from the clock (default: now): a database default
  * (Postgres now(), microseconds, the database server's time) compared with the runner's clock in
  * milliseconds could keep a task waiting.
@@ -62,6 +72,18 @@ export function taskDto(t: TaskRow) {
     finishedAt: t.finished_at,
   }
 }
+
+/**
+ * Records how far a task got, in the transaction `db` of the step that got it there: after a crash
+ * the task is taken again (its lease runs out) and reads `checkpointOf(task)` to continue after the
+ * last committed step, so nothing is written twice. Every task kind is safe to run again this way
+ * or by being one transaction (erasure) or at most once (mails).
+ */
+export async function saveCheckpoint(db: Db, taskId: number, value: unknown) {
+  await db.updateTable('task').set({ checkpoint: value == null ? null : toJson(value) }).where('id', '=', taskId).execute()
+}
+
+export const checkpointOf = <T>(task: { checkpoint: string | null }): T | null => fromJson<T | null>(task.checkpoint, null)
 
 const LEASE_MS = 5 * 60_000
 
@@ -166,7 +188,26 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
     return serialPasses(pass, (e: any) => ctx.log.error('task runner pass failed', { lane: name, error: String(e?.stack ?? e) }), () => stopped)
   }
   const lanes = TASK_LANES.map(lane)
-  const runOnce = async () => (await Promise.all(lanes.map((l) => l.runOnce()))).reduce((a, b) => a + b, 0)
+  const lastRun = new Map<string, number>()
+  let periodicRunning: Promise<void> | null = null
+  function runPeriodic(): Promise<void> {
+    if (periodicRunning || stopped) return periodicRunning ?? Promise.resolve()
+    periodicRunning = periodicPass().finally(() => (periodicRunning = null))
+    return periodicRunning
+  }
+  async function periodicPass() {
+    for (const [name, job] of periodic) {
+      const now = ctx.clock.now().getTime()
+      const last = lastRun.get(name)
+      if (last !== undefined && now - last < job.everyMs) continue
+      lastRun.set(name, now)
+      await job.run(ctx).catch((e) => ctx.log.error('periodic job failed', { job: name, error: String(e?.stack ?? e) }))
+    }
+  }
+  const runOnce = async () => {
+    await runPeriodic()
+    return (await Promise.all(lanes.map((l) => l.runOnce()))).reduce((a, b) => a + b, 0)
+  }
 
   const schedule = () => {
     if (stopped) return
@@ -182,7 +223,7 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
     async stop() {
       stopped = true
       if (timer) clearTimeout(timer)
-      await Promise.all(lanes.map((l) => l.idle()))
+      await Promise.all([...lanes.map((l) => l.idle()), periodicRunning])
     },
   }
 }

@@ -15,6 +15,8 @@ export interface TaskTable {
   state: string | null
   payload: GenJson<unknown>
   result: Json<unknown> | null
+  /** progress checkpoint (JSON) written in the transaction of the step it records; null before the first */
+  checkpoint: Json<unknown> | null
   attempts: Generated<number>
   run_after: Generated<Timestamp>
   locked_until: Timestamp | null

@@ -25,9 +25,13 @@ const clean = (s: string | undefined | null) => {
   return t === '' ? null : t
 }
 
+const MAX_STREET_LINE = 220
+
 /** "Hauptstraße 5a" → street and number */
 export function splitStreet(s: string | null): { street: string | null; streetNumber: string | null } {
   if (!s) return { street: null, streetNumber: null }
+  // the pattern backtracks quadratically: it only ever sees a street's length (a 20 KB card took a second)
+  if (s.length > MAX_STREET_LINE) return { street: s.trim().slice(0, MAX_STREET_LINE), streetNumber: null }
   const m = /^(.*?\D)\s*(\d+\s*[a-zA-Z]?(?:\s*[-/]\s*\d+\s*[a-zA-Z]?)?)$/.exec(s.trim())
   return m ? { street: m[1].trim(), streetNumber: m[2].replace(/\s+/g, '') } : { street: s.trim(), streetNumber: null }
 }

@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context'
 import { AppError } from '../../shared/errors'
 import type { AccountActor } from '../identity/auth'
-import { enqueueTask, registerTaskHandler } from '../tasks/runner'
+import { checkpointOf, enqueueTask, registerTaskHandler, saveCheckpoint } from '../tasks/runner'
 import { eventOfAgency } from '../events/service'
 import type { GuestFilter } from './model'
 import { visitorQuery } from './repository'
@@ -38,14 +38,26 @@ export async function startInvitations(ctx: AppContext, actor: AccountActor, eve
   return task
 }
 
-registerTaskHandler(INVITATION_TASK, async (ctx, _task, payload, progress) => {
+/**
+ * Each guest's transaction also records the checkpoint (the last guest invited, the counts): a task
+ * taken again after a crash continues after it and mails nobody twice.
+ */
+interface InvitationCheckpoint {
+  lastId: number
+  sent: number
+  failed: number
+  reasons: Record<string, number>
+}
+
+registerTaskHandler(INVITATION_TASK, async (ctx, task, payload, progress) => {
   const p = payload as InvitationPayload
   const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', p.eventId).executeTakeFirstOrThrow()
-  let lastId = 0
-  let done = 0
-  let sent = 0
-  let failed = 0
-  const reasons: Record<string, number> = {}
+  const cp = checkpointOf<InvitationCheckpoint>(task)
+  let lastId = cp?.lastId ?? 0
+  let sent = cp?.sent ?? 0
+  let failed = cp?.failed ?? 0
+  let done = sent + failed
+  const reasons: Record<string, number> = { ...cp?.reasons }
   for (;;) {
     const page = await targets(ctx, p).selectAll('v').where('v.id', '>', lastId).orderBy('v.id').limit(200).execute()
     if (!page.length) break
@@ -54,7 +66,10 @@ registerTaskHandler(INVITATION_TASK, async (ctx, _task, payload, progress) => {
       done++
       try {
         if (!ACTION_FROM.invite.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED')
-        await ctx.db.transaction().execute((trx) => applyAction(ctx, trx, event, v, 'invite', { reservePlace: p.reservePlace }))
+        await ctx.db.transaction().execute(async (trx) => {
+          await applyAction(ctx, trx, event, v, 'invite', { reservePlace: p.reservePlace })
+          await saveCheckpoint(trx, task.id, { lastId: v.id, sent: sent + 1, failed, reasons } satisfies InvitationCheckpoint)
+        })
         sent++
       } catch (e) {
         failed++

@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { COUNTRIES, DEFAULT_COUNTRY } from '../../../server/modules/forms/countries'
 import { type AddressValue, COVID_STATES, type FieldDef, GENDERS, type ListValue, SALUTATIONS } from '../../../server/modules/forms/definitions'
-import { asList, formatGermanDate } from '../../../server/modules/forms/engine'
+import { ADDRESS_LIMITS, TEXT_LIMITS, asList, formatGermanDate } from '../../../server/modules/forms/engine'
 import { fieldMessage, t } from '../../i18n'
 import { useSettled } from '../settle'
 
@@ -21,6 +21,8 @@ export interface FieldChrome {
 
 export const messageOf = (code: string | null, params?: Record<string, string | number>) => {
   if (!code) return ''
+  // a length the engine names: "Höchstens 500 Zeichen."
+  if (code === 'TOO_LONG' && params?.max) return t('field.MAX_CHARACTERS', params)
   const key = `field.${code}`
   const txt = t(key, params)
   return txt !== key ? txt : fieldMessage(code)
@@ -97,14 +99,18 @@ export function Group({ c: live, children, class: cls }: { c: FieldChrome; child
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '')
 const inputValue = (e: Event) => (e.currentTarget as HTMLInputElement).value
 
-export function TextInput({ c, value, onChange, onBlur, type = 'text', autocomplete, multiline, inputMode, placeholder }: { c: FieldChrome; value: unknown; onChange(v: string): void; onBlur(): void; type?: string; autocomplete?: string | null; multiline?: boolean; inputMode?: string; placeholder?: string }) {
+/** The engine's limit for an input of this type (every text input carries a maxlength). */
+const defaultMax = (type: string, multiline?: boolean) => (multiline ? TEXT_LIMITS.textarea : type === 'email' ? TEXT_LIMITS.email : type === 'tel' ? TEXT_LIMITS.phone : TEXT_LIMITS.text)
+
+export function TextInput({ c, value, onChange, onBlur, type = 'text', autocomplete, multiline, inputMode, placeholder, maxLength }: { c: FieldChrome; value: unknown; onChange(v: string): void; onBlur(): void; type?: string; autocomplete?: string | null; multiline?: boolean; inputMode?: string; placeholder?: string; maxLength?: number }) {
+  const max = maxLength ?? defaultMax(type, multiline)
   return (
     <Labelled c={c}>
       {(a) =>
         multiline ? (
-          <textarea {...a} rows={4} value={str(value)} onInput={(e) => onChange(inputValue(e))} onBlur={onBlur} />
+          <textarea {...a} rows={4} maxLength={max} value={str(value)} onInput={(e) => onChange(inputValue(e))} onBlur={onBlur} />
         ) : (
-          <input {...a} type={type as 'text'} value={str(value)} autocomplete={autocomplete ?? undefined} inputMode={inputMode as any} placeholder={placeholder} onInput={(e) => onChange(inputValue(e))} onBlur={onBlur} />
+          <input {...a} type={type as 'text'} maxLength={max} value={str(value)} autocomplete={autocomplete ?? undefined} inputMode={inputMode as any} placeholder={placeholder} onInput={(e) => onChange(inputValue(e))} onBlur={onBlur} />
         )
       }
     </Labelled>
@@ -243,7 +249,7 @@ export function ListInput({ c, f, value, onChange, onBlur }: { c: FieldChrome; f
   const ownInput = l.custom !== null && (
     <div class="field field-full own-value">
       <label for={`${c.id}-own`}>{t('form.ownValueLabel', { field: c.label })}</label>
-      <input id={`${c.id}-own`} type="text" value={l.custom} aria-required="true" onInput={(e) => onChange({ ...l, custom: inputValue(e) })} onBlur={onBlur} />
+      <input id={`${c.id}-own`} type="text" maxLength={TEXT_LIMITS.text} value={l.custom} aria-required="true" onInput={(e) => onChange({ ...l, custom: inputValue(e) })} onBlur={onBlur} />
     </div>
   )
   if (!f.multiple) {
@@ -303,10 +309,10 @@ export function AddressInput({ c, value, onChange, onBlur, language }: { c: Fiel
   return (
     <Group c={c} class="address">
       <div class="form-grid">
-        <TextInput c={part('street', t('form.street'), 'half', 'address-line1')} value={a.street} onChange={(v) => set('street', v)} onBlur={onBlur} autocomplete="address-line1" />
-        <TextInput c={part('streetNumber', t('form.streetNumber'), 'half', '')} value={a.streetNumber} onChange={(v) => set('streetNumber', v)} onBlur={onBlur} />
-        <TextInput c={part('postCode', t('form.postCode'), 'half', 'postal-code')} value={a.postCode} onChange={(v) => set('postCode', v)} onBlur={onBlur} autocomplete="postal-code" />
-        <TextInput c={part('city', t('form.city'), 'half', 'address-level2')} value={a.city} onChange={(v) => set('city', v)} onBlur={onBlur} autocomplete="address-level2" />
+        <TextInput c={part('street', t('form.street'), 'half', 'address-line1')} value={a.street} onChange={(v) => set('street', v)} onBlur={onBlur} autocomplete="address-line1" maxLength={ADDRESS_LIMITS.street} />
+        <TextInput c={part('streetNumber', t('form.streetNumber'), 'half', '')} value={a.streetNumber} onChange={(v) => set('streetNumber', v)} onBlur={onBlur} maxLength={ADDRESS_LIMITS.streetNumber} />
+        <TextInput c={part('postCode', t('form.postCode'), 'half', 'postal-code')} value={a.postCode} onChange={(v) => set('postCode', v)} onBlur={onBlur} autocomplete="postal-code" maxLength={ADDRESS_LIMITS.postCode} />
+        <TextInput c={part('city', t('form.city'), 'half', 'address-level2')} value={a.city} onChange={(v) => set('city', v)} onBlur={onBlur} autocomplete="address-level2" maxLength={ADDRESS_LIMITS.city} />
         <CountrySelect c={part('country', t('form.country'), 'full', 'country')} value={a.country ?? DEFAULT_COUNTRY} onChange={(v) => set('country', v)} onBlur={onBlur} language={language} autocomplete="country" />
       </div>
     </Group>

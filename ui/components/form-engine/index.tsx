@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { DEFAULT_COUNTRY } from '../../../server/modules/forms/countries'
 import { type EscortData, type FieldDef, type FormContext, type SlotSelection, type VisitorData, kindOf, labelOf, widthOf } from '../../../server/modules/forms/definitions'
-import { type Problem, escortAppearance, evaluate, formNeedsPhone, installPhoneParser, phoneParserInstalled } from '../../../server/modules/forms/engine'
+import { type Problem, TEXT_LIMITS, escortAppearance, evaluate, formNeedsPhone, installPhoneParser, phoneParserInstalled } from '../../../server/modules/forms/engine'
 import { currentLanguage, t } from '../../i18n'
 import { OverlayMessage } from '../overlay'
 import { Button, Spinner } from '../ui'
@@ -305,7 +305,7 @@ function Escorts({
   }
   const text = (i: number, k: keyof EscortData, label: string, appearance: string, type = 'text', autocomplete?: string) =>
     appearance !== 'HIDDEN' && (
-      <TextInput c={chrome(i, k, label, appearance, k === 'info' ? 'full' : 'half')} value={escorts[i][k]} onChange={(v) => set(i, k, v)} onBlur={() => touch(`escortPersons.${i}.${k}`)} type={type} autocomplete={autocomplete} multiline={k === 'info'} />
+      <TextInput c={chrome(i, k, label, appearance, k === 'info' ? 'full' : 'half')} value={escorts[i][k]} onChange={(v) => set(i, k, v)} onBlur={() => touch(`escortPersons.${i}.${k}`)} type={type} autocomplete={autocomplete} multiline={k === 'info'} maxLength={k === 'firstName' || k === 'lastName' ? TEXT_LIMITS.name : undefined} />
     )
   return (
     <fieldset class="field-full escorts">

@@ -1,0 +1,48 @@
+// Issue 9 (part B): the public form shows its length limits. Every text input carries the engine's
+// maxlength (names, e-mail, texts, each address part, escorts), so a guest on a phone cannot type
+// past them; the server refuses the same limits with "Höchstens N Zeichen.".
+import { expect, setupAdmin, shot, test } from './fixtures'
+
+test('the public form carries every length limit as maxlength (phone)', async ({ page, server, browser }) => {
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 21 * 86400_000)
+  start.setUTCHours(16, 0, 0, 0)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Sicherheitstag', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Halle', city: 'Köln', maxVisitors: 50, maxVisitorPerSubscription: 2 },
+  })
+  expect(ev.status()).toBe(201)
+  const eventId = (await ev.json()).id
+  for (const data of [
+    { type: 'TEXT', displayName: 'Firma' },
+    { type: 'TEXTAREA', displayName: 'Anmerkungen' },
+    { type: 'ADDRESS', displayName: 'Rechnungsadresse' },
+  ]) expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/fields`, { data })).status()).toBe(201)
+  const fields = (await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/fields`)).json()).fields
+  const escortEmail = fields.find((f: any) => f.defaultField === 'ESCORT_EMAIL')
+  expect((await page.request.put(`${server.url}/proxy/api/events/${eventId}/fields/${escortEmail.id}`, { data: { ...escortEmail, appearance: 'VISIBLE' } })).status()).toBe(200)
+
+  const ctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+  const g = await ctx.newPage()
+  await g.goto(`${server.url}/public/event/${eventId}`)
+  await expect(g.getByRole('group', { name: 'Rechnungsadresse' })).toBeVisible()
+  const max = (name: string | RegExp, nth = 0) => g.getByRole('textbox', { name }).nth(nth).getAttribute('maxlength')
+  expect(await max(/^Vorname/)).toBe('500')
+  expect(await max(/^E-Mail-Adresse/)).toBe('254')
+  expect(await max('Firma')).toBe('500')
+  expect(await max('Anmerkungen')).toBe('5000')
+  const address = g.getByRole('group', { name: 'Rechnungsadresse' })
+  expect(await address.getByRole('textbox', { name: /^Straße/ }).getAttribute('maxlength')).toBe('200')
+  expect(await address.getByRole('textbox', { name: /^Hausnummer/ }).getAttribute('maxlength')).toBe('20')
+  expect(await address.getByRole('textbox', { name: /^PLZ|^Postleitzahl/ }).getAttribute('maxlength')).toBe('20')
+  expect(await address.getByRole('textbox', { name: /^Ort|^Stadt/ }).getAttribute('maxlength')).toBe('120')
+  // typing past the limit stops at it
+  await address.getByRole('textbox', { name: /^Straße/ }).fill('S'.repeat(250))
+  expect((await address.getByRole('textbox', { name: /^Straße/ }).inputValue()).length).toBe(200)
+  // escorts: names 100, e-mail 254
+  await g.getByRole('button', { name: 'Begleitperson hinzufügen' }).click()
+  expect(await max(/^Vorname/, 1)).toBe('100')
+  expect(await max(/^Nachname/, 1)).toBe('100')
+  expect(await max(/^E-Mail-Adresse/, 1)).toBe('254')
+  await shot(g, 'security-01-public-form-limits-phone')
+  await ctx.close()
+})

@@ -1,0 +1,49 @@
+// Anonymous uploads (public registration forms) that no registration claims expire: after
+// UNCLAIMED_UPLOAD_HOURS the server deletes them itself (a periodic job of every process's task
+// runner). Until a registration claims an upload it counts against no agency's storage.
+// Safe to run twice and in several processes at once: each row is removed by one conditional DELETE
+// (only the process whose DELETE returned the row removes its files; removing a missing file is no
+// error). A crash between the two leaves at most an unreferenced file, never a row without its file
+// that a guest could still claim.
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { AppContext } from '../../context'
+import { isoNow } from '../../db/types'
+import { registerPeriodicJob } from '../tasks/runner'
+import { DIMENSIONS } from './service'
+
+/** How long an anonymous upload waits for the registration that claims it (docs/security.md). */
+export const UNCLAIMED_UPLOAD_HOURS = 24
+/** How often each process looks for expired uploads. */
+export const EXPIRY_SWEEP_MS = 10 * 60_000
+
+/** Rows of the anonymous uploads no registration has claimed (yet). */
+export const unclaimed = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q => q.where('owner_identification', 'is not', null).where('visitor_id', 'is', null)
+
+/** Deletes the unclaimed uploads older than the expiry, with their files; answers how many. */
+export async function deleteExpiredUploads(ctx: AppContext): Promise<number> {
+  const cutoff = isoNow(new Date(ctx.clock.now().getTime() - UNCLAIMED_UPLOAD_HOURS * 3600_000))
+  let deleted = 0
+  for (;;) {
+    const batch = await unclaimed(ctx.db.selectFrom('asset').select('id').where('created_at', '<', cutoff)).orderBy('id').limit(200).execute()
+    if (!batch.length) return deleted
+    for (const { id } of batch) {
+      const row = await unclaimed(ctx.db.deleteFrom('asset').where('id', '=', id).where('created_at', '<', cutoff)).returning('storage_key').executeTakeFirst()
+      if (!row) continue // claimed meanwhile, or another process took it
+      await removeFiles(ctx, row.storage_key)
+      deleted++
+    }
+    if (batch.length < 200) return deleted
+  }
+}
+
+async function removeFiles(ctx: AppContext, key: string) {
+  const dir = join(ctx.config.dataDir, 'uploads')
+  await rm(join(dir, key), { force: true })
+  for (const side of Object.values(DIMENSIONS)) await rm(join(dir, `${key}.${side}`), { force: true })
+}
+
+registerPeriodicJob('expire-unclaimed-uploads', EXPIRY_SWEEP_MS, async (ctx) => {
+  const n = await deleteExpiredUploads(ctx)
+  if (n) ctx.log.info('expired uploads deleted', { count: n })
+})
