@@ -26,6 +26,7 @@ import { enqueueTemplateMail } from '../mail/outbox'
 import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
 import { notifyNewRegistration } from '../notification-settings/service'
 import { renderMail } from '../mail/render'
+import { mailGreeting } from '../mail/greeting'
 import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
 import { attributeShortLink } from '../shortlinks/service'
 import { takeSeats } from '../visitors/capacity'
@@ -546,7 +547,7 @@ function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, 
   const subjectKey = { confirmed: 'registration.mail.subject', approval: 'registration.mail.subjectApproval', waitingList: 'registration.mail.subjectWaitingList' }[kind]
   return renderMail({
     subject: t(lang, subjectKey, params),
-    greeting: t(lang, 'registration.mail.greeting', params),
+    greeting: mailGreeting(lang, person),
     paragraphs: [
       t(lang, `registration.mail.${kind}`, params),
       t(lang, 'registration.mail.persons', { n: person.visitorCount }),
