@@ -32,6 +32,8 @@ export interface GuestDetail extends Contact {
   escortPersons: Array<{ id: number; number: number; salutation: string | null; title: string | null; firstName: string | null; lastName: string | null; email: string | null; checkState: string }>
   presentDates?: Array<{ person: number; checkin: string; checkout: string | null; note: string | null }>
   agreements?: Array<{ id: number; displayName: string; appearance: string; status: string | null; confirmDate: string | null; declineDate: string | null; signatureId: number | null }>
+  /** the answers to the organiser's own questions, as the guest saw them */
+  answers?: Array<{ fieldId: number; label: string; type: string; value: string }>
   checkState: string
 }
 
@@ -271,6 +273,19 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
           </Button>
         </fieldset>
       </form>
+      {guest?.answers && guest.answers.length > 0 && (
+        <section class="guest-section-block">
+          <h3>{t('visitors.answers.title')}</h3>
+          <dl class="guest-answers">
+            {guest.answers.map((a) => (
+              <div key={a.fieldId}>
+                <dt>{a.label}</dt>
+                <dd>{a.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
       {guest?.agreements && guest.agreements.length > 0 && (
         <section class="guest-section-block">
           <h3>{t('events.tab.agreements')}</h3>
