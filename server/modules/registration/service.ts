@@ -280,12 +280,16 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const valuePicks: Array<{ field: string; fieldId: number; fieldValueId: number; amount: number }> = []
   const slotPicks: Array<{ field: string; timeslotId: number; amount: number; reservationToken?: string | null }> = []
   const assets: Array<{ field: string; assetId: number }> = []
-  for (const [id, value] of Object.entries(d.fields)) {
+  for (let [id, value] of Object.entries(d.fields)) {
     const f = byId.get(id)
     if (!f || f.id < 0 || value === undefined) continue
     const kind = kindOf(f)
     const assetId = kind === 'IMAGE' || kind === 'FILE' ? (value as { assetId: number }).assetId : null
     if (assetId) assets.push({ field: `fields.${id}`, assetId })
+    // A defined value or timeslot without amount selection is chosen for the whole registration: it
+    // holds a place per person (docs/forms.md, "Places of choices"); with amount selection the
+    // guest's amount is the number of places.
+    if ((kind === 'SMARTLIST' || kind === 'TIMESLOT') && !f.amountSelection) value = (value as Array<Selection | SlotSelection>).map((x) => ({ ...x, amount: persons })) as Selection[] | SlotSelection[]
     if (kind === 'SMARTLIST') for (const x of value as Selection[]) valuePicks.push({ field: `fields.${id}`, fieldId: f.id, fieldValueId: x.fieldValueId, amount: x.amount })
     if (kind === 'TIMESLOT') for (const x of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...x })
     fieldRows.push({ field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
