@@ -11,7 +11,7 @@ import * as m701 from './2026-11-22-701_recipient_generation'
 import * as m702 from './2026-11-22-702_mail_templates'
 import * as m703 from './2026-11-22-703_partial_indexes'
 import * as m2311_100 from './2026-11-23-100_guest_link_sessions'
-import * as m2323_210 from './2026-11-23-210_tfa_recovery_codes'
+import * as m2323_210 from './2026-11-23-210_recovery_codes_consents'
 import * as m2311_420 from './2026-11-23-420_invoices'
 
 export const migrations: Record<string, Migration> = {
@@ -25,6 +25,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-702_mail_templates': m702,
   '2026-11-22-703_partial_indexes': m703,
   '2026-11-23-100_guest_link_sessions': m2311_100,
-  '2026-11-23-210_tfa_recovery_codes': m2323_210,
+  '2026-11-23-210_recovery_codes_consents': m2323_210,
   '2026-11-23-420_invoices': m2311_420,
 }

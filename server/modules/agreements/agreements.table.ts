@@ -14,6 +14,8 @@ export interface AgreementTable {
   appearance: Generated<'VISIBLE' | 'REQUIRED'>
   active: GenBool
   sort_order: Generated<number>
+  /** counts the organiser's edits; a consent names the version it was given to */
+  version: Generated<number>
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }
@@ -34,7 +36,27 @@ export interface VisitorAgreementTable {
 }
 export type VisitorAgreementRow = Selectable<VisitorAgreementTable>
 
+/** Every decision as given, never updated (the evidence; visitor_agreement holds the current state). */
+export interface AgreementConsentTable {
+  id: Id
+  visitor_id: number
+  agreement_id: number
+  event_id: number
+  status: 'CONFIRMED' | 'DECLINED'
+  /** name and sanitised HTML text as shown to the guest */
+  display_name: string
+  text: string
+  version: number
+  /** PNG data URL of the drawn signature (CONFIRMED) */
+  signature: string | null
+  /** REGISTRATION, GUEST, DESK, SELF_CHECKIN */
+  origin: string
+  account_id: number | null
+  decided_at: Timestamp
+}
+
 export interface AgreementTables {
   agreement: AgreementTable
   visitor_agreement: VisitorAgreementTable
+  agreement_consent: AgreementConsentTable
 }

@@ -5,6 +5,7 @@ import { publicEventDto } from '../events/dto'
 import { escortDto } from '../visitors/dto'
 import { fromJson } from '../../db/types'
 import { waitingListPositions } from '../visitors/repository'
+import { missingRequiredAgreements } from '../agreements/repository'
 
 export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
 
@@ -63,6 +64,14 @@ export async function guestEvents(ctx: AppContext, userId: number) {
     ctx.db,
     rows.filter((r) => r.v_status === 'WAITING_LIST').map((r) => r.v_id),
   )
+  // the REQUIRED agreements each registration has not signed yet (the dashboard shows a line per one)
+  const missing = new Map(
+    await Promise.all(
+      rows
+        .filter((r) => LIST_OF_STATUS[r.v_status] && !['DECLINED', 'VISITOR_DECLINED'].includes(r.v_status))
+        .map(async (r) => [r.v_id, await missingRequiredAgreements(ctx.db, { id: r.id, agency_id: r.agency_id }, r.v_id)] as const),
+    ),
+  )
   const lists: Record<GuestList, unknown[]> = { pendingEvents: [], confirmedEvents: [], invitedEvents: [], openEvents: [], declinedEvents: [] }
   for (const r of rows) {
     const list = LIST_OF_STATUS[r.v_status]
@@ -78,6 +87,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       /** WAITING_LIST only: the place in the event's waiting list */
       waitingListPosition: positions.get(r.v_id) ?? null,
       escortPersons: escorts.filter((e) => e.visitor_id === r.v_id).map(escortDto),
+      missingAgreements: (missing.get(r.v_id) ?? []).map((a) => ({ id: a.id, displayName: a.display_name })),
       defaultFields: [
         { key: 'SALUTATION', data: r.v_salutation, appearance: 'REQUIRED' },
         { key: 'TITLE', data: r.v_title, appearance: 'VISIBLE' },

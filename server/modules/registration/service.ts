@@ -27,6 +27,8 @@ import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
 import { notifyNewRegistration } from '../notification-settings/service'
 import { renderMail } from '../mail/render'
 import { mailGreeting } from '../mail/greeting'
+import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
+import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
 import { attributeShortLink } from '../shortlinks/service'
 import { takeSeats } from '../visitors/capacity'
@@ -261,6 +263,15 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   if (event.max_visitor_per_subscription > 0 && persons > event.max_visitor_per_subscription) {
     throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
   }
+  // Agreements are part of registering: every REQUIRED one confirmed with a signature (not in admin mode).
+  const agreementCheck = admin ? null : checkRegistrationAgreements(await effectiveAgreements(ctx.db, event), (input as RegistrationInput).agreements ?? [])
+  if (agreementCheck?.problems.length) {
+    const p = agreementCheck.problems
+    throw new AppError(400, 'FIELD_ERROR', {
+      fields: p.map((x) => ({ field: x.field, errorType: x.errorType })),
+      extra: { missingFields: p.map((x) => ({ id: x.agreementId, field: x.field, displayName: x.displayName, errorType: x.errorType })) },
+    })
+  }
   const email = d.email ?? null
   // A friendly early answer; the unique index on (event, e-mail) decides under concurrency. An
   // entry the organiser made (invited, added, declined …) becomes the guest's registration.
@@ -372,6 +383,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       }
     }
     if (fieldRows.length) await Q.insertValues(trx, fieldRows.map((r) => ({ ...r, visitor_id: visitor.id, event_id: eventId })))
+    if (agreementCheck?.decisions.length) await recordDecisions(trx, { visitorId: visitor.id, eventId, decisions: agreementCheck.decisions, origin: 'REGISTRATION', accountId: null, at })
     if (status === 'WAITING_LIST') {
       // No place: the timed reservations are given back right away.
       const tokens = slotPicks.map((p) => p.reservationToken).filter((x): x is string => !!x)

@@ -19,6 +19,8 @@ interface GuestEvent {
   registrationStatus: { status: string }
   visitorCount: number
   waitingListPosition?: number | null
+  /** REQUIRED agreements not signed yet */
+  missingAgreements?: Array<{ id: number; displayName: string }>
   event: {
     id: number
     displayName: string
@@ -48,6 +50,13 @@ function EventCard({ e }: { e: GuestEvent }) {
           <Badge tone={e.registrationStatus.status === 'CONFIRMED' ? 'ok' : 'info'}>{t(`visitorStatus.${e.registrationStatus.status}`)}</Badge> {e.visitorCount === 1 ? t('guest.person') : t('guest.persons', { n: e.visitorCount })}
           {e.waitingListPosition ? ` · ${t('guest.waitingListPosition', { n: e.waitingListPosition })}` : ''}
         </p>
+        {e.missingAgreements && e.missingAgreements.length > 0 && (
+          <ul class="guest-missing-agreements">
+            {e.missingAgreements.map((a) => (
+              <li key={a.id}>{t('guest.agreementMissing', { name: a.displayName })}</li>
+            ))}
+          </ul>
+        )}
       </div>
       <RegistrationExtras entry={e} />
       <LinkButton href={`/public/event/${e.event.id}`} variant="secondary">

@@ -14,6 +14,7 @@ import { newIdentification } from '../../components/form-engine/reservations'
 import { PublicFrame } from '../../components/public-frame'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
+import type { PublicAgreement } from './agreements'
 
 interface PublicEvent {
   id: number
@@ -39,7 +40,11 @@ interface PublicForm {
   fields: FieldDef[]
   waitingList: boolean
   systemCovidoo?: boolean
+  /** the agreements registering asks for (issue 10, item 3) */
+  agreements?: PublicAgreement[]
 }
+
+type AgreementsModule = typeof import('./agreements')
 
 interface Done {
   status: string
@@ -88,15 +93,33 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
       .then(setPrefill)
       .catch(() => setPrefill({ values: {}, locked: [] }))
   }, [])
-  if (!prefill) return <Spinner />
+  const agreements = form.agreements ?? []
+  const [agreementUi, setAgreementUi] = useState<AgreementsModule | null>(null)
+  const [signatures, setSignatures] = useState<Record<number, string | null>>({})
+  const [agreementErrors, setAgreementErrors] = useState<Record<number, string>>({})
+  useEffect(() => {
+    if (agreements.length) void import('./agreements').then(setAgreementUi)
+  }, [agreements.length])
+  if (!prefill || (agreements.length > 0 && !agreementUi)) return <Spinner />
   const submit = async (data: VisitorData): Promise<ServerFieldError[] | void> => {
     setError(null)
+    // a REQUIRED agreement needs its signature before anything is sent
+    const unsigned = Object.fromEntries(agreements.filter((a) => a.appearance === 'REQUIRED' && !signatures[a.id]).map((a) => [a.id, 'SIGNATURE_REQUIRED']))
+    setAgreementErrors(unsigned)
+    if (Object.keys(unsigned).length) {
+      setError(t('registration.agreements.missing'))
+      document.getElementById(`agreement-${Object.keys(unsigned)[0]}`)?.scrollIntoView({ block: 'center' })
+      return
+    }
+    const decisions = agreements.filter((a) => signatures[a.id]).map((a) => ({ id: a.id, status: 'CONFIRMED', signature: signatures[a.id], version: a.version }))
     try {
-      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage(), shortLink: opts.shortLink })
+      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage(), shortLink: opts.shortLink, agreements: decisions })
       onDone(r)
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
     } catch (e) {
       const fields = e instanceof ApiError ? e.errorFields : []
+      const onAgreements = fields.filter((f) => f.field.startsWith('agreements.'))
+      if (onAgreements.length) setAgreementErrors(Object.fromEntries(onAgreements.map((f) => [Number(f.field.slice('agreements.'.length)), f.errorType])))
       if (e instanceof ApiError && (e.errorType === 'FIELD_ERROR' || e.errorType === 'FIELD_ERROR_WARN_BUT_SAVED') && fields.length) setFieldError(e)
       else setError(errorText(e))
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
@@ -116,7 +139,18 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         locked={prefill.locked}
         submitLabel={t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
         onSubmit={submit}
-      />
+      >
+        {agreementUi && agreements.length > 0 && (
+          <agreementUi.default
+            agreements={agreements}
+            errors={agreementErrors}
+            onSign={(id, png) => {
+              setSignatures((s) => ({ ...s, [id]: png }))
+              if (png) setAgreementErrors(({ [id]: _, ...rest }) => rest)
+            }}
+          />
+        )}
+      </FormEngine>
       {fieldError && <FieldErrorDialog error={fieldError} labels={labels} onClose={() => setFieldError(null)} />}
     </>
   )
