@@ -6,16 +6,19 @@ import type { AppContext } from '../../context'
 import { bool, fromJson } from '../../db/types'
 import { errorBody } from '../../http/errors'
 import { requestLanguage } from '../../http/request'
-import { notFound } from '../../shared/errors'
+import { AppError, notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { findEvent } from '../events/repository'
 import { eventOfAgency } from '../events/service'
 import { formDefinitions } from '../forms/service'
+import { deleteReservations } from '../reservations/service'
 import { currentGuest, guestTokenOf, requireOrganiser } from '../identity/auth'
 import { AdminRegistrationInput, RegistrationInput } from './model'
 import { lockedBasicData, register } from './service'
 
 const tags = ['registration']
+/** Refusals after which the form's timed holds are released (the guest cannot register this way). */
+const FINAL_REFUSALS = new Set(['ALREADY_REGISTERED', 'ALREADY_INVITED', 'REGISTRATION_DECLINED', 'EVENT_FULL', 'REGISTRATION_CLOSED', 'REGISTRATION_NOT_OPEN', 'EVENT_EXPIRED'])
 
 export function registrationRoutes(ctx: AppContext) {
   return new Elysia({ name: 'registration' })
@@ -23,7 +26,14 @@ export function registrationRoutes(ctx: AppContext) {
       '/proxy/api/public/events/:id/registrations',
       async (c) => {
         const guest = await currentGuest(ctx, c).catch(() => null)
-        const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null, guestToken: guestTokenOf(c.request) })
+        const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null, guestToken: guestTokenOf(c.request) }).catch(async (e) => {
+          // A refusal the guest cannot fix in the form (already registered, full, closed) gives the
+          // timeslots this visit holds back at once instead of blocking them for the hold's 15 minutes.
+          if (e instanceof AppError && FINAL_REFUSALS.has(e.errorType) && c.body.identification) {
+            await deleteReservations(ctx, { deleteAllTimed: true, identification: c.body.identification }).catch(() => undefined)
+          }
+          throw e
+        })
         c.set.status = 201
         return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
       },
