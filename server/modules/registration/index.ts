@@ -14,7 +14,7 @@ import { formDefinitions } from '../forms/service'
 import { deleteReservations } from '../reservations/service'
 import { currentGuest, guestTokenOf, requireOrganiser } from '../identity/auth'
 import { AdminRegistrationInput, RegistrationInput } from './model'
-import { lockedBasicData, register } from './service'
+import { invitationPrefill, lockedBasicData, register } from './service'
 
 const tags = ['registration']
 /** Refusals after which the form's timed holds are released (the guest cannot register this way). */
@@ -77,8 +77,21 @@ export function registrationRoutes(ctx: AppContext) {
         if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
         const guest = await currentGuest(ctx, c).catch(() => null)
         if (!guest) return { values: {}, locked: [] }
-        const r = await lockedBasicData(ctx.db, e, await formDefinitions(ctx.db, e), guest.user.id)
-        return bool(e.lock_basic_data) ? r : { values: r.values, locked: [] }
+        const defs = await formDefinitions(ctx.db, e)
+        const r = await lockedBasicData(ctx.db, e, defs, guest.user.id)
+        const own = bool(e.lock_basic_data) ? r : { values: r.values, locked: [] }
+        // an invited guest confirms through the form: what the organiser knows, under the account's
+        // locked data (lockBasicData); the e-mail stays the invitation's
+        const inv = await invitationPrefill(ctx.db, e, defs, guest.user.id)
+        if (!inv) return own
+        const clean = Object.fromEntries(Object.entries(inv.values).filter(([, x]) => x !== undefined))
+        return {
+          values: bool(e.lock_basic_data)
+            ? { ...clean, ...own.values, fields: { ...inv.values.fields, ...((own.values.fields as Record<string, unknown>) ?? {}) } }
+            : { ...own.values, ...clean, fields: { ...((own.values.fields as Record<string, unknown>) ?? {}), ...inv.values.fields } },
+          locked: [...new Set([...own.locked, 'email'])],
+          invitation: { visitorId: inv.visitorId, status: inv.status },
+        }
       },
       { params: z.object({ id: idParam() }), detail: { tags, summary: 'Basic data of the known guest for the form; locked keys when the event has lockBasicData' } },
     )

@@ -29,9 +29,9 @@ import { renderMail } from '../mail/render'
 import { mailGreeting } from '../mail/greeting'
 import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
 import { effectiveAgreements } from '../agreements/repository'
-import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
+import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
 import { attributeShortLink } from '../shortlinks/service'
-import { takeSeats } from '../visitors/capacity'
+import { releaseSeats, takeSeats } from '../visitors/capacity'
 import type { Contact } from '../visitors/model'
 import type { EscortPersonTable, EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
 import type { AdminRegistrationInput, RegistrationInput } from './model'
@@ -77,7 +77,7 @@ type ValueRow = { visitor_id: number; event_id: number; field_id: number; data: 
 // The registration hot path's statements, compiled once (db/prepared.ts).
 const Q = {
   event: prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id)),
-  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status', 'user_id', 'event_token']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
+  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status', 'user_id', 'event_token', 'seats_held']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
   agencyName: prepared((db, p: { id: number }) => db.selectFrom('agency').select('display_name').where('id', '=', p.id)),
   userByEmail: prepared((db, p: { email: string }) => db.selectFrom('app_user').select(['id', 'password_hash']).where('email', '=', p.email)),
   // another registration may create the same guest at the same moment (for another event)
@@ -232,6 +232,49 @@ export async function lockedBasicData(db: Db, event: EventRow, defs: FieldDef[],
   return { values, locked }
 }
 
+/** Entries of the organiser a guest confirms through the form (issue 10, item 5). */
+const PREFILL_STATUSES: readonly VisitorStatus[] = ['INVITED', 'PENDING', 'ADDED', 'OPEN']
+
+/**
+ * What the organiser knows of the guest's own entry for this event (an invitation): basic data,
+ * the answers already stored (not timeslots or uploads: those need the guest's own reservation or
+ * file) and the escorts; the e-mail is locked, since the registration becomes that entry by it.
+ */
+export async function invitationPrefill(db: Db, event: EventRow, defs: FieldDef[], userId: number) {
+  const v = await db.selectFrom('event_visitor').selectAll().where('event_id', '=', event.id).where('user_id', '=', userId).where('status', 'in', PREFILL_STATUSES).orderBy('id').executeTakeFirst()
+  if (!v) return null
+  const [values, escorts] = await Promise.all([
+    db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', v.id).execute(),
+    db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute(),
+  ])
+  const byId = new Map(defs.map((f) => [f.id, f]))
+  const fields: Record<string, unknown> = {}
+  for (const r of values) {
+    const f = byId.get(r.field_id)
+    if (!f || f.appearance === 'HIDDEN' || ['TIMESLOT', 'IMAGE', 'FILE'].includes(kindOf(f))) continue
+    fields[String(r.field_id)] = fromJson<unknown>(r.value, null)
+  }
+  const codeField = (code: string) => defs.find((f) => f.defaultField === code && f.appearance !== 'HIDDEN')
+  for (const [code, value] of [['COMPANY', v.company], ['POSITION', v.position], ['PHONE_NUMBER', v.phone_number]] as const) {
+    const f = codeField(code)
+    if (f && value && fields[String(f.id)] === undefined) fields[String(f.id)] = value
+  }
+  const opt = (x: string | null) => x ?? undefined
+  return {
+    visitorId: v.id,
+    status: v.status,
+    values: {
+      salutation: opt(v.salutation),
+      title: opt(v.title),
+      firstName: opt(v.first_name),
+      lastName: opt(v.last_name),
+      email: opt(v.email),
+      fields,
+      escortPersons: escorts.map((e) => ({ salutation: opt(e.salutation), title: opt(e.title), firstName: opt(e.first_name), lastName: opt(e.last_name), email: opt(e.email), company: opt(e.company), position: opt(e.position) })),
+    },
+  }
+}
+
 /** Registers a guest for an event through its form. */
 export async function register(ctx: AppContext, eventId: number, input: RegistrationInput | AdminRegistrationInput, opts: RegisterOptions): Promise<RegistrationResult> {
   const admin = opts.admin ?? null
@@ -276,13 +319,18 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   // A friendly early answer; the unique index on (event, e-mail) decides under concurrency. An
   // entry the organiser made (invited, added, declined …) becomes the guest's registration.
   let takeover: number | null = null
+  // an invitation with a reserved place (PENDING), confirmed by its own guest through the form: the
+  // places it holds are given back and taken again for the registration in one transaction
+  let pendingSeats = 0
   if (email) {
     const dup = await Q.duplicate.first(ctx.db, { eventId, email })
     if (dup) {
-      if (admin || !TAKEOVER_STATUSES.includes(dup.status)) throw alreadyRegistered()
+      const pending = !admin && dup.status === 'PENDING'
+      if (admin || (!TAKEOVER_STATUSES.includes(dup.status) && !pending)) throw alreadyRegistered()
       if (dup.status === 'DECLINED') throw registrationDeclined()
       if (!(await ownsEntry(ctx.db, dup, email, opts))) throw alreadyInvited()
       takeover = dup.id
+      if (pending) pendingSeats = Math.max(1, dup.seats_held)
     }
   }
   // field values as stored, and what they take (defined values, timeslots, uploads)
@@ -308,9 +356,22 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
   const wantsMail = !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
   const result = await groupCommit(ctx, async (trx) => {
-    let status: VisitorStatus = expected
+    // the organiser already gave a PENDING invitation its place: confirmed without another approval
+    let status: VisitorStatus = pendingSeats ? 'CONFIRMED' : expected
     let seats = persons
+    if (pendingSeats && takeover !== null) {
+      const held = await trx.selectFrom('event_visitor').select('seats_held').where('id', '=', takeover).where('status', '=', 'PENDING').executeTakeFirst()
+      if (!held) throw alreadyRegistered()
+      const r = await trx.updateTable('event_visitor').set({ seats_held: 0 }).where('id', '=', takeover).where('status', '=', 'PENDING').where('seats_held', '=', held.seats_held).executeTakeFirst()
+      if (Number(r.numUpdatedRows) !== 1) throw alreadyRegistered()
+      if (held.seats_held > 0) {
+        await releaseSeats(trx, eventId, held.seats_held)
+        await releaseFieldPlaces(trx, takeover)
+      }
+    }
     if (!(await takeSeats(trx, eventId, persons))) {
+      // the reserved place of an invitation is not traded for a waiting-list entry
+      if (pendingSeats) throw new AppError(409, 'EVENT_FULL')
       // Full: with a waiting list the guest is kept without a place, otherwise refused.
       if (!bool(event.waiting_list)) throw new AppError(409, 'EVENT_FULL')
       status = 'WAITING_LIST'
@@ -347,7 +408,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       language,
       at,
     }
-    const visitor = takeover === null ? (await Q.insertVisitor.first(trx, columns))! : await takeOverEntry(trx, takeover, columns)
+    const visitor = takeover === null ? (await Q.insertVisitor.first(trx, columns))! : await takeOverEntry(trx, takeover, columns, pendingSeats > 0)
     if (d.escortPersons.length) {
       await Q.insertEscorts(
         trx,
@@ -451,7 +512,7 @@ type VisitorColumns = Parameters<typeof Q.insertVisitor>[1]
  * history). The status is changed only while it is still one without places (conditional update),
  * so a concurrent registration, approval or invitation-with-place wins cleanly: ALREADY_REGISTERED.
  */
-async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns): Promise<EventVisitorRow> {
+async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns, pending = false): Promise<EventVisitorRow> {
   const row = await trx
     .updateTable('event_visitor')
     .set({
@@ -478,7 +539,7 @@ async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns): Pro
     })
     .where('id', '=', visitorId)
     .where('event_id', '=', c.eventId)
-    .where('status', 'in', TAKEOVER_STATUSES)
+    .where('status', 'in', pending ? [...TAKEOVER_STATUSES, 'PENDING'] : TAKEOVER_STATUSES)
     // the organiser's decline (even one a moment ago) stands: REGISTRATION_DECLINED on the early check
     .where('status', '!=', 'DECLINED')
     .where('seats_held', '=', 0)

@@ -41,8 +41,12 @@ export function TicketQr({ visitorId, status }: { visitorId: number; status: str
   )
 }
 
-/** Confirm or decline an invitation (INVITED, PENDING) from the dashboard card. */
-function DecisionButtons({ entry }: { entry: RegistrationEntry }) {
+/**
+ * Confirm or decline from the dashboard card. Confirming an invitation (INVITED, PENDING) opens the
+ * registration form, pre-filled with what the organiser knows, so required questions and agreements
+ * are answered (issue 10, item 5); a registration can still be declined unless the event hides it.
+ */
+function DecisionButtons({ entry, accept }: { entry: RegistrationEntry; accept: boolean }) {
   const [busy, setBusy] = useState(false)
   const [err, setErr] = useState<string | null>(null)
   const [declining, setDeclining] = useState(false)
@@ -61,9 +65,11 @@ function DecisionButtons({ entry }: { entry: RegistrationEntry }) {
   return (
     <div class="ticket-qr">
       <div class="button-row">
-        <button type="button" class="btn btn-primary" disabled={busy} onClick={() => void act('activate')}>
-          {t('guest.decision.accept')}
-        </button>
+        {accept && (
+          <a class="btn btn-primary" href={`/public/event/${entry.event.id}`}>
+            {t('guest.decision.accept')}
+          </a>
+        )}
         {!entry.event.hideDeclineButton && (
           <button type="button" class="btn btn-secondary" disabled={busy} onClick={() => setDeclining(!declining)}>
             {t('guest.decision.decline')}
@@ -93,6 +99,13 @@ interface RegistrationEntry {
 /** What a dashboard card offers beyond the basics: the ticket QR, or accept/decline an invitation. */
 export function RegistrationExtras({ entry }: { entry: RegistrationEntry }) {
   const s = entry.registrationStatus.status
-  if (s === 'INVITED' || s === 'PENDING') return <DecisionButtons entry={entry} />
-  return <TicketQr visitorId={entry.id} status={s} />
+  if (s === 'INVITED' || s === 'PENDING') return <DecisionButtons entry={entry} accept />
+  // GUEST_REJECTABLE of visitors/transitions.ts: a registration can still be declined
+  const declinable = ['CONFIRMED', 'REQUIRE_APPROVAL', 'OPEN'].includes(s) && !entry.event.hideDeclineButton
+  return (
+    <>
+      <TicketQr visitorId={entry.id} status={s} />
+      {declinable && <DecisionButtons entry={entry} accept={false} />}
+    </>
+  )
 }
