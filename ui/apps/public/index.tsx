@@ -30,6 +30,9 @@ interface PublicEvent {
   freePlaces: number | null
   maxVisitorPerSubscription: number
   registrationButtonType: string
+  /** the organiser's link after registration and its label (shown on the confirmation) */
+  externalConfirmationLink?: string | null
+  externalConfirmationLabel?: string | null
   primaryColor: string | null
   defaultPhoneLocale: string
   disabledCovidStates: string[]
@@ -86,10 +89,11 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   const identification = useMemo(newIdentification, [])
   const [fieldError, setFieldError] = useState<ApiError | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[] } | null>(session.knownGuest ? null : { values: {}, locked: [] })
+  // an invited guest (from the dashboard) gets what the organiser knows, and confirms the invitation
+  const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[]; invitation?: { visitorId: number; status: string } } | null>(session.knownGuest ? null : { values: {}, locked: [] })
   useEffect(() => {
     if (prefill) return
-    get<{ values: Partial<VisitorData>; locked: string[] }>(`/proxy/api/public/events/${event.id}/prefill`)
+    get<{ values: Partial<VisitorData>; locked: string[]; invitation?: { visitorId: number; status: string } }>(`/proxy/api/public/events/${event.id}/prefill`)
       .then(setPrefill)
       .catch(() => setPrefill({ values: {}, locked: [] }))
   }, [])
@@ -130,6 +134,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   return (
     <>
       {error && <Alert tone="error">{error}</Alert>}
+      {prefill.invitation && <Alert tone="info">{t('registration.invitationHint')}</Alert>}
       <FormEngine
         event={event}
         defs={form.fields}
@@ -137,7 +142,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         identification={identification}
         initial={prefill.values}
         locked={prefill.locked}
-        submitLabel={t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
+        submitLabel={prefill.invitation ? t('registration.confirmInvitation') : t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
         onSubmit={submit}
       >
         {agreementUi && agreements.length > 0 && (
@@ -156,8 +161,9 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   )
 }
 
-function DoneMessage({ done }: { done: Done }) {
+function DoneMessage({ done, event, frame }: { done: Done; event: PublicEvent; frame: boolean }) {
   const waiting = done.status === 'WAITING_LIST'
+  const link = event.externalConfirmationLink
   return (
     <div class={`done ${waiting ? 'done-waiting' : ''}`} role="status">
       <h2>{t(waiting ? 'registration.done.waitingListTitle' : 'registration.done.title')}</h2>
@@ -170,6 +176,14 @@ function DoneMessage({ done }: { done: Done }) {
               ? t('registration.done.text', { email: done.email })
               : t('registration.done.noMail')}
       </p>
+      {link && (
+        <p>
+          {/* framed: the link opens in the page that embeds the form, not inside the frame */}
+          <a class="btn btn-primary" href={link} target={frame ? '_top' : undefined} rel="noopener">
+            {event.externalConfirmationLabel?.trim() || t('registration.done.link')}
+          </a>
+        </p>
+      )}
     </div>
   )
 }
@@ -229,7 +243,7 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
           {frame ? event.displayName : t('registration.title')}
         </h2>
         {done ? (
-          <DoneMessage done={done} />
+          <DoneMessage done={done} event={event} frame={frame} />
         ) : !open ? (
           <Alert tone="warn">{t(`events.registrationState.${event.registrationState}`)}</Alert>
         ) : (
