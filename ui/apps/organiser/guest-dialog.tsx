@@ -238,6 +238,19 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
           <Actions event={event} guest={guest} onChanged={onChanged} />
         </div>
       )}
+      {guest?.answers && guest.answers.length > 0 && (
+        <section class="guest-section-block guest-answers-block">
+          <h3>{t('visitors.answers.title')}</h3>
+          <dl class="guest-answers">
+            {guest.answers.map((a) => (
+              <div key={a.fieldId}>
+                <dt>{a.label}</dt>
+                <dd>{a.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
       <form onSubmit={submit} noValidate class="form-grid">
         <SelectField label={t('registration.salutation')} reg={register('salutation')} errors={errors} size="half" placeholder={t('registration.salutation.choose')} options={['Herr', 'Frau', 'Divers'].map((s) => ({ value: s, label: s }))} />
         <TextField label={t('registration.title.field')} reg={register('title')} errors={errors} size="half" />
@@ -273,19 +286,6 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
           </Button>
         </fieldset>
       </form>
-      {guest?.answers && guest.answers.length > 0 && (
-        <section class="guest-section-block">
-          <h3>{t('visitors.answers.title')}</h3>
-          <dl class="guest-answers">
-            {guest.answers.map((a) => (
-              <div key={a.fieldId}>
-                <dt>{a.label}</dt>
-                <dd>{a.value}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-      )}
       {guest?.agreements && guest.agreements.length > 0 && (
         <section class="guest-section-block">
           <h3>{t('events.tab.agreements')}</h3>
