@@ -50,8 +50,12 @@ forEachDialect('confirming an invitation through the form', (h) => {
     expect(await seats(event.id)).toBe(0)
   })
 
-  test('a reserved place (PENDING) is confirmed through the form and counted once', async () => {
+  test('a reserved place (PENDING) is confirmed through the form and counted once; not by a stranger', async () => {
     const { event, hotel, g, guest } = await invited({ reservePlace: true, event: { requireApproval: true } })
+    expect(await seats(event.id)).toBe(1)
+    const stranger = await h().request('POST', `/proxy/api/public/events/${event.id}/registrations`, { body: { salutation: 'Herr', firstName: 'X', lastName: 'Y', email: g.email, fields: { [hotel.id]: true } } })
+    expect(stranger.status).toBe(409)
+    expect(stranger.body.errorType).toBe('ALREADY_INVITED')
     expect(await seats(event.id)).toBe(1)
     const r = await guest.post(`/proxy/api/public/events/${event.id}/registrations`, {
       salutation: 'Herr',
@@ -64,10 +68,10 @@ forEachDialect('confirming an invitation through the form', (h) => {
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({ visitorId: g.id, status: 'CONFIRMED', visitorCount: 2 })
     expect(await seats(event.id)).toBe(2)
-    // another browser with the same e-mail cannot take the reserved place
+    // the confirmed registration cannot be registered over from another browser
     const other = await h().request('POST', `/proxy/api/public/events/${event.id}/registrations`, { body: { salutation: 'Herr', firstName: 'X', lastName: 'Y', email: g.email, fields: { [hotel.id]: true } } })
     expect(other.status).toBe(409)
-    expect(other.body.errorType).toBe('ALREADY_INVITED')
+    expect(other.body.errorType).toBe('ALREADY_REGISTERED')
   })
 
   test('hideDeclineButton: no decline after confirming', async () => {
