@@ -15,6 +15,7 @@ import * as m2311_120 from './2026-11-23-120_security_b'
 import * as m310d from './2026-11-23-310_documents'
 import * as m320g from './2026-11-23-320_guest_transfer'
 import * as m330x from './2026-11-23-330_guest_extras'
+import * as m2323_210 from './2026-11-23-210_recovery_codes_consents'
 import * as m2311_420 from './2026-11-23-420_invoices'
 import * as m2311_510 from './2026-11-23-510_seating'
 
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-310_documents': m310d,
   '2026-11-23-320_guest_transfer': m320g,
   '2026-11-23-330_guest_extras': m330x,
+  '2026-11-23-210_recovery_codes_consents': m2323_210,
   '2026-11-23-420_invoices': m2311_420,
   '2026-11-23-510_seating': m2311_510,
 }

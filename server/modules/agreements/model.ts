@@ -61,3 +61,19 @@ export const SignInput = z.object({
     .max(50),
 })
 export type SignInput = z.infer<typeof SignInput>
+
+/** The agreements a guest decides on while registering (issue 10, item 3). */
+export const RegistrationAgreements = z
+  .array(
+    z.object({
+      id: z.number().int().positive(),
+      status: z.enum(DECISIONS),
+      /** PNG data URL of the drawn signature; required for CONFIRMED */
+      signature: z.string().max(MAX_SIGNATURE_CHARS, 'TOO_LONG').nullish(),
+      /** the agreement's version the guest saw; another one refuses with AGREEMENT_CHANGED */
+      version: z.number().int().positive().optional(),
+    }),
+  )
+  .max(50)
+  .default([])
+export type RegistrationAgreements = z.infer<typeof RegistrationAgreements>

@@ -11,7 +11,11 @@ import type { EventVisitorRow } from '../visitors/visitors.table'
 import type { AgreementRow } from './agreements.table'
 import type { AgreementInput, SignInput } from './model'
 import { forgetRequiredAgreements } from '../checkin/service'
+import { recordDecisions } from './consent'
 import { effectiveAgreements } from './repository'
+import { validSignature } from './signature'
+
+export { validSignature }
 
 export function agreementDto(a: AgreementRow) {
   return {
@@ -64,7 +68,13 @@ export async function updateAgreement(ctx: AppContext, agencyId: number, id: num
   await agreementOfAgency(ctx.db, agencyId, id)
   await assertEventOfAgency(ctx.db, agencyId, input.eventId)
   forgetRequiredAgreements()
-  return ctx.db.updateTable('agreement').set((eb) => ({ ...columns(input), version: eb('version', '+', 1), updated_at: isoNow(ctx.clock.now()) })).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+  // a new version: consents name the text they were given to, and a form showing the old text is refused
+  return ctx.db
+    .updateTable('agreement')
+    .set((eb) => ({ ...columns(input), version: eb('version', '+', 1), updated_at: isoNow(ctx.clock.now()) }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
 }
 
 /** Deactivates: the signatures given so far stay on record. */
@@ -82,18 +92,6 @@ export async function searchAgreements(db: Db, agencyId: number, s: { eventId?: 
   return q.orderBy('validity', 'desc').orderBy('sort_order').orderBy('id').execute()
 }
 
-const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-
-/** A PNG data URL whose bytes really are a PNG; null otherwise. */
-export function validSignature(s: string | null | undefined): string | null {
-  if (!s) return null
-  const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(s)
-  if (!m) return null
-  const bytes = Buffer.from(m[1], 'base64')
-  if (bytes.length < 67 || !PNG_MAGIC.every((b, i) => bytes[i] === b)) return null
-  return s
-}
-
 export async function signAgreements(ctx: AppContext, event: EventRow, visitor: EventVisitorRow, input: SignInput, origin: 'GUEST' | 'DESK' | 'SELF_CHECKIN', accountId: number | null) {
   const available = new Map((await effectiveAgreements(ctx.db, event)).map((a) => [a.id, a]))
   const fields: Array<{ field: string; errorType: string }> = []
@@ -106,43 +104,8 @@ export async function signAgreements(ctx: AppContext, event: EventRow, visitor: 
   if (fields.some((f) => f.errorType === 'AGREEMENT_REQUIRED')) throw new AppError(400, 'AGREEMENT_REQUIRED', { fields })
   if (fields.length) throw fieldError(fields)
   const now = isoNow(ctx.clock.now())
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const d of input.agreements) {
-      const row = {
-        status: d.status,
-        signature: d.status === 'CONFIRMED' ? d.signature! : null,
-        decided_at: now,
-        confirm_date: d.status === 'CONFIRMED' ? now : null,
-        decline_date: d.status === 'DECLINED' ? now : null,
-        origin,
-        account_id: accountId,
-      }
-      await trx
-        .insertInto('visitor_agreement')
-        .values({ ...row, visitor_id: visitor.id, agreement_id: d.id, event_id: event.id })
-        .onConflict((oc) => oc.columns(['visitor_id', 'agreement_id']).doUpdateSet(row))
-        .execute()
-      // what was signed, kept for good: the text as shown and its version (visitor_agreement only holds the latest)
-      const a = available.get(d.id)!
-      await trx
-        .insertInto('agreement_signature')
-        .values({
-          visitor_id: visitor.id,
-          agreement_id: d.id,
-          event_id: event.id,
-          status: d.status,
-          signature: row.signature,
-          agreement_version: a.version,
-          agreement_name: a.display_name,
-          agreement_text: a.description,
-          appearance: a.appearance,
-          origin,
-          account_id: accountId,
-          decided_at: now,
-        })
-        .execute()
-    }
-  })
+  const decisions = input.agreements.map((d) => ({ agreement: available.get(d.id)!, status: d.status, signature: d.status === 'CONFIRMED' ? d.signature! : null }))
+  await ctx.db.transaction().execute((trx) => recordDecisions(trx, { visitorId: visitor.id, eventId: event.id, decisions, origin, accountId, at: now }))
   return agreementsOfVisitor(ctx, event, visitor.id)
 }
 

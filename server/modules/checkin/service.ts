@@ -14,7 +14,7 @@ import { normaliseCode, visitorQuery } from '../visitors/repository'
 import { GuestFilter } from '../visitors/model'
 import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
 import { generationOf, looksSigned, verifyTicketCode } from './signed-code'
-import { formatTicketCode } from './ticket'
+import { ensureTicketCode, formatTicketCode } from './ticket'
 import type { CheckinInput, Person } from './model'
 
 export const CHECKIN_STATUSES = ['CONFIRMED', 'APPEARED'] as const
@@ -156,7 +156,8 @@ export async function registrationView(ctx: AppContext, event: EventRow, v: Even
     vip: bool(v.vip),
     email: v.email,
     company: v.company,
-    ticketCode: v.ticket_code ? formatTicketCode(v.ticket_code) : null,
+    // codes are made on first use: a guest who never opened the QR code has one at the desk too
+    ticketCode: v.ticket_code ? formatTicketCode(v.ticket_code) : canCheckIn(v.status) ? formatTicketCode(await ensureTicketCode(ctx.db, v.id)) : null,
     canCheckin: canCheckIn(v.status),
     persons: personsOf(v, es),
     agreements: list,

@@ -115,12 +115,12 @@ export function asList(v: unknown): ListValue {
   return { selected: [], custom: null }
 }
 
-function asSelections(v: unknown): Selection[] {
+export function asSelections(v: unknown): Selection[] {
   if (!Array.isArray(v)) return []
   return v.filter(isRecord).map((s) => ({ fieldValueId: Number(s.fieldValueId), amount: s.amount === undefined ? 1 : Number(s.amount) }))
 }
 
-function asSlots(v: unknown): SlotSelection[] {
+export function asSlots(v: unknown): SlotSelection[] {
   if (!Array.isArray(v)) return []
   return v
     .filter(isRecord)

@@ -1,5 +1,6 @@
 // Form builder API (organiser) and the public form definition of an event.
 import { Elysia } from 'elysia'
+import { effectiveAgreements } from '../agreements/repository'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { bool } from '../../db/types'
@@ -83,6 +84,8 @@ export function formRoutes(ctx: AppContext) {
           isPayedEvent: isPaidEvent(e),
           systemCovidoo: ctx.license.features.includes('SYSTEM_COVIDOO'),
           fields: await liveDefinitions(ctx.db, e),
+          // what registering asks the guest to agree to (issue 10, item 3): text as shown, version
+          agreements: (await effectiveAgreements(ctx.db, e)).map((a) => ({ id: a.id, displayName: a.display_name, description: a.description, appearance: a.appearance, version: a.version })),
         }
       },
       { params: EventParams, detail: { tags, summary: 'The registration form of a public event with free places per defined value and timeslot' } },

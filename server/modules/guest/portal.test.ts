@@ -116,8 +116,9 @@ forEachDialect('guest portal', (h) => {
 
   test('withdraw (reject) gives back event places, defined values and timeslots at once; the dashboard moves the event', async () => {
     const e = await event({ maxVisitors: 10 })
-    const ws = await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', definedValues: [{ displayName: 'Töpfern', capacity: 1 }] })
-    const slotField = await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'TIMESLOT', displayName: 'Zeitfenster', timeslots: [{ displayName: '10:00', capacity: 1 }] })
+    const ws = await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', definedValues: [{ displayName: 'Töpfern', capacity: 2 }] })
+    // a value and a slot hold a place per person (guest and escort: 2)
+    const slotField = await admin.post(`/proxy/api/events/${e.id}/fields`, { type: 'TIMESLOT', displayName: 'Zeitfenster', timeslots: [{ displayName: '10:00', capacity: 2 }] })
     const slotId = slotField.body.timeslots[0].id
     const identification = `browser${Date.now().toString(36)}`
     const res = await h().request('POST', '/api/public/reservation/timeslot', { body: { timeslotId: slotId, identification, amount: 1, registrationChange: false } })
@@ -133,7 +134,7 @@ forEachDialect('guest portal', (h) => {
       value: (await h().ctx.db.selectFrom('field_value').select('taken').where('id', '=', valueId).executeTakeFirstOrThrow()).taken,
       slot: (await h().ctx.db.selectFrom('timeslot').select('taken').where('id', '=', slotId).executeTakeFirstOrThrow()).taken,
     })
-    expect(await taken()).toEqual({ value: 1, slot: 1 })
+    expect(await taken()).toEqual({ value: 2, slot: 2 })
     const rej = await guest.post(`/proxy/api/guest/events/${e.id}/reject`, { visitor: visitorId })
     expect(rej.body.status).toBe('VISITOR_DECLINED')
     expect(await seats(h(), e.id)).toBe(0)

@@ -8,6 +8,7 @@ import { waitingListPositions } from '../visitors/repository'
 import { canEditData, registrationExpired } from './details'
 import { canTransfer, transferDeadline } from './transfer'
 import { dashboardTokens } from '../documents/tokens'
+import { missingRequiredAgreements } from '../agreements/repository'
 
 export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
 
@@ -71,6 +72,14 @@ export async function guestEvents(ctx: AppContext, userId: number) {
     rows.filter((r) => r.v_status === 'WAITING_LIST').map((r) => r.v_id),
   )
   const now = ctx.clock.now()
+  // the REQUIRED agreements each registration has not signed yet (the dashboard shows a line per one)
+  const missing = new Map(
+    await Promise.all(
+      rows
+        .filter((r) => LIST_OF_STATUS[r.v_status] && !['DECLINED', 'VISITOR_DECLINED'].includes(r.v_status))
+        .map(async (r) => [r.v_id, await missingRequiredAgreements(ctx.db, { id: r.id, agency_id: r.agency_id }, r.v_id)] as const),
+    ),
+  )
   const lists: Record<GuestList, unknown[]> = { pendingEvents: [], confirmedEvents: [], invitedEvents: [], openEvents: [], declinedEvents: [] }
   for (const r of rows) {
     const list = LIST_OF_STATUS[r.v_status]
@@ -94,6 +103,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       canTransfer: canTransfer(r, { status: r.v_status, main_guest_checked_in: r.v_main_guest_checked_in }, now),
       transferUntil: bool(r.allow_transfer) ? transferDeadline(r) : null,
       escortPersons: escorts.filter((e) => e.visitor_id === r.v_id).map(escortDto),
+      missingAgreements: (missing.get(r.v_id) ?? []).map((a) => ({ id: a.id, displayName: a.display_name })),
       defaultFields: [
         { key: 'SALUTATION', data: r.v_salutation, appearance: 'REQUIRED' },
         { key: 'TITLE', data: r.v_title, appearance: 'VISIBLE' },

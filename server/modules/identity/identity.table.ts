@@ -114,6 +114,15 @@ export interface UserTfaTable {
 }
 export type UserTfaRow = Selectable<UserTfaTable>
 
+/** One-time two-factor recovery codes (SHA-256 of the code; used_at once spent). */
+export interface UserTfaRecoveryTable {
+  id: Id
+  user_id: number
+  code_hash: string
+  used_at: Timestamp | null
+  created_at: Generated<Timestamp>
+}
+
 export type NotificationScope = 'USER' | 'ACCOUNT' | 'EVENT'
 
 export interface NotificationSettingTable {
@@ -145,6 +154,7 @@ export interface IdentityTables {
   session: SessionTable
   access_token: AccessTokenTable
   user_tfa: UserTfaTable
+  user_tfa_recovery: UserTfaRecoveryTable
   notification_setting: NotificationSettingTable
   user_introduction: UserIntroductionTable
   rate_limit: RateLimitTable

@@ -33,7 +33,7 @@ import { listAccountsOfUser } from './repository'
 import { isGuestRole } from './roles'
 import { createAgencyWithAdmin, login, loginSecondStep, pendingLogin, setupRequired } from './service'
 import { SESSION_COOKIE, clearSessionCookie, createSession, invalidateSession, readCookie, sessionCookie } from './session'
-import { addMethod, enabledMethods, linkDataFor, linkMethod, listMethods, removeMethod, sendLoginEmailCode, setEnabled, tfaDto } from './tfa'
+import { addMethod, enabledMethods, linkDataFor, linkMethod, listMethods, recoveryCodeState, regenerateRecoveryCodes, removeMethod, sendLoginEmailCode, setEnabled, tfaDto } from './tfa'
 import {
   accountsWithImages,
   currentUserDto,
@@ -224,6 +224,11 @@ function tfaRoutes(ctx: AppContext) {
   const tfa = (summary: string) => tag(summary, ['two-factor'])
   return new Elysia({ name: 'identity-tfa' })
     .get('/proxy/api/user-tfa/list', async (c) => (await listMethods(ctx.db, (await requireUser(ctx, c)).user.id)).map(tfaDto), tfa('Two-factor methods of the user'))
+    .get('/proxy/api/user-tfa/recovery-codes', async (c) => recoveryCodeState(ctx.db, (await requireUser(ctx, c)).user.id), tfa('How many one-time recovery codes are left (total, remaining)'))
+    .post('/proxy/api/user-tfa/recovery-codes', async (c) => regenerateRecoveryCodes(ctx, (await requireUser(ctx, c)).user, c.body.accountPassword), {
+      body: AccountPasswordBody,
+      ...tfa('New one-time recovery codes (accountPassword); the old ones stop working; answers them once'),
+    })
     .get('/proxy/api/user-tfa/:id/forLink', async (c) => linkDataFor(ctx, (await requireUser(ctx, c)).user, c.params.id), { params: IdParams, ...tfa('Link data (QR code, secret) of a method not yet linked') })
     .post('/proxy/api/user-tfa', async (c) => addMethod(ctx, (await requireUser(ctx, c)).user, c.body), { body: TfaAddBody, ...tfa('Add a method (twoFactorType, displayName, accountPassword)') })
     .post(

@@ -116,8 +116,8 @@ export const TfaAddBody = z
   .refine((v) => v.twoFactorType !== 'OTP' || (v.displayName ?? '').length >= 1, { path: ['displayName'], message: 'REQUIRED' })
 export type TfaAddBody = z.infer<typeof TfaAddBody>
 
-/** One-time token: at least 6 characters (digits of a TOTP or the mailed code). */
-export const tfaToken = () => z.string({ error: 'TOKEN_MISSING' }).trim().min(6, 'TOKEN_TOO_SHORT').max(12, 'TOO_LONG')
+/** One-time token: at least 6 characters (digits of a TOTP or the mailed code, or a recovery code XXXXX-XXXXX). */
+export const tfaToken = () => z.string({ error: 'TOKEN_MISSING' }).trim().min(6, 'TOKEN_TOO_SHORT').max(20, 'TOO_LONG')
 export const TfaLinkBody = z.object({ token: tfaToken() })
 export type TfaLinkBody = z.infer<typeof TfaLinkBody>
 

@@ -90,8 +90,77 @@ export async function linkMethod(ctx: AppContext, user: AppUserRow, id: number, 
   await throttle(ctx, checks)
   if (!(await verifyCode(ctx, user, m, token))) throw new AppError(400, 'TFA_TOKEN_INVALID', { fields: [{ field: 'token', errorType: 'TFA_TOKEN_INVALID' }] })
   await forgive(ctx, checks)
-  await ctx.db.updateTable('user_tfa').set({ linked: true, enabled: true }).where('id', '=', m.id).execute()
-  return tfaDto({ ...m, linked: 1, enabled: 1 })
+  // the first linked method comes with recovery codes, shown once in the setup dialog
+  const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('user_tfa').set({ linked: true, enabled: true }).where('id', '=', m.id).execute()
+    return (await unusedRecoveryCodes(trx, user.id)) === 0 ? newRecoveryCodes(ctx, trx, user.id) : null
+  })
+  return { ...tfaDto({ ...m, linked: 1, enabled: 1 }), recoveryCodes }
+}
+
+// ---- Recovery codes (issue 10, item 16) ----------------------------------------------------------
+// Ten one-time codes of 10 characters (Crockford base32, 50 bits each, shown as XXXXX-XXXXX), made
+// when the first method is linked and again on request (which invalidates the old ones). Only their
+// SHA-256 is stored; at login one is accepted instead of a code, under the same rate limits.
+export const RECOVERY_CODE_COUNT = 10
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/** Upper case without spaces and hyphens; O/I/L read as 0/1 (as ticket codes). */
+export const normaliseRecoveryCode = (input: string) =>
+  input
+    .toUpperCase()
+    .replace(/[\s-]/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1')
+
+function newRecoveryCode(): string {
+  const b = new Uint8Array(10)
+  crypto.getRandomValues(b)
+  let s = ''
+  for (const x of b) s += CROCKFORD[x & 31]
+  return `${s.slice(0, 5)}-${s.slice(5)}`
+}
+
+async function unusedRecoveryCodes(db: Db, userId: number): Promise<number> {
+  const r = await db.selectFrom('user_tfa_recovery').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('used_at', 'is', null).executeTakeFirst()
+  return Number(r?.n ?? 0)
+}
+
+/** Replaces the user's recovery codes with new ones; answers them (the only time they are readable). */
+async function newRecoveryCodes(ctx: AppContext, trx: Db, userId: number): Promise<string[]> {
+  await trx.deleteFrom('user_tfa_recovery').where('user_id', '=', userId).execute()
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode)
+  const at = isoNow(ctx.clock.now())
+  await trx
+    .insertInto('user_tfa_recovery')
+    .values(codes.map((c) => ({ user_id: userId, code_hash: hashSecret(normaliseRecoveryCode(c)), created_at: at })))
+    .execute()
+  return codes
+}
+
+/** How many recovery codes are left (the account page shows it). */
+export async function recoveryCodeState(db: Db, userId: number) {
+  const rows = await db.selectFrom('user_tfa_recovery').select('used_at').where('user_id', '=', userId).execute()
+  return { total: rows.length, remaining: rows.filter((r) => !r.used_at).length }
+}
+
+/** New recovery codes on request (account password); needs a linked method. */
+export async function regenerateRecoveryCodes(ctx: AppContext, user: AppUserRow, password: string) {
+  await requirePasswordOf(ctx, user, password, 'account')
+  if (!(await listMethods(ctx.db, user.id)).some((m) => bool(m.linked))) throw new AppError(409, 'TFA_NOT_LINKED')
+  const codes = await ctx.db.transaction().execute((trx) => newRecoveryCodes(ctx, trx, user.id))
+  return { recoveryCodes: codes }
+}
+
+/** Spends one recovery code: true once per code (a conditional update decides between two uses). */
+async function useRecoveryCode(ctx: AppContext, userId: number, input: string): Promise<boolean> {
+  const code = normaliseRecoveryCode(input)
+  if (!/^[0-9A-Z]{10}$/.test(code)) return false
+  const rows = await ctx.db.selectFrom('user_tfa_recovery').select(['id', 'code_hash']).where('user_id', '=', userId).where('used_at', 'is', null).execute()
+  const hit = rows.find((r) => secretMatches(code, r.code_hash))
+  if (!hit) return false
+  const r = await ctx.db.updateTable('user_tfa_recovery').set({ used_at: isoNow(ctx.clock.now()) }).where('id', '=', hit.id).where('used_at', 'is', null).executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
 }
 
 export async function setEnabled(ctx: AppContext, user: AppUserRow, id: number, enabled: boolean, password: string) {
@@ -105,7 +174,12 @@ export async function setEnabled(ctx: AppContext, user: AppUserRow, id: number, 
 export async function removeMethod(ctx: AppContext, user: AppUserRow, id: number, password: string) {
   const m = await methodOf(ctx, user.id, id)
   await requirePasswordOf(ctx, user, password, 'account')
-  await ctx.db.deleteFrom('user_tfa').where('id', '=', m.id).execute()
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('user_tfa').where('id', '=', m.id).execute()
+    // without any method the recovery codes have nothing to stand in for
+    const left = await trx.selectFrom('user_tfa').select('id').where('user_id', '=', user.id).where('linked', '=', true as never).executeTakeFirst()
+    if (!left) await trx.deleteFrom('user_tfa_recovery').where('user_id', '=', user.id).execute()
+  })
 }
 
 const limits = (user: AppUserRow, ip: string | null): Array<['TFA_USER' | 'TFA_ADDRESS', string | null]> => [
@@ -183,6 +257,11 @@ export async function verifyLoginCode(ctx: AppContext, user: AppUserRow, token: 
       await forgive(ctx, checks)
       return true
     }
+  }
+  // a recovery code stands in for a code of any method
+  if (methods.length && (await useRecoveryCode(ctx, user.id, token))) {
+    await forgive(ctx, checks)
+    return true
   }
   return false
 }

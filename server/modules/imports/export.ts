@@ -1,13 +1,23 @@
-// CSV export of the filtered guest list, streamed in pages of 1000 (keyset on id) through
-// csv-stringify: ';'-separated UTF-8 with a BOM so spreadsheet programs open it directly.
+// CSV export of the filtered guest list in the list's sort (the ids in order first, then their rows
+// in pages of 1000) through csv-stringify: ';'-separated UTF-8 with a BOM so spreadsheet programs
+// open it directly. What a person reads: German status texts, times DD.MM.YYYY HH:mm in the event's
+// time zone, a column per answer field (header = the field's label, values as the guest saw them),
+// and the ticket code of every registration that can check in (made now when it has none yet).
 import { stringify } from 'csv-stringify/sync'
 import type { AppContext } from '../../context'
 import { bool } from '../../db/types'
 import type { EventRow } from '../events/events.table'
-import { formatTicketCode } from '../checkin/ticket'
+import { t } from '../../i18n/catalogue'
+import { formatDate, formatTime } from '../../i18n/format'
+import { CHECKIN_STATUSES } from '../checkin/service'
+import { ensureTicketCode, formatTicketCode } from '../checkin/ticket'
+import type { FieldDef } from '../forms/definitions'
+import { labelOf } from '../forms/definitions'
+import { formDefinitions } from '../forms/service'
+import { answerFields, answerText, answersOf } from '../visitors/answers'
 import { checkState } from '../visitors/dto'
 import type { GuestSearch } from '../visitors/model'
-import { visitorQuery } from '../visitors/repository'
+import { orderedVisitorIds } from '../visitors/repository'
 import { ESCORT_SLOTS } from './model'
 
 export const EXPORT_COLUMNS = [
@@ -52,27 +62,40 @@ export function csvLines(rows: ReadonlyArray<ReadonlyArray<string | number | nul
   )
 }
 
+const LANG = 'de'
+const PAGE = 1000
+/** DD.MM.YYYY HH:mm in the event's time zone */
+const when = (iso: string | null, tz: string) => (iso ? `${formatDate(iso, tz)} ${formatTime(iso, tz)}` : '')
+const canCheckin = (status: string) => (CHECKIN_STATUSES as readonly string[]).includes(status)
+
 export function exportCsv(ctx: AppContext, event: EventRow, s: GuestSearch): ReadableStream<Uint8Array> {
   const enc = new TextEncoder()
-  let lastId = 0
-  let started = false
+  let ids: number[] | null = null
+  let at = 0
+  let fields: FieldDef[] = []
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (!started) {
-        started = true
-        controller.enqueue(enc.encode(`\uFEFF${csvLines([EXPORT_COLUMNS])}`))
+      if (!ids) {
+        ;[ids, fields] = await Promise.all([orderedVisitorIds(ctx.db, event.id, s), formDefinitions(ctx.db, event).then(answerFields)])
+        const header = [...EXPORT_COLUMNS, ...fields.map((f) => labelOf(f, LANG))]
+        controller.enqueue(enc.encode(`\uFEFF${csvLines([header])}`))
         return
       }
-      const rows = await visitorQuery(ctx.db, event.id, s.filter, s.search).selectAll('v').where('v.id', '>', lastId).orderBy('v.id').limit(1000).execute()
-      if (!rows.length) {
+      const pageIds = ids.slice(at, at + PAGE)
+      at += PAGE
+      if (!pageIds.length) {
         controller.close()
         return
       }
-      lastId = rows[rows.length - 1].id
-      const ids = rows.map((r) => r.id)
-      const [escorts, tags] = await Promise.all([
-        ctx.db.selectFrom('escort_person').select(['visitor_id', 'number', 'first_name', 'last_name']).where('visitor_id', 'in', ids).orderBy('number').execute(),
-        ctx.db.selectFrom('visitor_tag as vt').innerJoin('tag as t', 't.id', 'vt.tag_id').select(['vt.visitor_id', 't.display_name']).where('vt.visitor_id', 'in', ids).execute(),
+      const found = await ctx.db.selectFrom('event_visitor').selectAll().where('id', 'in', pageIds).where('event_id', '=', event.id).execute()
+      const byId = new Map(found.map((r) => [r.id, r]))
+      const rows = pageIds.map((id) => byId.get(id)).filter((r) => r !== undefined)
+      // a registration that can check in has a ticket code, whether or not the guest opened the QR code
+      for (const r of rows) if (!r.ticket_code && canCheckin(r.status)) r.ticket_code = await ensureTicketCode(ctx.db, r.id)
+      const [escorts, tags, answers] = await Promise.all([
+        ctx.db.selectFrom('escort_person').select(['visitor_id', 'number', 'first_name', 'last_name']).where('visitor_id', 'in', pageIds).orderBy('number').execute(),
+        ctx.db.selectFrom('visitor_tag as vt').innerJoin('tag as t', 't.id', 'vt.tag_id').select(['vt.visitor_id', 't.display_name']).where('vt.visitor_id', 'in', pageIds).execute(),
+        answersOf(ctx.db, pageIds),
       ])
       const out = rows.map((v) => {
         const es = escorts.filter((e) => e.visitor_id === v.id)
@@ -87,7 +110,7 @@ export function exportCsv(ctx: AppContext, event: EventRow, s: GuestSearch): Rea
           v.position ?? '',
           v.phone_number ?? '',
           bool(v.vip) ? 'ja' : '',
-          v.status,
+          t(LANG, `status.visitor.${v.status}`),
           tags
             .filter((t) => t.visitor_id === v.id)
             .map((t) => t.display_name)
@@ -95,9 +118,10 @@ export function exportCsv(ctx: AppContext, event: EventRow, s: GuestSearch): Rea
           v.note ?? '',
           ...escortCells,
           v.visitor_count,
-          v.registered_at ?? '',
-          checkState(v.main_guest_checked_in, v.main_guest_checked_out),
+          when(v.registered_at, event.timezone),
+          t(LANG, `status.checkin.${checkState(v.main_guest_checked_in, v.main_guest_checked_out)}`),
           v.ticket_code ? formatTicketCode(v.ticket_code) : '',
+          ...fields.map((f) => answerText(f, answers.get(v.id)?.get(f.id), LANG)),
         ]
       })
       controller.enqueue(enc.encode(csvLines(out)))

@@ -6,16 +6,19 @@ import type { AppContext } from '../../context'
 import { bool, fromJson } from '../../db/types'
 import { errorBody } from '../../http/errors'
 import { requestLanguage } from '../../http/request'
-import { notFound } from '../../shared/errors'
+import { AppError, notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { findEvent } from '../events/repository'
 import { eventOfAgency } from '../events/service'
 import { formDefinitions } from '../forms/service'
+import { deleteReservations } from '../reservations/service'
 import { currentGuest, guestTokenOf, requireOrganiser } from '../identity/auth'
 import { AdminRegistrationInput, RegistrationInput } from './model'
-import { lockedBasicData, register } from './service'
+import { invitationPrefill, lockedBasicData, register } from './service'
 
 const tags = ['registration']
+/** Refusals after which the form's timed holds are released (the guest cannot register this way). */
+const FINAL_REFUSALS = new Set(['ALREADY_REGISTERED', 'ALREADY_INVITED', 'REGISTRATION_DECLINED', 'EVENT_FULL', 'REGISTRATION_CLOSED', 'REGISTRATION_NOT_OPEN', 'EVENT_EXPIRED'])
 
 export function registrationRoutes(ctx: AppContext) {
   return new Elysia({ name: 'registration' })
@@ -23,7 +26,14 @@ export function registrationRoutes(ctx: AppContext) {
       '/proxy/api/public/events/:id/registrations',
       async (c) => {
         const guest = await currentGuest(ctx, c).catch(() => null)
-        const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null, guestToken: guestTokenOf(c.request) })
+        const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null, guestToken: guestTokenOf(c.request) }).catch(async (e) => {
+          // A refusal the guest cannot fix in the form (already registered, full, closed) gives the
+          // timeslots this visit holds back at once instead of blocking them for the hold's 15 minutes.
+          if (e instanceof AppError && FINAL_REFUSALS.has(e.errorType) && c.body.identification) {
+            await deleteReservations(ctx, { deleteAllTimed: true, identification: c.body.identification }).catch(() => undefined)
+          }
+          throw e
+        })
         c.set.status = 201
         return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
       },
@@ -67,8 +77,21 @@ export function registrationRoutes(ctx: AppContext) {
         if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
         const guest = await currentGuest(ctx, c).catch(() => null)
         if (!guest) return { values: {}, locked: [] }
-        const r = await lockedBasicData(ctx.db, e, await formDefinitions(ctx.db, e), guest.user.id)
-        return bool(e.lock_basic_data) ? r : { values: r.values, locked: [] }
+        const defs = await formDefinitions(ctx.db, e)
+        const r = await lockedBasicData(ctx.db, e, defs, guest.user.id)
+        const own = bool(e.lock_basic_data) ? r : { values: r.values, locked: [] }
+        // an invited guest confirms through the form: what the organiser knows, under the account's
+        // locked data (lockBasicData); the e-mail stays the invitation's
+        const inv = await invitationPrefill(ctx.db, e, defs, guest.user.id)
+        if (!inv) return own
+        const clean = Object.fromEntries(Object.entries(inv.values).filter(([, x]) => x !== undefined))
+        return {
+          values: bool(e.lock_basic_data)
+            ? { ...clean, ...own.values, fields: { ...inv.values.fields, ...((own.values.fields as Record<string, unknown>) ?? {}) } }
+            : { ...own.values, ...clean, fields: { ...((own.values.fields as Record<string, unknown>) ?? {}), ...inv.values.fields } },
+          locked: [...new Set([...own.locked, 'email'])],
+          invitation: { visitorId: inv.visitorId, status: inv.status },
+        }
       },
       { params: z.object({ id: idParam() }), detail: { tags, summary: 'Basic data of the known guest for the form; locked keys when the event has lockBasicData' } },
     )

@@ -2,6 +2,7 @@
 // event's form and is decided by the form engine (server/modules/forms/engine.ts), on the server
 // and in the browser alike; this schema only bounds the shape.
 import { z } from 'zod'
+import { RegistrationAgreements } from '../agreements/model'
 import { Identification } from '../reservations/model'
 
 const text = z.string().max(500, 'TOO_LONG').nullish()
@@ -20,6 +21,8 @@ export const RegistrationInput = z.object({
   identification: Identification.optional(),
   /** the short link the guest came by (the public page's `?sl=`): its tags and campaign go to the registration */
   shortLink: z.string().max(64, 'TOO_LONG').nullish(),
+  /** decisions on the event's agreements: every REQUIRED one CONFIRMED with a signature */
+  agreements: RegistrationAgreements,
 })
 export type RegistrationInput = z.infer<typeof RegistrationInput>
 

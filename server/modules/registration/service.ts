@@ -26,9 +26,12 @@ import { enqueueTemplateMail } from '../mail/outbox'
 import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
 import { notifyNewRegistration } from '../notification-settings/service'
 import { renderMail } from '../mail/render'
-import { NO, fixSlotSelections, releaseVisitorSlots } from '../reservations/service'
+import { mailGreeting } from '../mail/greeting'
+import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
+import { effectiveAgreements } from '../agreements/repository'
+import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
 import { attributeShortLink } from '../shortlinks/service'
-import { takeSeats } from '../visitors/capacity'
+import { releaseSeats, takeSeats } from '../visitors/capacity'
 import type { Contact } from '../visitors/model'
 import type { EscortPersonTable, EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
 import type { AdminRegistrationInput, RegistrationInput } from './model'
@@ -74,7 +77,7 @@ type ValueRow = { visitor_id: number; event_id: number; field_id: number; data: 
 // The registration hot path's statements, compiled once (db/prepared.ts).
 const Q = {
   event: prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id)),
-  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status', 'user_id', 'event_token']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
+  duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status', 'user_id', 'event_token', 'seats_held']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
   agencyName: prepared((db, p: { id: number }) => db.selectFrom('agency').select('display_name').where('id', '=', p.id)),
   userByEmail: prepared((db, p: { email: string }) => db.selectFrom('app_user').select(['id', 'password_hash']).where('email', '=', p.email)),
   // another registration may create the same guest at the same moment (for another event)
@@ -229,6 +232,49 @@ export async function lockedBasicData(db: Db, event: EventRow, defs: FieldDef[],
   return { values, locked }
 }
 
+/** Entries of the organiser a guest confirms through the form (issue 10, item 5). */
+const PREFILL_STATUSES: readonly VisitorStatus[] = ['INVITED', 'PENDING', 'ADDED', 'OPEN']
+
+/**
+ * What the organiser knows of the guest's own entry for this event (an invitation): basic data,
+ * the answers already stored (not timeslots or uploads: those need the guest's own reservation or
+ * file) and the escorts; the e-mail is locked, since the registration becomes that entry by it.
+ */
+export async function invitationPrefill(db: Db, event: EventRow, defs: FieldDef[], userId: number) {
+  const v = await db.selectFrom('event_visitor').selectAll().where('event_id', '=', event.id).where('user_id', '=', userId).where('status', 'in', PREFILL_STATUSES).orderBy('id').executeTakeFirst()
+  if (!v) return null
+  const [values, escorts] = await Promise.all([
+    db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', v.id).execute(),
+    db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute(),
+  ])
+  const byId = new Map(defs.map((f) => [f.id, f]))
+  const fields: Record<string, unknown> = {}
+  for (const r of values) {
+    const f = byId.get(r.field_id)
+    if (!f || f.appearance === 'HIDDEN' || ['TIMESLOT', 'IMAGE', 'FILE'].includes(kindOf(f))) continue
+    fields[String(r.field_id)] = fromJson<unknown>(r.value, null)
+  }
+  const codeField = (code: string) => defs.find((f) => f.defaultField === code && f.appearance !== 'HIDDEN')
+  for (const [code, value] of [['COMPANY', v.company], ['POSITION', v.position], ['PHONE_NUMBER', v.phone_number]] as const) {
+    const f = codeField(code)
+    if (f && value && fields[String(f.id)] === undefined) fields[String(f.id)] = value
+  }
+  const opt = (x: string | null) => x ?? undefined
+  return {
+    visitorId: v.id,
+    status: v.status,
+    values: {
+      salutation: opt(v.salutation),
+      title: opt(v.title),
+      firstName: opt(v.first_name),
+      lastName: opt(v.last_name),
+      email: opt(v.email),
+      fields,
+      escortPersons: escorts.map((e) => ({ salutation: opt(e.salutation), title: opt(e.title), firstName: opt(e.first_name), lastName: opt(e.last_name), email: opt(e.email), company: opt(e.company), position: opt(e.position) })),
+    },
+  }
+}
+
 /** Registers a guest for an event through its form. */
 export async function register(ctx: AppContext, eventId: number, input: RegistrationInput | AdminRegistrationInput, opts: RegisterOptions): Promise<RegistrationResult> {
   const admin = opts.admin ?? null
@@ -260,17 +306,31 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   if (event.max_visitor_per_subscription > 0 && persons > event.max_visitor_per_subscription) {
     throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
   }
+  // Agreements are part of registering: every REQUIRED one confirmed with a signature (not in admin mode).
+  const agreementCheck = admin ? null : checkRegistrationAgreements(await effectiveAgreements(ctx.db, event), (input as RegistrationInput).agreements ?? [])
+  if (agreementCheck?.problems.length) {
+    const p = agreementCheck.problems
+    throw new AppError(400, 'FIELD_ERROR', {
+      fields: p.map((x) => ({ field: x.field, errorType: x.errorType })),
+      extra: { missingFields: p.map((x) => ({ id: x.agreementId, field: x.field, displayName: x.displayName, errorType: x.errorType })) },
+    })
+  }
   const email = d.email ?? null
   // A friendly early answer; the unique index on (event, e-mail) decides under concurrency. An
   // entry the organiser made (invited, added, declined …) becomes the guest's registration.
   let takeover: number | null = null
+  // an invitation with a reserved place (PENDING), confirmed by its own guest through the form: the
+  // places it holds are given back and taken again for the registration in one transaction
+  let pendingSeats = 0
   if (email) {
     const dup = await Q.duplicate.first(ctx.db, { eventId, email })
     if (dup) {
-      if (admin || !TAKEOVER_STATUSES.includes(dup.status)) throw alreadyRegistered()
+      const pending = !admin && dup.status === 'PENDING'
+      if (admin || (!TAKEOVER_STATUSES.includes(dup.status) && !pending)) throw alreadyRegistered()
       if (dup.status === 'DECLINED') throw registrationDeclined()
       if (!(await ownsEntry(ctx.db, dup, email, opts))) throw alreadyInvited()
       takeover = dup.id
+      if (pending) pendingSeats = Math.max(1, dup.seats_held)
     }
   }
   // field values as stored, and what they take (defined values, timeslots, uploads)
@@ -279,12 +339,16 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const valuePicks: Array<{ field: string; fieldId: number; fieldValueId: number; amount: number }> = []
   const slotPicks: Array<{ field: string; timeslotId: number; amount: number; reservationToken?: string | null }> = []
   const assets: Array<{ field: string; assetId: number }> = []
-  for (const [id, value] of Object.entries(d.fields)) {
+  for (let [id, value] of Object.entries(d.fields)) {
     const f = byId.get(id)
     if (!f || f.id < 0 || value === undefined) continue
     const kind = kindOf(f)
     const assetId = kind === 'IMAGE' || kind === 'FILE' ? (value as { assetId: number }).assetId : null
     if (assetId) assets.push({ field: `fields.${id}`, assetId })
+    // A defined value or timeslot without amount selection is chosen for the whole registration: it
+    // holds a place per person (docs/forms.md, "Places of choices"); with amount selection the
+    // guest's amount is the number of places.
+    if ((kind === 'SMARTLIST' || kind === 'TIMESLOT') && !f.amountSelection) value = (value as Array<Selection | SlotSelection>).map((x) => ({ ...x, amount: persons })) as Selection[] | SlotSelection[]
     if (kind === 'SMARTLIST') for (const x of value as Selection[]) valuePicks.push({ field: `fields.${id}`, fieldId: f.id, fieldValueId: x.fieldValueId, amount: x.amount })
     if (kind === 'TIMESLOT') for (const x of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...x })
     fieldRows.push({ field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
@@ -292,9 +356,22 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
   const wantsMail = !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
   const result = await groupCommit(ctx, async (trx) => {
-    let status: VisitorStatus = expected
+    // the organiser already gave a PENDING invitation its place: confirmed without another approval
+    let status: VisitorStatus = pendingSeats ? 'CONFIRMED' : expected
     let seats = persons
+    if (pendingSeats && takeover !== null) {
+      const held = await trx.selectFrom('event_visitor').select('seats_held').where('id', '=', takeover).where('status', '=', 'PENDING').executeTakeFirst()
+      if (!held) throw alreadyRegistered()
+      const r = await trx.updateTable('event_visitor').set({ seats_held: 0 }).where('id', '=', takeover).where('status', '=', 'PENDING').where('seats_held', '=', held.seats_held).executeTakeFirst()
+      if (Number(r.numUpdatedRows) !== 1) throw alreadyRegistered()
+      if (held.seats_held > 0) {
+        await releaseSeats(trx, eventId, held.seats_held)
+        await releaseFieldPlaces(trx, takeover)
+      }
+    }
     if (!(await takeSeats(trx, eventId, persons))) {
+      // the reserved place of an invitation is not traded for a waiting-list entry
+      if (pendingSeats) throw new AppError(409, 'EVENT_FULL')
       // Full: with a waiting list the guest is kept without a place, otherwise refused.
       if (!bool(event.waiting_list)) throw new AppError(409, 'EVENT_FULL')
       status = 'WAITING_LIST'
@@ -331,7 +408,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       language,
       at,
     }
-    const visitor = takeover === null ? (await Q.insertVisitor.first(trx, columns))! : await takeOverEntry(trx, takeover, columns)
+    const visitor = takeover === null ? (await Q.insertVisitor.first(trx, columns))! : await takeOverEntry(trx, takeover, columns, pendingSeats > 0)
     if (d.escortPersons.length) {
       await Q.insertEscorts(
         trx,
@@ -367,6 +444,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       }
     }
     if (fieldRows.length) await Q.insertValues(trx, fieldRows.map((r) => ({ ...r, visitor_id: visitor.id, event_id: eventId })))
+    if (agreementCheck?.decisions.length) await recordDecisions(trx, { visitorId: visitor.id, eventId, decisions: agreementCheck.decisions, origin: 'REGISTRATION', accountId: null, at })
     if (status === 'WAITING_LIST') {
       // No place: the timed reservations are given back right away.
       const tokens = slotPicks.map((p) => p.reservationToken).filter((x): x is string => !!x)
@@ -434,7 +512,7 @@ type VisitorColumns = Parameters<typeof Q.insertVisitor>[1]
  * history). The status is changed only while it is still one without places (conditional update),
  * so a concurrent registration, approval or invitation-with-place wins cleanly: ALREADY_REGISTERED.
  */
-async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns): Promise<EventVisitorRow> {
+async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns, pending = false): Promise<EventVisitorRow> {
   const row = await trx
     .updateTable('event_visitor')
     .set({
@@ -461,7 +539,7 @@ async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns): Pro
     })
     .where('id', '=', visitorId)
     .where('event_id', '=', c.eventId)
-    .where('status', 'in', TAKEOVER_STATUSES)
+    .where('status', 'in', pending ? [...TAKEOVER_STATUSES, 'PENDING'] : TAKEOVER_STATUSES)
     // the organiser's decline (even one a moment ago) stands: REGISTRATION_DECLINED on the early check
     .where('status', '!=', 'DECLINED')
     .where('seats_held', '=', 0)
@@ -546,7 +624,7 @@ function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, 
   const subjectKey = { confirmed: 'registration.mail.subject', approval: 'registration.mail.subjectApproval', waitingList: 'registration.mail.subjectWaitingList' }[kind]
   return renderMail({
     subject: t(lang, subjectKey, params),
-    greeting: t(lang, 'registration.mail.greeting', params),
+    greeting: mailGreeting(lang, person),
     paragraphs: [
       t(lang, `registration.mail.${kind}`, params),
       t(lang, 'registration.mail.persons', { n: person.visitorCount }),

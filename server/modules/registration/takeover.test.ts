@@ -58,7 +58,7 @@ forEachDialect('registering over an existing entry', (h) => {
     expect(await seats(e.id)).toBe(2)
   })
 
-  test('ADDED, OPEN, VISITOR_DECLINED and DELETED entries are taken over through the own link; entries holding or waiting for a place stay ALREADY_REGISTERED', async () => {
+  test('ADDED, OPEN, VISITOR_DECLINED and DELETED entries are taken over through the own link; registrations holding or waiting for a place stay ALREADY_REGISTERED', async () => {
     const admin = await h().admin()
     const e = await createEvent(admin, { maxVisitors: 100 })
     for (const status of ['ADDED', 'OPEN', 'VISITOR_DECLINED', 'DELETED'] as const) {
@@ -70,7 +70,9 @@ forEachDialect('registering over an existing entry', (h) => {
       expect((await row(g.id)).status).toBe('CONFIRMED')
       expect(await seats(e.id)).toBe(before + 1)
     }
-    for (const status of ['CONFIRMED', 'APPEARED', 'REQUIRE_APPROVAL', 'PENDING', 'WAITING_LIST'] as const) {
+    // PENDING (an invitation with a reserved place) is confirmed by its own guest through the form
+    // since issue 10 item 5 (registration/invitation-form.test.ts); the others stay refused
+    for (const status of ['CONFIRMED', 'APPEARED', 'REQUIRE_APPROVAL', 'WAITING_LIST'] as const) {
       const g = await addGuest(admin, e.id, status === 'WAITING_LIST' ? {} : { status: 'CONFIRMED' })
       if (status !== 'CONFIRMED') await setStatus(g.id, status)
       const before = await seats(e.id)

@@ -21,6 +21,12 @@ export function reservationRoutes(ctx: AppContext) {
       body: DeleteInput,
       detail: { tags, summary: 'Release a reservation by token, or all timed ones of a visitor (deleteAllTimed + identification)' },
     })
+    // The same release as the DELETE above for navigator.sendBeacon, which can only POST: the public
+    // form calls it when the page is left (pagehide), so a guest who goes away holds nothing.
+    .post('/proxy/api/public/reservation/timeslot/release', ({ body }) => deleteReservations(ctx, body), {
+      body: DeleteInput,
+      detail: { tags, summary: 'POST alias of DELETE /reservation/timeslot for navigator.sendBeacon (leaving the form releases its timed holds)' },
+    })
     .post('/proxy/api/public/reservation/availabilities', ({ body }) => availabilities(ctx, body.eventId), {
       body: AvailabilitiesInput,
       detail: { tags, summary: 'Free places per timeslot of an event (negative = unlimited)' },

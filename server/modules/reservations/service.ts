@@ -113,16 +113,16 @@ const Q = {
         created_at: p.at,
       }),
   ),
-  // a registration fixes the reservation it selected, while it is still held
-  fix: prepared((db, p: { visitorId: number; token: string; timeslotId: number; amount: number; now: string }) =>
+  // a registration fixes the reservation it selected, while it is still held; answers what it held
+  fix: prepared((db, p: { visitorId: number; token: string; timeslotId: number; now: string }) =>
     db
       .updateTable('timeslot_reservation')
       .set({ fixed: true, visitor_id: p.visitorId, expires_at: null })
       .where('token', '=', p.token)
       .where('timeslot_id', '=', p.timeslotId)
-      .where('amount', '=', p.amount)
       .where('fixed', '=', NO)
-      .where('expires_at', '>', p.now),
+      .where('expires_at', '>', p.now)
+      .returning(['id', 'amount']),
   ),
 }
 
@@ -283,8 +283,15 @@ export async function fixSlotSelections(
         .execute()
       continue
     }
-    const r = await Q.fix(trx, { visitorId, token: p.reservationToken ?? '', timeslotId: p.timeslotId, amount: p.amount, now: isoNow(now) })
-    if (Number(r.numAffectedRows) !== 1) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: p.field, errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
+    const r = await Q.fix.first(trx, { visitorId, token: p.reservationToken ?? '', timeslotId: p.timeslotId, now: isoNow(now) })
+    if (!r) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: p.field, errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
+    // The hold was made while the form was filled in (one place, or the amount then); the
+    // registration holds as many as it needs now (a place per person when chosen for everyone).
+    if (r.amount !== p.amount) {
+      if (p.amount > r.amount && !(await takeSlot(trx, p.timeslotId, p.amount - r.amount))) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: p.field, errorType: 'TIMESLOT_NOT_AVAILABLE' }] })
+      if (p.amount < r.amount) await releaseSlot(trx, p.timeslotId, r.amount - p.amount)
+      await trx.updateTable('timeslot_reservation').set({ amount: p.amount }).where('id', '=', r.id).execute()
+    }
   }
 }
 

@@ -3,12 +3,32 @@
 import type { Db } from '../../db/database'
 import { safeTimeZone } from '../../i18n/format'
 import type { EventRow } from '../events/events.table'
+import { formDefinitions } from '../forms/service'
+import { answersOf, countAnswers } from '../visitors/answers'
 
 const dayKey = (iso: string, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: safeTimeZone(tz), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso))
 const QUARTER = 15 * 60_000
+/** Answers are counted over the registrations that hold a place: the guests who come. */
+const ANSWER_STATUSES = ['CONFIRMED', 'APPEARED'] as const
+
+/** Counts per answer of the event's choice fields (visitors/answers.ts countAnswers), in pages. */
+async function answerCounts(db: Db, event: EventRow) {
+  const defs = await formDefinitions(db, event)
+  const regs: Parameters<typeof countAnswers>[1] = []
+  let lastId = 0
+  for (;;) {
+    const page = await db.selectFrom('event_visitor').select('id').where('event_id', '=', event.id).where('status', 'in', ANSWER_STATUSES).where('id', '>', lastId).orderBy('id').limit(1000).execute()
+    if (!page.length) break
+    lastId = page[page.length - 1].id
+    const ids = page.map((r) => r.id)
+    const [values, escorts] = await Promise.all([answersOf(db, ids), db.selectFrom('escort_person').select(['visitor_id', 'covid_state']).where('visitor_id', 'in', ids).execute()])
+    for (const id of ids) regs.push({ values: values.get(id), escortCovid: escorts.filter((e) => e.visitor_id === id).map((e) => e.covid_state) })
+  }
+  return countAnswers(defs, regs)
+}
 
 export async function eventStatistics(db: Db, event: EventRow) {
-  const [visitors, statuses, presence] = await Promise.all([
+  const [visitors, statuses, presence, answers] = await Promise.all([
     db.selectFrom('event_visitor').select(['registered_at', 'visitor_count']).where('event_id', '=', event.id).where('registered_at', 'is not', null).where('status', '!=', 'DELETED').orderBy('registered_at').execute(),
     db
       .selectFrom('event_visitor')
@@ -18,6 +38,7 @@ export async function eventStatistics(db: Db, event: EventRow) {
       .groupBy('status')
       .execute(),
     db.selectFrom('presence').select(['checkin_at', 'checkout_at']).where('event_id', '=', event.id).execute(),
+    answerCounts(db, event),
   ])
   const days = new Map<string, { registrations: number; persons: number }>()
   for (const v of visitors) {
@@ -65,6 +86,8 @@ export async function eventStatistics(db: Db, event: EventRow) {
     registrations,
     statusCounts,
     checkins,
+    /** per choice field of the form: registrations and persons per option (confirmed guests) */
+    answers,
     totals: {
       registrations: visitors.length,
       persons: visitors.reduce((a, v) => a + v.visitor_count, 0),

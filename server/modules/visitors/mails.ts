@@ -8,6 +8,7 @@ import { formatDate, formatTime } from '../../i18n/format'
 import type { EventRow } from '../events/events.table'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { enqueueMail } from '../mail/outbox'
+import { mailGreeting } from '../mail/greeting'
 import { renderMail } from '../mail/render'
 import type { EventVisitorRow } from './visitors.table'
 
@@ -39,7 +40,7 @@ export async function queueGuestMail(ctx: AppContext, trx: Db, kind: GuestMailKi
   if (opts.reason) paragraphs.push(t(lang, 'visitors.mail.reason', { reason: opts.reason }))
   const mail = renderMail({
     subject: t(lang, `${k}.subject`, params),
-    greeting: t(lang, 'registration.mail.greeting', params),
+    greeting: mailGreeting(lang, { salutation: visitor.salutation, title: visitor.title, firstName: visitor.first_name, lastName: visitor.last_name }),
     paragraphs,
     button: { label: t(lang, `${k}.button`), url },
     after: [t(lang, 'mail.linkFallback', { url })],

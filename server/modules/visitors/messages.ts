@@ -28,6 +28,13 @@ export const de = {
   "field.DUPLICATE_IN_FILE": "Diese E-Mail-Adresse steht mehrfach in der Datei.",
   "field.ALREADY_REGISTERED": "Diese E-Mail-Adresse steht bereits auf der Gästeliste.",
   "errors.NO_GUESTS_TO_INVITE": "Die Auswahl enthält keine Gäste.",
+  'visitors.answers.title': 'Antworten',
+  'visitors.answers.stats': 'Antworten der angemeldeten Gäste',
+  'visitors.answers.empty': 'Noch keine Auswahlfelder im Formular.',
+  'visitors.answers.count.one': '1 Anmeldung',
+  'visitors.answers.count.other': '{n} Anmeldungen',
+  'visitors.answers.persons.one': '1 Person',
+  'visitors.answers.persons.other': '{n} Personen',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -71,4 +78,11 @@ export const en: Record<Keys, string> = {
   "field.DUPLICATE_IN_FILE": "This e-mail address appears more than once in the file.",
   "field.ALREADY_REGISTERED": "This e-mail address is already on the guest list.",
   "errors.NO_GUESTS_TO_INVITE": "The selection contains no guests.",
+  'visitors.answers.title': 'Answers',
+  'visitors.answers.stats': 'Answers of the registered guests',
+  'visitors.answers.empty': 'The form has no choice fields yet.',
+  'visitors.answers.count.one': '1 registration',
+  'visitors.answers.count.other': '{n} registrations',
+  'visitors.answers.persons.one': '1 person',
+  'visitors.answers.persons.other': '{n} persons',
 }

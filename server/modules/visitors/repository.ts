@@ -62,6 +62,13 @@ const SORT_COLUMNS = {
   vip: ['v.vip', 'v.last_name'],
 } as const
 
+/** The ids of every guest matching the search, in its sort (the export pages through them). */
+export async function orderedVisitorIds(db: Db, eventId: number, s: GuestSearch): Promise<number[]> {
+  let q = visitorQuery(db, eventId, s.filter, s.search).select('v.id')
+  for (const col of SORT_COLUMNS[s.sort.field]) q = q.orderBy(sql.ref(col), s.sort.direction)
+  return (await q.orderBy('v.id', s.sort.direction).execute()).map((r) => r.id)
+}
+
 export async function searchVisitors(db: Db, eventId: number, s: GuestSearch) {
   const q = visitorQuery(db, eventId, s.filter, s.search)
   const order = <T extends { orderBy: (...a: any[]) => T }>(x: T): T => {

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import { eventOfAgency } from '../events/service'
 import type { AccountActor, GuestActor } from '../identity/auth'
+import { newTicketCode } from '../checkin/ticket'
 import { randomString } from '../identity/tokens'
 import { assertLabelsOfAgency, setVisitorLabels } from '../tags/service'
 import { releaseFieldPlaces, takeFieldPlaces } from '../reservations/service'
@@ -219,7 +220,8 @@ export async function activateByGuest(ctx: AppContext, guest: GuestActor, eventI
     const now = isoNow(ctx.clock.now())
     const r = await trx
       .updateTable('event_visitor')
-      .set({ status: to, seats_held: held, registered_at: v.registered_at ?? now, updated_at: now })
+      // the confirmed guest's ticket code is made with the confirmation (export and desk show it at once)
+      .set({ status: to, seats_held: held, registered_at: v.registered_at ?? now, updated_at: now, ticket_code: v.ticket_code ?? (to === 'CONFIRMED' ? newTicketCode() : null) })
       .where('id', '=', v.id)
       .where('status', '=', v.status)
       .returningAll()

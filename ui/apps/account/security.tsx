@@ -107,8 +107,12 @@ function TwoFactorCard() {
   const auth = useAuth()
   const [adding, setAdding] = useState<{ method?: TfaMethod & { qrCode?: string | null; secret?: string | null } } | null>(null)
   const [prompt, setPrompt] = useState<{ method: TfaMethod; action: 'enable' | 'disable' | 'delete' } | null>(null)
+  const recovery = useResource<{ total: number; remaining: number }>('/proxy/api/user-tfa/recovery-codes')
+  const [regenerating, setRegenerating] = useState(false)
+  const [codes, setCodes] = useState<string[] | null>(null)
   const after = async () => {
     await reload()
+    await recovery.reload()
     await auth.reload()
   }
   const run = async (password: string) => {
@@ -169,6 +173,38 @@ function TwoFactorCard() {
           ))}
         </ul>
       )}
+      {data?.some((m) => m.linked) && (
+        <section class="tfa-recovery">
+          <h3>{t('tfa.recovery.title')}</h3>
+          <p class="muted">{t('tfa.recovery.intro')}</p>
+          <p>{recovery.data && recovery.data.total > 0 ? t('tfa.recovery.remaining', recovery.data) : t('tfa.recovery.none')}</p>
+          <Button variant="secondary" onClick={() => setRegenerating(true)}>
+            {t('tfa.recovery.regenerate')}
+          </Button>
+        </section>
+      )}
+      {regenerating && (
+        <PasswordPromptDialog
+          title={t('tfa.recovery.regenerate')}
+          text={t('tfa.recovery.regenerateConfirm')}
+          confirmLabel={t('tfa.recovery.regenerate')}
+          onConfirm={async (password) => {
+            const r = await post<{ recoveryCodes: string[] }>('/proxy/api/user-tfa/recovery-codes', { accountPassword: password })
+            setRegenerating(false)
+            setCodes(r.recoveryCodes)
+            await recovery.reload()
+          }}
+          onClose={() => setRegenerating(false)}
+        />
+      )}
+      {codes && (
+        <Dialog title={t('tfa.recovery.title')} onClose={() => setCodes(null)}>
+          <RecoveryCodes codes={codes} />
+          <div class="form-actions">
+            <Button onClick={() => setCodes(null)}>{t('tfa.recovery.saved')}</Button>
+          </div>
+        </Dialog>
+      )}
       {prompt && (
         <PasswordPromptDialog
           title={t('tfa.password.title')}
@@ -184,6 +220,7 @@ function TwoFactorCard() {
           hasEmail={hasEmail}
           resume={adding.method}
           email={auth.details.user.email}
+          onChanged={after}
           onClose={async () => {
             setAdding(null)
             await after()
@@ -197,8 +234,51 @@ function TwoFactorCard() {
 type Step1 = { twoFactorType: 'OTP' | 'EMAIL' | ''; displayName: string; accountPassword: string }
 
 /** Step 1: type, device name (OTP), account password · step 2: QR code/secret or mailed code + token · step 3: done. */
-function AddMethodDialog({ hasEmail, resume, email, onClose }: { hasEmail: boolean; resume?: TfaMethod & { qrCode?: string | null; secret?: string | null }; email: string; onClose(): void }) {
+/** The recovery codes, shown once (after linking the first method or making new ones). */
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  return (
+    <div class="tfa-recovery-codes">
+      <Alert tone="warn">{t('tfa.recovery.show')}</Alert>
+      <ol class="tfa-code-list">
+        {codes.map((c) => (
+          <li key={c}>
+            <code>{c}</code>
+          </li>
+        ))}
+      </ol>
+      <Button
+        variant="secondary"
+        onClick={async () => {
+          try {
+            await navigator.clipboard.writeText(codes.join('\n'))
+            toast(t('tfa.recovery.copied'))
+          } catch {
+            // no clipboard (insecure context): the codes stay on screen to write down
+          }
+        }}
+      >
+        {t('tfa.recovery.copy')}
+      </Button>
+    </div>
+  )
+}
+
+/** onChanged runs after each step that changed the methods, so the page behind the dialog is current. */
+function AddMethodDialog({
+  hasEmail,
+  resume,
+  email,
+  onChanged,
+  onClose,
+}: {
+  hasEmail: boolean
+  resume?: TfaMethod & { qrCode?: string | null; secret?: string | null }
+  email: string
+  onChanged(): Promise<void>
+  onClose(): void
+}) {
   const [step, setStep] = useState<1 | 2 | 3>(resume ? 2 : 1)
+  const [codes, setCodes] = useState<string[] | null>(null)
   const [method, setMethod] = useState<(TfaMethod & { qrCode?: string | null; secret?: string | null }) | null>(resume ?? null)
   const [error, setError] = useState<string | null>(null)
   const types = (['OTP', 'EMAIL'] as const).filter((x) => x !== 'EMAIL' || !hasEmail)
@@ -211,6 +291,7 @@ function AddMethodDialog({ hasEmail, resume, email, onClose }: { hasEmail: boole
       const m = await post<TfaMethod & { qrCode?: string; secret?: string }>('/proxy/api/user-tfa', { ...v, displayName: v.twoFactorType === 'OTP' ? v.displayName : undefined })
       setMethod(m)
       setStep(2)
+      void onChanged()
     } catch (e) {
       if (!applyServerErrors(e, one.setError)) setError(errorText(e, t('tfa.failed')))
     }
@@ -218,8 +299,10 @@ function AddMethodDialog({ hasEmail, resume, email, onClose }: { hasEmail: boole
   const submitTwo = two.handleSubmit(async (v) => {
     setError(null)
     try {
-      await post(`/proxy/api/user-tfa/${method!.id}/link`, v)
+      const r = await post<{ recoveryCodes?: string[] | null }>(`/proxy/api/user-tfa/${method!.id}/link`, v)
+      setCodes(r.recoveryCodes ?? null)
       setStep(3)
+      void onChanged()
     } catch (e) {
       if (!applyServerErrors(e, two.setError)) setError(errorText(e, t('tfa.failed')))
     }
@@ -267,8 +350,14 @@ function AddMethodDialog({ hasEmail, resume, email, onClose }: { hasEmail: boole
       {step === 3 && (
         <>
           <Alert tone="ok">{t('tfa.add.done')}</Alert>
+          {codes && codes.length > 0 && (
+            <>
+              <h3>{t('tfa.recovery.title')}</h3>
+              <RecoveryCodes codes={codes} />
+            </>
+          )}
           <div class="form-actions">
-            <Button onClick={onClose}>{t('common.close')}</Button>
+            <Button onClick={onClose}>{codes ? t('tfa.recovery.saved') : t('common.close')}</Button>
           </div>
         </>
       )}

@@ -155,6 +155,8 @@ function TwoFactorStep({ methods, redirect, onBack }: { methods: TfaMethodEntry[
   const [error, setErrorText] = useState<string | null>(null)
   const [sent, setSent] = useState(false)
   const [sending, setSending] = useState(false)
+  // a one-time recovery code instead of the method's code (letters and digits)
+  const [recovery, setRecovery] = useState(false)
   const method = methods.find((m) => m.id === methodId)!
   const { register, handleSubmit, formState, setError, setValue } = useForm<{ token: string; methodId?: number }>({ resolver: zodResolver(LoginTfaBody), defaultValues: { token: '', methodId } })
   const sendMail = async () => {
@@ -187,7 +189,7 @@ function TwoFactorStep({ methods, redirect, onBack }: { methods: TfaMethodEntry[
     <PublicFrame>
       <Card class="auth-card">
         <h1>{t('auth.tfa.title')}</h1>
-        <p class="muted">{t(method.twoFactorType === 'EMAIL' ? 'auth.tfa.introEmail' : 'auth.tfa.intro')}</p>
+        <p class="muted">{t(recovery ? 'auth.tfa.recoveryIntro' : method.twoFactorType === 'EMAIL' ? 'auth.tfa.introEmail' : 'auth.tfa.intro')}</p>
         {error && <Alert tone="error">{error}</Alert>}
         {sent && <Alert tone="ok">{t('auth.tfa.mailSent')}</Alert>}
         <form onSubmit={submit} noValidate class="form-grid">
@@ -203,9 +205,25 @@ function TwoFactorStep({ methods, redirect, onBack }: { methods: TfaMethodEntry[
               </select>
             </div>
           )}
-          <TextField label={t('auth.tfa.token')} reg={register('token')} errors={formState.errors} required autocomplete="one-time-code" inputMode="numeric" autoFocus />
+          {recovery ? (
+            <TextField key="recovery" label={t('auth.tfa.recoveryCode')} reg={register('token')} errors={formState.errors} required autocomplete="off" autoFocus />
+          ) : (
+            <TextField key="code" label={t('auth.tfa.token')} reg={register('token')} errors={formState.errors} required autocomplete="one-time-code" inputMode="numeric" autoFocus />
+          )}
+          <p class="form-title auth-recovery-toggle">
+            <button
+              type="button"
+              class="btn btn-ghost"
+              onClick={() => {
+                setRecovery(!recovery)
+                setValue('token', '')
+              }}
+            >
+              {t(recovery ? 'auth.tfa.useCode' : 'auth.tfa.useRecovery')}
+            </button>
+          </p>
           <div class="form-actions">
-            {method.twoFactorType === 'EMAIL' && (
+            {method.twoFactorType === 'EMAIL' && !recovery && (
               <Button variant="secondary" busy={sending} onClick={sendMail}>
                 {t('auth.tfa.sendMail')}
               </Button>

@@ -288,11 +288,21 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
 function Decision({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
   const a = useAction(reload)
   const [declining, setDeclining] = useState(false)
+  // an invitation is confirmed through the registration form, pre-filled with what the organiser
+  // knows, so its required questions and agreements are answered (issue 10, item 5); a pending
+  // registration has been through the form already and is confirmed at once
+  const viaForm = e.registrationStatus.status === 'INVITED'
   return (
     <>
-      <Button class="guest-btn" busy={a.busy} onClick={() => void a.run(() => post(`/proxy/api/guest/events/${e.event.id}/activate`, { visitor: e.id }), t('guestPortal.toast.activated'))}>
-        {t('guestPortal.activate')}
-      </Button>
+      {viaForm ? (
+        <LinkButton href={`/public/event/${e.event.id}`} class="guest-btn">
+          {t('guestPortal.activate')}
+        </LinkButton>
+      ) : (
+        <Button class="guest-btn" busy={a.busy} onClick={() => void a.run(() => post(`/proxy/api/guest/events/${e.event.id}/activate`, { visitor: e.id }), t('guestPortal.toast.activated'))}>
+          {t('guestPortal.activate')}
+        </Button>
+      )}
       {!e.event.hideDeclineButton && (
         <Button variant="secondary" class="guest-btn" onClick={() => setDeclining(true)}>
           {t('guestPortal.decline')}

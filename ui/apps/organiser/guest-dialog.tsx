@@ -33,6 +33,8 @@ export interface GuestDetail extends Contact {
   presentDates?: Array<{ person: number; checkin: string; checkout: string | null; note: string | null }>
   transfers?: Array<{ from: { firstName: string | null; lastName: string | null; email: string | null }; to: { firstName: string; lastName: string; email: string }; date: string }>
   agreements?: Array<{ id: number; displayName: string; appearance: string; status: string | null; confirmDate: string | null; declineDate: string | null; signatureId: number | null }>
+  /** the answers to the organiser's own questions, as the guest saw them */
+  answers?: Array<{ fieldId: number; label: string; type: string; value: string }>
   checkState: string
 }
 
@@ -236,6 +238,19 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
           {guest.declineReason && <p class="muted">{t('guests.declineReason')}: {guest.declineReason}</p>}
           <Actions event={event} guest={guest} onChanged={onChanged} />
         </div>
+      )}
+      {guest?.answers && guest.answers.length > 0 && (
+        <section class="guest-section-block guest-answers-block">
+          <h3>{t('visitors.answers.title')}</h3>
+          <dl class="guest-answers">
+            {guest.answers.map((a) => (
+              <div key={a.fieldId}>
+                <dt>{a.label}</dt>
+                <dd>{a.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
       )}
       <form onSubmit={submit} noValidate class="form-grid">
         <SelectField label={t('registration.salutation')} reg={register('salutation')} errors={errors} size="half" placeholder={t('registration.salutation.choose')} options={['Herr', 'Frau', 'Divers'].map((s) => ({ value: s, label: s }))} />

@@ -11,6 +11,7 @@ interface Stats {
   registrations: Array<{ date: string; registrations: number; persons: number; cumulativePersons: number }>
   statusCounts: Record<string, { registrations: number; persons: number }>
   checkins: Array<{ time: string; checkins: number; checkouts: number; present: number }>
+  answers?: AnswerCount[]
   totals: { registrations: number; persons: number; checkins: number; presentNow: number; maxVisitors: number | null; seatsTaken: number }
 }
 
@@ -57,6 +58,47 @@ function Chart({ title, labels, bars, line, barLabel, lineLabel }: { title: stri
         <span class="legend-bar" /> {barLabel} <span class="legend-line" /> {lineLabel}
       </figcaption>
     </figure>
+  )
+}
+
+interface AnswerCount {
+  fieldId: number
+  label: string
+  type: string
+  options: Array<{ label: string; registrations: number; persons: number }>
+}
+
+const plural = (key: string, n: number) => (n === 1 ? t(`${key}.one`) : t(`${key}.other`, { n }))
+
+/** Counts per answer of the form's choice fields (the caterer's number of vegan meals). */
+function AnswerCounts({ answers }: { answers: AnswerCount[] }) {
+  if (!answers.length) return null
+  return (
+    <Card>
+      <h2>{t('visitors.answers.stats')}</h2>
+      {answers.map((a) => {
+        const max = Math.max(1, ...a.options.map((o) => o.persons))
+        return (
+          <section key={a.fieldId} class="stats-answer">
+            <h3>{a.label}</h3>
+            <ul class="hbars">
+              {a.options.map((o) => (
+                <li key={o.label}>
+                  <span class="hbar-label">{o.label}</span>
+                  <span class="hbar-track">
+                    <span class="hbar hbar-info" style={{ width: `${(100 * o.persons) / max}%` }} />
+                  </span>
+                  <span class="hbar-value">
+                    {plural('visitors.answers.count', o.registrations)}
+                    {o.persons !== o.registrations && ` · ${plural('visitors.answers.persons', o.persons)}`}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )
+      })}
+    </Card>
   )
 }
 
@@ -115,6 +157,7 @@ export function StatisticsTab({ event }: { event: EventFull }) {
           ))}
         </ul>
       </Card>
+      <AnswerCounts answers={data.answers ?? []} />
       <Card>
         <h2>{t('stats.checkinCurve')}</h2>
         {data.checkins.length === 0 ? (

@@ -14,6 +14,7 @@ import { newIdentification } from '../../components/form-engine/reservations'
 import { PublicFrame } from '../../components/public-frame'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
+import type { PublicAgreement } from './agreements'
 
 interface PublicEvent {
   id: number
@@ -29,6 +30,9 @@ interface PublicEvent {
   freePlaces: number | null
   maxVisitorPerSubscription: number
   registrationButtonType: string
+  /** the organiser's link after registration and its label (shown on the confirmation) */
+  externalConfirmationLink?: string | null
+  externalConfirmationLabel?: string | null
   primaryColor: string | null
   defaultPhoneLocale: string
   disabledCovidStates: string[]
@@ -39,7 +43,11 @@ interface PublicForm {
   fields: FieldDef[]
   waitingList: boolean
   systemCovidoo?: boolean
+  /** the agreements registering asks for (issue 10, item 3) */
+  agreements?: PublicAgreement[]
 }
+
+type AgreementsModule = typeof import('./agreements')
 
 interface Done {
   status: string
@@ -81,22 +89,41 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   const identification = useMemo(newIdentification, [])
   const [fieldError, setFieldError] = useState<ApiError | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[] } | null>(session.knownGuest ? null : { values: {}, locked: [] })
+  // an invited guest (from the dashboard) gets what the organiser knows, and confirms the invitation
+  const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[]; invitation?: { visitorId: number; status: string } } | null>(session.knownGuest ? null : { values: {}, locked: [] })
   useEffect(() => {
     if (prefill) return
-    get<{ values: Partial<VisitorData>; locked: string[] }>(`/proxy/api/public/events/${event.id}/prefill`)
+    get<{ values: Partial<VisitorData>; locked: string[]; invitation?: { visitorId: number; status: string } }>(`/proxy/api/public/events/${event.id}/prefill`)
       .then(setPrefill)
       .catch(() => setPrefill({ values: {}, locked: [] }))
   }, [])
-  if (!prefill) return <Spinner />
+  const agreements = form.agreements ?? []
+  const [agreementUi, setAgreementUi] = useState<AgreementsModule | null>(null)
+  const [signatures, setSignatures] = useState<Record<number, string | null>>({})
+  const [agreementErrors, setAgreementErrors] = useState<Record<number, string>>({})
+  useEffect(() => {
+    if (agreements.length) void import('./agreements').then(setAgreementUi)
+  }, [agreements.length])
+  if (!prefill || (agreements.length > 0 && !agreementUi)) return <Spinner />
   const submit = async (data: VisitorData): Promise<ServerFieldError[] | void> => {
     setError(null)
+    // a REQUIRED agreement needs its signature before anything is sent
+    const unsigned = Object.fromEntries(agreements.filter((a) => a.appearance === 'REQUIRED' && !signatures[a.id]).map((a) => [a.id, 'SIGNATURE_REQUIRED']))
+    setAgreementErrors(unsigned)
+    if (Object.keys(unsigned).length) {
+      setError(t('registration.agreements.missing'))
+      document.getElementById(`agreement-${Object.keys(unsigned)[0]}`)?.scrollIntoView({ block: 'center' })
+      return
+    }
+    const decisions = agreements.filter((a) => signatures[a.id]).map((a) => ({ id: a.id, status: 'CONFIRMED', signature: signatures[a.id], version: a.version }))
     try {
-      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage(), shortLink: opts.shortLink })
+      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage(), shortLink: opts.shortLink, agreements: decisions })
       onDone(r)
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
     } catch (e) {
       const fields = e instanceof ApiError ? e.errorFields : []
+      const onAgreements = fields.filter((f) => f.field.startsWith('agreements.'))
+      if (onAgreements.length) setAgreementErrors(Object.fromEntries(onAgreements.map((f) => [Number(f.field.slice('agreements.'.length)), f.errorType])))
       if (e instanceof ApiError && (e.errorType === 'FIELD_ERROR' || e.errorType === 'FIELD_ERROR_WARN_BUT_SAVED') && fields.length) setFieldError(e)
       else setError(errorText(e))
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
@@ -107,6 +134,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   return (
     <>
       {error && <Alert tone="error">{error}</Alert>}
+      {prefill.invitation && <Alert tone="info">{t('registration.invitationHint')}</Alert>}
       <FormEngine
         event={event}
         defs={form.fields}
@@ -114,16 +142,28 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         identification={identification}
         initial={prefill.values}
         locked={prefill.locked}
-        submitLabel={t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
+        submitLabel={prefill.invitation ? t('registration.confirmInvitation') : t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
         onSubmit={submit}
-      />
+      >
+        {agreementUi && agreements.length > 0 && (
+          <agreementUi.default
+            agreements={agreements}
+            errors={agreementErrors}
+            onSign={(id, png) => {
+              setSignatures((s) => ({ ...s, [id]: png }))
+              if (png) setAgreementErrors(({ [id]: _, ...rest }) => rest)
+            }}
+          />
+        )}
+      </FormEngine>
       {fieldError && <FieldErrorDialog error={fieldError} labels={labels} onClose={() => setFieldError(null)} />}
     </>
   )
 }
 
-function DoneMessage({ done }: { done: Done }) {
+function DoneMessage({ done, event, frame }: { done: Done; event: PublicEvent; frame: boolean }) {
   const waiting = done.status === 'WAITING_LIST'
+  const link = event.externalConfirmationLink
   return (
     <div class={`done ${waiting ? 'done-waiting' : ''}`} role="status">
       <h2>{t(waiting ? 'registration.done.waitingListTitle' : 'registration.done.title')}</h2>
@@ -136,6 +176,14 @@ function DoneMessage({ done }: { done: Done }) {
               ? t('registration.done.text', { email: done.email })
               : t('registration.done.noMail')}
       </p>
+      {link && (
+        <p>
+          {/* framed: the link opens in the page that embeds the form, not inside the frame */}
+          <a class="btn btn-primary" href={link} target={frame ? '_top' : undefined} rel="noopener">
+            {event.externalConfirmationLabel?.trim() || t('registration.done.link')}
+          </a>
+        </p>
+      )}
     </div>
   )
 }
@@ -195,7 +243,7 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
           {frame ? event.displayName : t('registration.title')}
         </h2>
         {done ? (
-          <DoneMessage done={done} />
+          <DoneMessage done={done} event={event} frame={frame} />
         ) : !open ? (
           <Alert tone="warn">{t(`events.registrationState.${event.registrationState}`)}</Alert>
         ) : (

@@ -94,6 +94,34 @@ export function useReservations(opts: {
       .then(poll)
   }, [now, latest])
 
+  // Leaving the page (closing the tab, navigating away, going back) releases the timed holds: a
+  // beacon still reaches the server while the page goes (sendBeacon can only POST, hence the
+  // server's POST alias of the DELETE). Leaving the form inside the app releases them as well. A
+  // page restored from the back/forward cache starts without picks.
+  useEffect(() => {
+    if (!opts.reserve || !opts.hasTimeslots) return
+    const body = () => JSON.stringify({ deleteAllTimed: true, identification: opts.identification })
+    const held = () => Object.values(slotsRef.current).some((s) => s.token)
+    const onHide = () => {
+      if (!held()) return
+      const sent = navigator.sendBeacon?.('/proxy/api/public/reservation/timeslot/release', new Blob([body()], { type: 'application/json' }))
+      if (!sent) void fetch('/proxy/api/public/reservation/timeslot/release', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(), keepalive: true }).catch(() => undefined)
+    }
+    const onShow = (e: PageTransitionEvent) => {
+      if (!e.persisted) return
+      setSlots({})
+      onExpire.current()
+      void poll()
+    }
+    window.addEventListener('pagehide', onHide)
+    window.addEventListener('pageshow', onShow)
+    return () => {
+      window.removeEventListener('pagehide', onHide)
+      window.removeEventListener('pageshow', onShow)
+      if (held()) void api('DELETE', '/proxy/api/public/reservation/timeslot', { deleteAllTimed: true, identification: opts.identification }).catch(() => undefined)
+    }
+  }, [opts.reserve, opts.hasTimeslots, opts.identification])
+
   useEffect(() => {
     if (!opts.reserve || !opts.hasTimeslots) return
     void poll()
