@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test'
 import { eventBody, forEachDialect } from '../../testing/harness'
 import { createEvent, licenseWith } from '../../testing/organiser'
+import { embedCode } from './embed'
 
 forEachDialect(
   'events: editor, filter, copy, archive, delete',
@@ -172,6 +173,12 @@ forEachDialect(
       expect(r.status).toBe(201)
       expect(r.body).toMatchObject({ displayName: 'Sommerfest (Kopie)', primaryColor: '#112233', seatsTaken: 0, status: 'OK', tags: [{ id: tag.id }] })
       expect(r.body.id).not.toBe(e.id)
+      // the copy starts offline: its public page and registration answer 404 until it is published
+      expect(e.visibility).toBe('PUBLIC')
+      expect(r.body.visibility).toBe('OFFLINE')
+      const anon = h().agent()
+      expect((await anon.get(`/proxy/api/public/events/${r.body.id}`)).status).toBe(404)
+      expect((await anon.get(`/proxy/api/public/events/${e.id}`)).status).toBe(200)
       // the community license allows 5 events per agency
       for (let i = 0; i < 3; i++) expect((await admin.post(`/proxy/api/events/${e.id}/copy`, {})).status).toBe(201)
       const over = await admin.post(`/proxy/api/events/${e.id}/copy`, {})
@@ -218,6 +225,11 @@ forEachDialect(
       expect(o.body.frameUrl).toBe(`http://localhost/public/event/${e.id}/frame?hideCookieinfo=true&scrollId=anmeldung`)
       expect(o.body.iframeCode).toContain('height="600"')
       expect(o.body.iframeCode).toContain('frame?hideCookieinfo=true&amp;scrollId=anmeldung')
+      // one code everywhere: the resizing one (the iframe grows through /embed.js, 450 px to start)
+      expect(r.body.iframeCode).toContain(`id="einlass-${e.id}"`)
+      expect(r.body.iframeCode).toContain('style="width:100%;height:450px;border:0"')
+      expect(r.body.iframeCode).toContain('<script src="http://localhost/embed.js" async></script>')
+      expect(r.body.iframeCode).toBe(embedCode({ eventId: e.id, frameUrl: r.body.frameUrl, origin: 'http://localhost', title: 'Fest & "Feier"' }))
     })
 
     test('autoCompleteList and the status catalogue', async () => {

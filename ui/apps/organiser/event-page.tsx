@@ -125,7 +125,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       {active === 'checkin' && <CheckinDesk event={event} />}
       {active === 'statistics' && <StatisticsTab event={event} />}
       {active === 'agreements' && <AgreementsTab event={event} />}
-      {active === 'edit' && <EventForm event={event} onSaved={() => void reload()} />}
+      {active === 'edit' && <EventForm key={event.id} event={event} onSaved={() => void reload()} />}
     </>
   )
 }
