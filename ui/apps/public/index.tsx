@@ -11,6 +11,7 @@ import { ApiError, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
 import { newIdentification } from '../../components/form-engine/reservations'
+import { NotFound } from '../../components/not-found'
 import { PublicFrame } from '../../components/public-frame'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
@@ -114,7 +115,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         identification={identification}
         initial={prefill.values}
         locked={prefill.locked}
-        submitLabel={t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
+        submitLabel={t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
       />
       {fieldError && <FieldErrorDialog error={fieldError} labels={labels} onClose={() => setFieldError(null)} />}
@@ -214,9 +215,5 @@ export default function PublicApp() {
   const [isPage, pp] = useRoute('/public/event/:id')
   if (isFrame) return <EventPage id={Number(fp!.id)} frame />
   if (isPage) return <EventPage id={Number(pp!.id)} frame={false} />
-  return (
-    <PublicFrame>
-      <Alert tone="error">{t('errors.NOT_FOUND')}</Alert>
-    </PublicFrame>
-  )
+  return <NotFound />
 }
