@@ -2,7 +2,8 @@
 import type { ComponentChildren, HTMLAttributes } from 'preact'
 import type { FieldErrors, UseFormRegisterReturn, UseFormSetError } from 'react-hook-form'
 import { ApiError } from '../api/client'
-import { fieldMessage } from '../i18n'
+import { COUNTRIES, type CountryOption } from '../../server/modules/forms/countries'
+import { currentLanguage, fieldMessage } from '../i18n'
 import { useSettled } from './settle'
 
 const errorOf = (errors: FieldErrors<any>, name: string): string | undefined => {
@@ -66,6 +67,35 @@ export function SelectField({ label, reg, errors, options, required, size, place
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  )
+}
+
+/**
+ * A country from the spec's table (agency-side.md 9.2) in its continent groups, stored as the
+ * three-letter code: the profile and the event editor choose from the same list (a free text field
+ * refused "Deutschland" as too long).
+ */
+export function CountryField({ label, reg, errors, placeholder, size = 'half' }: { label: ComponentChildren; reg: UseFormRegisterReturn; errors: FieldErrors<any>; placeholder: string; size?: 'full' | 'half' }) {
+  const german = currentLanguage().startsWith('de')
+  const groups = new Map<string, CountryOption[]>()
+  for (const c of COUNTRIES) if (!c.spacer) groups.set(c.group, [...(groups.get(c.group) ?? []), c])
+  return (
+    <Field label={label} name={reg.name} errors={errors} size={size}>
+      {(a) => (
+        <select {...a} {...reg}>
+          <option value="">{placeholder}</option>
+          {[...groups].map(([group, list]) => (
+            <optgroup key={group} label={group}>
+              {list.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {german ? c.name : c.intName}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       )}

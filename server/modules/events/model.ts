@@ -1,5 +1,6 @@
 // Event shapes shared by the organiser forms and the server.
 import { z } from 'zod'
+import { isCountryCode } from '../forms/countries'
 import { optionalText, requiredText } from '../../shared/validation'
 
 export const VISIBILITIES = ['PUBLIC', 'PRIVATE', 'OFFLINE'] as const
@@ -49,7 +50,7 @@ export const EventInput = z
     streetNumber: optionalText(20),
     postCode: optionalText(20),
     city: optionalText(120),
-    country: optionalText(3),
+    country: optionalText(3).refine((v) => v == null || isCountryCode(v), 'INVALID'),
     meetingUrl: optionalUrl(),
     primaryColor: color(),
     accentColor: color(),
