@@ -9,6 +9,7 @@ import { requireOrganiser } from '../identity/auth'
 import { labelsOfEvents } from '../tags/service'
 import { eventDto, publicEventDto } from './dto'
 import type { EventRow } from './events.table'
+import { embedCode } from './embed'
 import { EmbedQuery, EventCopyInput, EventInput, EventSearch } from './model'
 import { findEvent, listAgencyEvents, searchEvents, statusesOf } from './repository'
 import { assertPresetFeature, copyEvent, createEvent, deleteEvent, eventOfAgency, eventReadable, restoreEvent, setArchived, updateEvent } from './service'
@@ -135,12 +136,11 @@ export function eventRoutes(ctx: AppContext) {
         if (c.query.scrollId) params.set('scrollId', c.query.scrollId)
         const qs = params.toString()
         const frameUrl = `${base}/public/event/${e.id}/frame${qs ? `?${qs}` : ''}`
-        const title = e.display_name.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!)
         return {
           publicUrl: `${base}/public/event/${e.id}`,
           frameUrl,
           height: c.query.height,
-          iframeCode: `<iframe src="${frameUrl.replace(/&/g, '&amp;')}" title="${title}" width="100%" height="${c.query.height}" style="border:0;width:100%" loading="lazy"></iframe>`,
+          iframeCode: embedCode({ eventId: e.id, frameUrl, origin: new URL(base).origin, title: e.display_name, height: c.query.height }),
         }
       },
       { params: IdParams, query: EmbedQuery, detail: { tags: ['events'], summary: 'Links and iframe code to embed the registration form (EVENT.GUEST.MANAGE)' } },
