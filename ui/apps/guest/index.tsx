@@ -5,6 +5,7 @@
 import '../../i18n/part-rest'
 import { Suspense, lazy } from 'preact/compat'
 import { Redirect, Route, Switch } from 'wouter'
+import { NotFoundContent } from '../../components/not-found'
 import { GuestShell } from '../../components/layout'
 import { NavigationAuth } from '../../components/navigation-auth'
 import { Dashboard } from './dashboard'
@@ -31,9 +32,13 @@ function SecuredGuestPages() {
           <Route path="/guest/notifications">{() => <Dashboard initialTab="notifications" />}</Route>
           <Route path="/guest/account" component={Account} />
           <Route path="/guest/account/*" component={Account} />
-          <Route>
+          <Route path="/guest">
             <Redirect to={`/guest/dashboard${location.search}`} replace />
           </Route>
+          <Route path="/guest/">
+            <Redirect to={`/guest/dashboard${location.search}`} replace />
+          </Route>
+          <Route component={NotFoundContent} />
         </Switch>
         <HelpCentre />
       </GuestShell>
