@@ -1,0 +1,106 @@
+// Issue 10, what a new organiser runs into (UI side): the rich-text editor keeps the caret where the
+// person types, the event's country from the list, the registration button label, copying an event,
+// one embed code, a German 404 page. Each step failed before its fix.
+import { expect, setupAdmin, shot, test } from './fixtures'
+
+const PARAGRAPH = 'Grüße aus Köln! Wir freuen uns über Ihren Besuch: Straße, Maß und Öl.'
+
+test('the rich-text editor keeps typed German text; country, button label, copy, embed', async ({ page, server }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  await page.goto(`${server.url}/events/new`)
+  await page.getByLabel(/^Name( \*)?$/).fill('Herbstempfang')
+
+  // typed key by key at a person's pace, and fast: read back unchanged (umlauts and ß included)
+  const editor = page.getByRole('textbox', { name: 'Beschreibung' })
+  await editor.click()
+  await page.keyboard.type(PARAGRAPH, { delay: 70 })
+  await expect(editor).toHaveText(PARAGRAPH)
+  await page.keyboard.press('Enter')
+  await page.keyboard.type('Schnell getippt ohne Pause und ohne Fehler.', { delay: 0 })
+  await expect(editor).toContainText(PARAGRAPH)
+  await expect(editor).toContainText('Schnell getippt ohne Pause und ohne Fehler.')
+  // bold through the toolbar, then typing goes on where the caret is
+  await page.getByRole('button', { name: 'Fett' }).click()
+  await page.keyboard.type(' Fett!', { delay: 30 })
+  await expect(editor).toContainText('ohne Fehler. Fett!')
+
+  // the country from the profile's list (a name, not a code)
+  await page.getByLabel('Land').selectOption({ label: 'Österreich' })
+  // SEND reads as a request, REGISTER as binding
+  const buttonType = page.getByLabel('Anmelde-Schaltfläche')
+  await expect(buttonType.locator('option[value="SEND"]')).toHaveText(/anfragen/)
+  await expect(buttonType.locator('option[value="REGISTER"]')).toHaveText(/Verbindlich/)
+  await buttonType.selectOption('SEND')
+  await shot(page, 'defects-ui-01-editor')
+  await page.getByRole('button', { name: 'Speichern' }).click()
+  await expect(page.getByRole('heading', { name: 'Herbstempfang' })).toBeVisible()
+  const eventId = page.url().split('/').pop()
+
+  // the stored description is what was typed
+  const stored = await page.request.get(`${server.url}/proxy/api/events/${eventId}`)
+  const ev = await stored.json()
+  expect(ev.description).toContain('Grüße aus Köln!')
+  expect(ev.description).toContain('<b>')
+  expect(ev.address.country).toBe('AUT')
+
+  // the editor shows the saved text again and goes on typing at the end
+  await page.getByRole('link', { name: 'Bearbeiten' }).click()
+  await expect(editor).toContainText(PARAGRAPH)
+  await expect(page.getByLabel('Land')).toHaveValue('AUT')
+  await editor.click()
+  await page.keyboard.press('Control+End')
+  await page.keyboard.type(' Tschüß', { delay: 70 })
+  await expect(editor).toContainText('Fett! Tschüß')
+  await page.getByRole('link', { name: 'Übersicht' }).click()
+
+  // the public page: SEND asks, it does not bind
+  const guest = await page.context().browser()!.newPage()
+  await guest.goto(`${server.url}/public/event/${eventId}`)
+  await expect(guest.getByRole('button', { name: 'Anmeldung anfragen' })).toBeVisible()
+  await expect(guest.getByRole('button', { name: 'Verbindlich anmelden' })).toHaveCount(0)
+  await guest.close()
+
+  // one embed code: the resizing one, 450 px to start
+  await page.getByRole('button', { name: 'Einbetten' }).click()
+  const code = page.getByLabel('iFrame-Code')
+  await expect(code).toHaveValue(/height:450px/)
+  await expect(code).toHaveValue(/embed\.js/)
+  const dialogCode = await code.inputValue()
+  await page.getByRole('button', { name: 'Schließen' }).last().click()
+  await page.goto(`${server.url}/events/${eventId}/form`)
+  await expect(page.getByLabel('Einbettungscode für Ihre Webseite')).toHaveValue(dialogCode)
+
+  // copying: the editor of the copy shows "(Kopie)" and the copy starts offline
+  await page.goto(`${server.url}/events/${eventId}`)
+  await page.getByRole('button', { name: 'Kopieren' }).click()
+  await expect(page).toHaveURL(/\/events\/\d+\/edit$/)
+  const copyId = page.url().split('/').at(-2)
+  expect(copyId).not.toBe(eventId)
+  await expect(page.getByLabel(/^Name( \*)?$/)).toHaveValue('Herbstempfang (Kopie)')
+  await expect(page.getByLabel('Sichtbarkeit')).toHaveValue('OFFLINE')
+  await expect(editor).toContainText(PARAGRAPH)
+  await shot(page, 'defects-ui-02-copy')
+  const anon = await page.context().browser()!.newContext()
+  expect((await anon.request.get(`${server.url}/proxy/api/public/events/${copyId}`)).status()).toBe(404)
+  await anon.close()
+})
+
+test('unknown addresses show a German 404 page with a way back', async ({ page, server }) => {
+  for (const path of ['/foo/bar', '/pay/1', '/support']) {
+    await page.goto(`${server.url}${path}`)
+    await expect(page.getByRole('heading', { name: 'Seite nicht gefunden' })).toBeVisible()
+    await expect(page).toHaveURL(`${server.url}${path}`)
+    await expect(page.getByText(`Die Adresse „${path}“ gibt es hier nicht.`)).toBeVisible()
+  }
+  await shot(page, 'defects-ui-03-404')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await shot(page, 'defects-ui-03-404-phone')
+  await page.getByRole('link', { name: 'Zur Startseite' }).click()
+  await expect(page).toHaveURL(/\/(setup|login|events)$/)
+  // signed in, an unknown organiser address shows the page inside the workspace
+  await setupAdmin(page, server)
+  await page.goto(`${server.url}/agency/unbekannt`)
+  await expect(page.getByRole('heading', { name: 'Seite nicht gefunden' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Veranstaltungen' })).toHaveCount(0)
+})
