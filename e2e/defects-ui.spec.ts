@@ -3,6 +3,12 @@
 // one embed code, a German 404 page. Each step failed before its fix.
 import { expect, setupAdmin, shot, test } from './fixtures'
 
+// a 64×40 PNG in a single colour
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAoCAIAAADBrGu+AAAAWUlEQVR4nO3PUQkAIBTAwJfMYHaxqyH8OITBAtxmr/N1wwUNaEEDWtCAFjSgBQ1oQQNa0IAWNKAFDWhBA1rQgBY0oAUNaEEDWtCAFjSgBQ1oQQNa0IAWPHYB7WZSxPHbA+UAAAAASUVORK5CYII=',
+  'base64',
+)
+
 const PARAGRAPH = 'Grüße aus Köln! Wir freuen uns über Ihren Besuch: Straße, Maß und Öl.'
 
 test('the rich-text editor keeps typed German text; country, button label, copy, embed', async ({ page, server }) => {
@@ -32,6 +38,8 @@ test('the rich-text editor keeps typed German text; country, button label, copy,
   await expect(buttonType.locator('option[value="SEND"]')).toHaveText(/anfragen/)
   await expect(buttonType.locator('option[value="REGISTER"]')).toHaveText(/Verbindlich/)
   await buttonType.selectOption('SEND')
+  await page.getByLabel('Bild der Veranstaltung').setInputFiles({ name: 'koeln.png', mimeType: 'image/png', buffer: PNG })
+  await expect(page.getByRole('img', { name: 'Bild der Veranstaltung' })).toBeVisible()
   await shot(page, 'defects-ui-01-editor')
   await page.getByRole('button', { name: 'Speichern' }).click()
   await expect(page.getByRole('heading', { name: 'Herbstempfang' })).toBeVisible()
@@ -57,6 +65,13 @@ test('the rich-text editor keeps typed German text; country, button label, copy,
   // the public page: SEND asks, it does not bind
   const guest = await page.context().browser()!.newPage()
   await guest.goto(`${server.url}/public/event/${eventId}`)
+  // the description (sanitised HTML) and the image under the title
+  await expect(guest.locator('.event-description')).toContainText(PARAGRAPH)
+  await expect(guest.locator('.event-description b')).toHaveText('Fett!')
+  await expect(guest.locator('.event-public-image')).toBeVisible()
+  await shot(guest, 'defects-ui-04-public-description')
+  await guest.setViewportSize({ width: 390, height: 844 })
+  await shot(guest, 'defects-ui-04-public-description-phone')
   await expect(guest.getByRole('button', { name: 'Anmeldung anfragen' })).toBeVisible()
   await expect(guest.getByRole('button', { name: 'Verbindlich anmelden' })).toHaveCount(0)
   await guest.close()
@@ -103,4 +118,34 @@ test('unknown addresses show a German 404 page with a way back', async ({ page, 
   await page.goto(`${server.url}/agency/unbekannt`)
   await expect(page.getByRole('heading', { name: 'Seite nicht gefunden' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Veranstaltungen' })).toHaveCount(0)
+})
+
+test('the desk: a ticket scanned again shows "Bereits eingecheckt um … (von …)" in its own colour', async ({ page, server }) => {
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 3600_000)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Sommerfest', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', maxVisitors: 100 },
+  })
+  expect(ev.status()).toBe(201)
+  const eventId = (await ev.json()).id
+  const g = await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors`, { data: { salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', email: 'grete@example.org', status: 'CONFIRMED' } })
+  expect(g.status()).toBe(201)
+  const detail = await page.request.get(`${server.url}/proxy/api/events/${eventId}/visitors/${(await g.json()).id}`)
+  const code: string = (await detail.json()).ticketCode
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto(`${server.url}/events/${eventId}/checkin`)
+  const field = page.getByPlaceholder('Ticket-Code oder Name')
+  await field.fill(code)
+  await field.press('Enter')
+  await page.getByRole('button', { name: 'Grete Gast einchecken' }).click()
+  await expect(page.locator('.desk-ok')).toBeVisible()
+  // the same ticket again (a scanner types the code and Enter)
+  await field.fill(code)
+  await field.press('Enter')
+  const alert = page.locator('.desk-already')
+  await expect(alert).toHaveText(/^Bereits eingecheckt um \d\d:\d\d Uhr \(von Ada Admin\)$/)
+  await expect(alert).toHaveAttribute('role', 'alert')
+  expect(await alert.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--c-ok')))
+  await expect(page.getByText(/^Eingecheckt um \d\d:\d\d Uhr von Ada Admin$/)).toBeVisible()
+  await shot(page, 'defects-ui-05-desk-already-phone')
 })
