@@ -232,6 +232,20 @@ forEachDialect(
       expect(r.body.iframeCode).toBe(embedCode({ eventId: e.id, frameUrl: r.body.frameUrl, origin: 'http://localhost', title: 'Fest & "Feier"' }))
     })
 
+    test('public page data: the description sanitised, the organiser contact when set (issue 10.2)', async () => {
+      const admin = await h().admin()
+      const e = await createEvent(admin, { description: '<p>Grüße aus <b>Köln</b></p>' })
+      // a row written around the sanitiser (old data, an import) never reaches the page as is
+      await h().ctx.db.updateTable('event').set({ description: '<p onclick="x()">Hallo<script>alert(1)</script></p>' }).where('id', '=', e.id).execute()
+      const anon = h().agent()
+      const r = await anon.get(`/proxy/api/public/events/${e.id}`)
+      expect(r.body.description).toBe('<p>Hallo</p>')
+      expect(r.body.contact).toBeNull()
+      await h().ctx.db.updateTable('agency').set({ contact_guest: 'Team Gäste', contact_guest_mail: 'gaeste@agentur.example' }).where('id', '=', admin.agencyId).execute()
+      const c = await anon.get(`/proxy/api/public/events/${e.id}`)
+      expect(c.body.contact).toEqual({ name: 'Team Gäste', phone: null, mail: 'gaeste@agentur.example' })
+    })
+
     test('autoCompleteList and the status catalogue', async () => {
       const admin = await h().admin()
       const e = await createEvent(admin, { displayName: 'Picker' })

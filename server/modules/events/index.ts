@@ -10,6 +10,7 @@ import { labelsOfEvents } from '../tags/service'
 import { eventDto, publicEventDto } from './dto'
 import type { EventRow } from './events.table'
 import { embedCode } from './embed'
+import { sanitizeRichText } from './rich-text'
 import { EmbedQuery, EventCopyInput, EventInput, EventSearch } from './model'
 import { findEvent, listAgencyEvents, searchEvents, statusesOf } from './repository'
 import { assertPresetFeature, copyEvent, createEvent, deleteEvent, eventOfAgency, eventReadable, restoreEvent, setArchived, updateEvent } from './service'
@@ -162,8 +163,15 @@ export function eventRoutes(ctx: AppContext) {
       async ({ params }) => {
         const e = await findEvent(ctx.db, params.id)
         if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
-        const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name']).where('id', '=', e.agency_id).executeTakeFirst()
-        return publicEventDto(ctx, e, agency ?? null)
+        const agency = await ctx.db
+          .selectFrom('agency')
+          .select(['id', 'display_name', 'contact_guest', 'contact_guest_phone', 'contact_guest_mail'])
+          .where('id', '=', e.agency_id)
+          .executeTakeFirst()
+        const contact = agency && (agency.contact_guest || agency.contact_guest_phone || agency.contact_guest_mail) ? { name: agency.contact_guest, phone: agency.contact_guest_phone, mail: agency.contact_guest_mail } : null
+        // the page shows the description as HTML: sanitised again on the way out (rows written
+        // before the sanitiser, or by an import, are never trusted)
+        return { ...publicEventDto(ctx, e, agency ?? null), description: sanitizeRichText(e.description), contact }
       },
       { params: IdParams, detail: { tags: ['events'], summary: 'The public page data of an event' } },
     )

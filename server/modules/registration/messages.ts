@@ -34,6 +34,7 @@ export const de = {
   'field.ALREADY_INVITED': 'Diese E-Mail-Adresse steht bereits auf der Gästeliste: bitte über den Link in Ihrer Einladung anmelden.',
   'field.REGISTRATION_DECLINED': 'Der Veranstalter hat diese Teilnahme abgelehnt.',
   'errors.REGISTRATION_DECLINED': 'Der Veranstalter hat Ihre Teilnahme an dieser Veranstaltung abgelehnt. Bitte wenden Sie sich an den Veranstalter.',
+  'registration.contact.title': 'Kontakt zum Veranstalter',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -86,4 +87,5 @@ export const en: Record<Keys, string> = {
   'field.ALREADY_INVITED': 'This e-mail address is already on the guest list: please register through the link in your invitation.',
   'field.REGISTRATION_DECLINED': 'The organiser has declined this participation.',
   'errors.REGISTRATION_DECLINED': 'The organiser has declined your participation in this event. Please contact the organiser.',
+  'registration.contact.title': 'Contact the organiser',
 }

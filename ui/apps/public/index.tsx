@@ -34,6 +34,10 @@ interface PublicEvent {
   defaultPhoneLocale: string
   disabledCovidStates: string[]
   image: { path: string } | null
+  /** sanitised HTML (server/modules/events/rich-text.ts) */
+  description: string | null
+  /** the organiser's contact for guests (agency settings), when set */
+  contact: { name: string | null; phone: string | null; mail: string | null } | null
 }
 
 interface PublicForm {
@@ -141,6 +145,30 @@ function DoneMessage({ done }: { done: Done }) {
   )
 }
 
+/** The organiser's contact for guests, under the description. */
+function Contact({ contact, organiser }: { contact: NonNullable<PublicEvent['contact']>; organiser: string | null }) {
+  return (
+    <section class="event-contact" aria-labelledby="event-contact-title">
+      <h2 id="event-contact-title">{t('registration.contact.title')}</h2>
+      <p>
+        {contact.name ?? organiser}
+        {contact.phone && (
+          <>
+            <br />
+            <a href={`tel:${contact.phone.replace(/[^+\d]/g, '')}`}>{contact.phone}</a>
+          </>
+        )}
+        {contact.mail && (
+          <>
+            <br />
+            <a href={`mailto:${contact.mail}`}>{contact.mail}</a>
+          </>
+        )}
+      </p>
+    </section>
+  )
+}
+
 function EventPage({ id, frame }: { id: number; frame: boolean }) {
   useLanguage()
   const opts = useMemo(() => embedOptions(frame), [frame])
@@ -189,6 +217,9 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
             </span>
             {place && <span>{place}</span>}
           </p>
+          {event.image && <img class="event-public-image" src={event.image.path} alt="" />}
+          {event.description && <div class="event-description rich-text" dangerouslySetInnerHTML={{ __html: event.description }} />}
+          {event.contact && <Contact contact={event.contact} organiser={event.agency?.displayName ?? null} />}
         </header>
       )}
       <Card class="registration-card" aria-labelledby="reg-title">
