@@ -74,6 +74,21 @@ test('the rich-text editor keeps typed German text; country, button label, copy,
   await shot(guest, 'defects-ui-04-public-description-phone')
   await expect(guest.getByRole('button', { name: 'Anmeldung anfragen' })).toBeVisible()
   await expect(guest.getByRole('button', { name: 'Verbindlich anmelden' })).toHaveCount(0)
+  // inputs carry the server's limits; a value too long anyway is named by its label, never its key
+  const lastName = guest.getByLabel('Nachname')
+  await expect(lastName).toHaveAttribute('maxlength', '300')
+  await guest.getByLabel('Anrede').selectOption({ label: 'Frau' })
+  await guest.getByLabel('Vorname').fill('Anna')
+  await lastName.evaluate((el) => el.removeAttribute('maxlength'))
+  await lastName.fill('B'.repeat(301))
+  await guest.getByLabel('E-Mail-Adresse').fill('anna@example.org')
+  await guest.getByRole('button', { name: 'Anmeldung anfragen' }).click()
+  const dialog = guest.getByRole('dialog')
+  await expect(dialog).toContainText('Bitte prüfen Sie diese Angaben:')
+  await expect(dialog).toContainText('Nachname: Die Eingabe ist zu lang.')
+  await expect(dialog).not.toContainText('lastName')
+  await expect(dialog).not.toContainText('Pflichtfelder')
+  await shot(guest, 'defects-ui-06-field-error-phone')
   await guest.close()
 
   // one embed code: the resizing one, 450 px to start

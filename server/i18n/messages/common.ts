@@ -23,6 +23,8 @@ export const de = {
   'common.notFound.title': 'Seite nicht gefunden',
   'common.notFound.text': 'Die Adresse „{path}“ gibt es hier nicht. Vielleicht ist der Link veraltet oder unvollständig.',
   'common.notFound.home': 'Zur Startseite',
+  'common.fieldErrorCheck': 'Die Daten konnten nicht gespeichert werden. Bitte prüfen Sie diese Angaben:',
+  'common.fieldUnnamed': 'Eine Angabe',
 
   'errors.title': 'Es ist ein Fehler aufgetreten',
   'errors.generic': 'Entschuldigung, hier ist etwas schief gelaufen.',
@@ -59,6 +61,7 @@ export type CommonKeys = keyof typeof de
 export const deDu: Partial<Record<CommonKeys, string>> = {
   'common.unsavedChanges': 'Ungespeicherte Änderungen gehen verloren. Seite wirklich verlassen?',
   'common.tryAgainOrSupport': 'Bitte versuche es erneut oder kontaktiere den Support.',
+  'common.fieldErrorCheck': 'Die Daten konnten nicht gespeichert werden. Bitte prüfe diese Angaben:',
   'errors.FIELD_ERROR': 'Die Daten konnten nicht gespeichert werden. Bitte fülle alle Pflichtfelder aus.',
   'errors.NOT_AUTHENTICATED': 'Bitte melde dich an.',
   'errors.NO_ACCOUT_SELECTED': 'Bitte wähle ein Konto aus.',
@@ -93,6 +96,8 @@ export const en: Record<CommonKeys, string> = {
   'common.notFound.title': 'Page not found',
   'common.notFound.text': 'The address “{path}” does not exist here. The link may be outdated or incomplete.',
   'common.notFound.home': 'To the start page',
+  'common.fieldErrorCheck': 'The data could not be saved. Please check these entries:',
+  'common.fieldUnnamed': 'An entry',
   'errors.title': 'An error occurred',
   'errors.generic': 'Sorry, something went wrong here.',
   'errors.FIELD_ERROR': 'The data could not be saved. Please fill in all required fields.',

@@ -51,8 +51,12 @@ export interface Evaluation {
 /** Condition passes: values settle after at most this many re-evaluations. */
 export const MAX_CONDITION_PASSES = 4
 
-const MAX_TEXT = 500
-const MAX_TEXTAREA = 5000
+/** lengths the engine accepts (the form's inputs carry them as maxlength) */
+export const MAX_TEXT = 500
+export const MAX_TEXTAREA = 5000
+export const MAX_ESCORT_NAME = 100
+/** the registration call's bound for salutation, title, names and e-mail (registration/model.ts) */
+export const MAX_BASIC_TEXT = 300
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
@@ -586,8 +590,8 @@ function checkEscort(e: unknown, i: number, app: EscortAppearance, c: Ctx): Esco
   const bad = (p: string, code: string) => problem(c.invalid, key(p), null, code, label(p))
   // Name fields: asked unless ESCORT_NAME is HIDDEN, and then first and last name are required.
   if (app.name !== 'HIDDEN') {
-    out.firstName = str(r.firstName).slice(0, 100) || null
-    out.lastName = str(r.lastName).slice(0, 100) || null
+    out.firstName = str(r.firstName).slice(0, MAX_ESCORT_NAME) || null
+    out.lastName = str(r.lastName).slice(0, MAX_ESCORT_NAME) || null
     if (!out.firstName) miss('firstName', 'FIRST_NAME_REQUIRED')
     if (!out.lastName) miss('lastName', 'LAST_NAME_REQUIRED')
   }

@@ -2,9 +2,10 @@
 // event's form and is decided by the form engine (server/modules/forms/engine.ts), on the server
 // and in the browser alike; this schema only bounds the shape.
 import { z } from 'zod'
+import { MAX_BASIC_TEXT } from '../forms/engine'
 import { Identification } from '../reservations/model'
 
-const text = z.string().max(300, 'TOO_LONG').nullish()
+const text = z.string().max(MAX_BASIC_TEXT, 'TOO_LONG').nullish()
 
 export const RegistrationInput = z.object({
   salutation: text,

@@ -13,6 +13,7 @@ import { useResource } from '../../components/hooks'
 import { useAuth, useUnsavedChanges } from '../../components/navigation-auth'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
+import { registerWithLimits } from '../../components/schema-limits'
 import { Alert, Badge, Button, CancelSave, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t } from '../../i18n'
 
@@ -188,7 +189,9 @@ function ProfileCard({ account, onSaved }: { account: AccountDto; onSaved(): Pro
   const [editing, setEditing] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const form = useForm<ProfileForm>({ resolver: sharedResolver(AccountProfileBody, toInput), defaultValues: formOf(account), mode: 'onTouched' })
-  const { register, handleSubmit, formState, reset, setError: setFieldError } = form
+  const { handleSubmit, formState, reset, setError: setFieldError } = form
+  // inputs carry the schema's maxlength
+  const register = registerWithLimits(form.register, AccountProfileBody)
   const entryPass = details.features.includes('SYSTEM_COVIDOO')
   // spec 2.2: editing needs a loaded account, the entry-pass variant off, and for guest roles canEditAccount
   const canEdit = account.canEditAccount && !entryPass && account.status === 'OK'

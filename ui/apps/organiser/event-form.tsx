@@ -10,6 +10,7 @@ import { applyServerErrors, CheckboxField, CountryField, SelectField, TextField 
 import { useResource, useUnsavedChangesWarning } from '../../components/hooks'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
+import { registerWithLimits } from '../../components/schema-limits'
 import { Alert, Button, CancelSave, Card, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker } from './common'
@@ -216,11 +217,13 @@ function defaults(e: EventFull | null): Values {
 export function EventForm({ event, onSaved }: { event: EventFull | null; onSaved(e: EventFull): void }) {
   const [, navigate] = useLocation()
   const [error, setErrorText] = useState<string | null>(null)
-  const { register, handleSubmit, formState, setError, watch, setValue, reset } = useForm<Values>({
+  const { register: rawRegister, handleSubmit, formState, setError, watch, setValue, reset } = useForm<Values>({
     resolver: sharedResolver(EventInput, toInput),
     mode: 'onTouched',
     defaultValues: defaults(event),
   })
+  // inputs carry the schema's maxlength
+  const register = registerWithLimits(rawRegister, EventInput)
   useUnsavedChangesWarning(formState.isDirty && !formState.isSubmitSuccessful)
   const submit = handleSubmit(async (values) => {
     setErrorText(null)

@@ -122,7 +122,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         submitLabel={t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
       />
-      {fieldError && <FieldErrorDialog error={fieldError} labels={labels} onClose={() => setFieldError(null)} />}
+      {fieldError && <FieldErrorDialog error={fieldError} labels={labels} defs={form.fields} onClose={() => setFieldError(null)} />}
     </>
   )
 }

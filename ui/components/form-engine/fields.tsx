@@ -17,6 +17,8 @@ export interface FieldChrome {
   hint?: string | null
   locked?: boolean
   width: 'full' | 'half'
+  /** the longest value the server accepts (issue 10: too long was only said after sending) */
+  maxLength?: number
 }
 
 export const messageOf = (code: string | null, params?: Record<string, string | number>) => {
@@ -102,9 +104,9 @@ export function TextInput({ c, value, onChange, onBlur, type = 'text', autocompl
     <Labelled c={c}>
       {(a) =>
         multiline ? (
-          <textarea {...a} rows={4} value={str(value)} onInput={(e) => onChange(inputValue(e))} onBlur={onBlur} />
+          <textarea {...a} rows={4} maxLength={c.maxLength} value={str(value)} onInput={(e) => onChange(inputValue(e))} onBlur={onBlur} />
         ) : (
-          <input {...a} type={type as 'text'} value={str(value)} autocomplete={autocomplete ?? undefined} inputMode={inputMode as any} placeholder={placeholder} onInput={(e) => onChange(inputValue(e))} onBlur={onBlur} />
+          <input {...a} type={type as 'text'} maxLength={c.maxLength} value={str(value)} autocomplete={autocomplete ?? undefined} inputMode={inputMode as any} placeholder={placeholder} onInput={(e) => onChange(inputValue(e))} onBlur={onBlur} />
         )
       }
     </Labelled>
