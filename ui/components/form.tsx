@@ -3,7 +3,8 @@ import type { ComponentChildren, HTMLAttributes } from 'preact'
 import type { FieldErrors, UseFormRegisterReturn, UseFormSetError } from 'react-hook-form'
 import { ApiError } from '../api/client'
 import { COUNTRIES, type CountryOption } from '../../server/modules/forms/countries'
-import { currentLanguage, fieldMessage } from '../i18n'
+import { useState } from 'preact/hooks'
+import { currentLanguage, fieldMessage, t } from '../i18n'
 import { useSettled } from './settle'
 
 const errorOf = (errors: FieldErrors<any>, name: string): string | undefined => {
@@ -50,9 +51,23 @@ export function Field({ label, name, errors, hint, required, size = 'full', chil
 type InputProps = Omit<HTMLAttributes<HTMLInputElement>, 'size'> & { type?: string; autocomplete?: string; placeholder?: string; min?: string | number; max?: string | number; step?: string | number }
 
 export function TextField({ label, reg, errors, hint, required, size, ...input }: { label: ComponentChildren; reg: UseFormRegisterReturn; errors: FieldErrors<any>; hint?: ComponentChildren; required?: boolean; size?: 'full' | 'half' } & InputProps) {
+  // a password can be shown while typing (a typo in a hidden password cost a reset)
+  const [shown, setShown] = useState(false)
+  const password = input.type === 'password'
   return (
     <Field label={label} name={reg.name} errors={errors} hint={hint} required={required} size={size}>
-      {(a) => <input {...(input as any)} {...a} {...reg} aria-required={required ? 'true' : undefined} />}
+      {(a) =>
+        password ? (
+          <div class="password-row">
+            <input {...(input as any)} type={shown ? 'text' : 'password'} {...a} {...reg} aria-required={required ? 'true' : undefined} />
+            <button type="button" class="btn btn-ghost password-toggle" aria-controls={a.id} aria-pressed={shown} onClick={() => setShown(!shown)}>
+              {shown ? t('common.passwordHide') : t('common.passwordShow')}
+            </button>
+          </div>
+        ) : (
+          <input {...(input as any)} {...a} {...reg} aria-required={required ? 'true' : undefined} />
+        )
+      }
     </Field>
   )
 }

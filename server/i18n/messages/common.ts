@@ -25,6 +25,8 @@ export const de = {
   'common.notFound.home': 'Zur Startseite',
   'common.fieldErrorCheck': 'Die Daten konnten nicht gespeichert werden. Bitte prüfen Sie diese Angaben:',
   'common.fieldUnnamed': 'Eine Angabe',
+  'common.passwordShow': 'Anzeigen',
+  'common.passwordHide': 'Verbergen',
 
   'errors.title': 'Es ist ein Fehler aufgetreten',
   'errors.generic': 'Entschuldigung, hier ist etwas schief gelaufen.',
@@ -98,6 +100,8 @@ export const en: Record<CommonKeys, string> = {
   'common.notFound.home': 'To the start page',
   'common.fieldErrorCheck': 'The data could not be saved. Please check these entries:',
   'common.fieldUnnamed': 'An entry',
+  'common.passwordShow': 'Show',
+  'common.passwordHide': 'Hide',
   'errors.title': 'An error occurred',
   'errors.generic': 'Sorry, something went wrong here.',
   'errors.FIELD_ERROR': 'The data could not be saved. Please fill in all required fields.',
