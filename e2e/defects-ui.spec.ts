@@ -185,3 +185,37 @@ test('password: says which character does not count as special, and can be shown
   await expect(page.getByText(/Zählt nicht als Sonderzeichen/)).toHaveCount(0)
   await expect(page.getByText(/Das Passwort braucht eines dieser Sonderzeichen/)).toHaveCount(0)
 })
+
+test('languages: named in the footer, plain German not offered yet, English labels, the choice sticks for a user', async ({ page, server }) => {
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 14 * 86400_000)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Sommerfest', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', maxVisitors: 100 },
+  })
+  const eventId = (await ev.json()).id
+  const guest = await page.context().browser()!.newPage()
+  await guest.goto(`${server.url}/public/event/${eventId}`)
+  const footer = guest.locator('.footer')
+  await expect(footer.getByRole('button', { name: 'Deutsch', exact: true })).toBeVisible()
+  await expect(footer.getByRole('button', { name: 'Deutsch (du)' })).toBeVisible()
+  await expect(footer.getByRole('button', { name: 'DE-DU' })).toHaveCount(0)
+  await expect(footer.getByRole('button', { name: /Leichte Sprache|DE-LS/ })).toHaveCount(0)
+  await footer.getByRole('button', { name: 'English' }).click()
+  // the standard fields in English, not the default form's German names
+  await expect(guest.getByLabel(/^First name/)).toBeVisible()
+  await expect(guest.getByLabel(/^Last name/)).toBeVisible()
+  await expect(guest.getByLabel(/^Vorname/)).toHaveCount(0)
+  await shot(guest, 'defects-ui-08-public-english')
+  await guest.close()
+
+  // signed in: the footer's choice is the user's language and survives a reload
+  await page.goto(`${server.url}/events`)
+  await expect(page.getByRole('heading', { name: 'Veranstaltungen' })).toBeVisible()
+  await page.locator('.footer').getByRole('button', { name: 'English' }).click()
+  await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible()
+  await expect.poll(async () => (await (await page.request.get(`${server.url}/proxy/api/user/current`)).json()).language?.code ?? null).toBe('en')
+  await page.reload()
+  await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible()
+  await page.locator('.footer').getByRole('button', { name: 'Deutsch', exact: true }).click()
+  await expect(page.getByRole('heading', { name: 'Veranstaltungen' })).toBeVisible()
+})

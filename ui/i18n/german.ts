@@ -9,7 +9,7 @@ export const PARTS = {
   /** every screen: shell, buttons, error and field messages (any server error may reach any page) */
   core: ['app', 'common', 'errors', 'field'],
   /** the public registration page and its form engine */
-  public: ['registration', 'form', 'fieldType', 'gender', 'covidState', 'events.online', 'events.registrationState'],
+  public: ['registration', 'form', 'fieldType', 'gender', 'covidState', 'defaultField', 'events.online', 'events.registrationState'],
 } as const
 
 export type PartName = keyof typeof PARTS | 'rest'

@@ -10,6 +10,7 @@ import { OverlayMessage } from '../overlay'
 import { Button, Spinner } from '../ui'
 import { SmartList, TimeslotPicker } from './choices'
 import { AddressInput, BirthdayInput, CountrySelect, type FieldChrome, ListInput, NumberInput, SelectInput, TextInput, YesNo, covidOptions, genderOptions, salutationOptions } from './fields'
+import { shownLabel } from './labels'
 import { formatCountdown, useReservations } from './reservations'
 import { UploadField } from './upload'
 
@@ -124,7 +125,7 @@ function FormEngineInner(p: FormEngineProps) {
     const e = errorFor(key)
     return {
       id: `ff-${key.replace(/\./g, '-')}`,
-      label: labelOf(f, language),
+      label: shownLabel(f, language),
       required: f.appearance === 'REQUIRED',
       error: e.code,
       errorParams: e.params,

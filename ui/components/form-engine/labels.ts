@@ -2,7 +2,20 @@
 // escortPersons.0.lastName): messages shown to people never contain field keys
 // ("• lastName: Die Eingabe ist zu lang." read like a program's output).
 import { type FieldDef, labelOf } from '../../../server/modules/forms/definitions'
-import { t } from '../../i18n'
+import { germanText, t } from '../../i18n'
+
+/**
+ * The label of a field in the page's language: the organiser's translation, else for a standard
+ * field still named as the default form names it (in German) the catalogue's text in that language
+ * (the English page showed "Vorname"), else the organiser's name.
+ */
+export function shownLabel(f: Pick<FieldDef, 'displayName' | 'translations' | 'defaultField'>, language: string): string {
+  if (language === 'de') return f.displayName
+  const own = labelOf(f, language)
+  if (own !== f.displayName) return own
+  if (f.defaultField && f.displayName === germanText(`defaultField.${f.defaultField}`)) return t(`defaultField.${f.defaultField}`)
+  return f.displayName
+}
 
 const BASIC: Record<string, string> = { SALUTATION: 'salutation', TITLE: 'title', FIRST_NAME: 'firstName', LAST_NAME: 'lastName', EMAIL: 'email' }
 const BASIC_TEXT: Record<string, string> = {
@@ -29,7 +42,7 @@ export function fieldLabel(key: string, defs: readonly FieldDef[], language: str
   const custom = /^fields\.(\d+)/.exec(key)
   if (custom) {
     const f = defs.find((d) => String(d.id) === custom[1])
-    return f ? labelOf(f, language) : null
+    return f ? shownLabel(f, language) : null
   }
   const escort = /^escortPersons\.(\d+)\.([A-Za-z]+)/.exec(key)
   if (escort) {
@@ -37,6 +50,6 @@ export function fieldLabel(key: string, defs: readonly FieldDef[], language: str
     return `${t('registration.escortNumber', { n: Number(escort[1]) + 1 })}${part ? `: ${t(part)}` : ''}`
   }
   const basic = defs.find((d) => d.defaultField && BASIC[d.defaultField] === key)
-  if (basic) return labelOf(basic, language)
+  if (basic) return shownLabel(basic, language)
   return BASIC_TEXT[key] ? t(BASIC_TEXT[key]) : null
 }
