@@ -163,6 +163,22 @@ test('the desk: a ticket scanned again shows "Bereits eingecheckt um â€¦ (von â€
   expect(await alert.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--c-ok')))
   await expect(page.getByText(/^Eingecheckt um \d\d:\d\d Uhr von Ada Admin$/)).toBeVisible()
   await shot(page, 'defects-ui-05-desk-already-phone')
+
+  // a full event is a badge "Ausgebucht" in the organiser's list, not the guests' sentence; the next event is on top
+  const later = new Date(Date.now() + 30 * 86400_000)
+  const full = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Kleiner Kreis', startDate: later.toISOString(), endDate: new Date(later.getTime() + 3600_000).toISOString(), timezone: 'Europe/Berlin', maxVisitors: 1 },
+  })
+  const fullId = (await full.json()).id
+  expect((await page.request.post(`${server.url}/proxy/api/events/${fullId}/visitors`, { data: { salutation: 'Herr', firstName: 'Karl', lastName: 'Klein', email: 'karl@example.org', status: 'CONFIRMED' } })).status()).toBe(201)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto(`${server.url}/events`)
+  const rows = page.locator('li.event-row')
+  await expect(rows.first()).toContainText('Sommerfest')
+  await expect(rows.nth(1)).toContainText('Kleiner Kreis')
+  await expect(rows.nth(1).getByText('Ausgebucht', { exact: true })).toBeVisible()
+  await expect(page.getByText('Die Veranstaltung ist leider ausgebucht.')).toHaveCount(0)
+  await shot(page, 'defects-ui-09-events-list')
 })
 
 test('password: says which character does not count as special, and can be shown while typing', async ({ page, server }) => {

@@ -130,7 +130,7 @@ test('build a form with a condition, a timeslot and a photo; register in the emb
     const slots = frame.getByRole('group', { name: 'Anreise' })
     await slots.getByRole('button', { name: /Freitag 16–18 Uhr/ }).click()
     await expect(slots.getByRole('button', { name: /Freitag 16–18 Uhr/ })).toHaveAttribute('aria-pressed', 'true')
-    await expect(frame.getByRole('timer')).toContainText(/noch 1[45]:\d\d reserviert/)
+    await expect(frame.getByRole('timer')).toContainText(/noch 1[45]:\d\d Min. reserviert/)
     // single choice: picking the other slot releases the first
     await slots.getByRole('button', { name: /Freitag 18–20 Uhr/ }).click()
     await expect(slots.getByRole('button', { name: /Freitag 18–20 Uhr/ })).toHaveAttribute('aria-pressed', 'true')

@@ -57,7 +57,8 @@ describe('catalogue completeness', () => {
   })
 
   test('placeholders agree between languages', () => {
-    const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',')
+    // a placeholder is {name} or a plural {name, plural, …}
+    const names = (s: string) => [...new Set([...s.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]))].sort().join(",")
     const wrong = Object.keys(de).flatMap((k) => ['en', 'de-du'].filter((l) => names(catalogues[l][k]) !== names(de[k])).map((l) => `${l} ${k}`))
     expect(wrong).toEqual([])
   })

@@ -232,6 +232,25 @@ forEachDialect(
       expect(r.body.iframeCode).toBe(embedCode({ eventId: e.id, frameUrl: r.body.frameUrl, origin: 'http://localhost', title: 'Fest & "Feier"' }))
     })
 
+    test('sort upcoming: the next event on top, then past ones with the latest first (issue 10)', async () => {
+      const admin = await h().admin()
+      const at = (days: number, name: string) => {
+        const start = new Date(Date.now() + days * 86400_000)
+        return h().ctx.db.updateTable('event').set({ start_date: start.toISOString(), end_date: new Date(start.getTime() + 3600_000).toISOString() }).where('display_name', '=', name).execute()
+      }
+      for (const name of ['Nächstes Jahr', 'Nächste Woche', 'Morgen', 'Gestern', 'Letzten Monat']) await createEvent(admin, { displayName: name })
+      await at(365, 'Nächstes Jahr')
+      await at(7, 'Nächste Woche')
+      await at(1, 'Morgen')
+      await at(-1, 'Gestern')
+      await at(-30, 'Letzten Monat')
+      const r = await admin.post('/proxy/api/events/search', { sort: { field: 'upcoming', direction: 'asc' }, perPage: 50 })
+      expect(r.status).toBe(200)
+      expect(r.body.items.map((e: any) => e.displayName)).toEqual(['Morgen', 'Nächste Woche', 'Nächstes Jahr', 'Gestern', 'Letzten Monat'])
+      const paged = await admin.post('/proxy/api/events/search', { sort: { field: 'upcoming', direction: 'asc' }, perPage: 2, page: 1 })
+      expect(paged.body.items.map((e: any) => e.displayName)).toEqual(['Nächstes Jahr', 'Gestern'])
+    })
+
     test('public page data: the description sanitised, the organiser contact when set (issue 10.2)', async () => {
       const admin = await h().admin()
       const e = await createEvent(admin, { description: '<p>Grüße aus <b>Köln</b></p>' })

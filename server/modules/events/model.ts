@@ -116,7 +116,8 @@ export const EventFilter = z
   })
 export type EventFilter = z.infer<typeof EventFilter>
 
-export const EVENT_SORT_FIELDS = ['startDate', 'displayName', 'createdAt'] as const
+/** `upcoming`: events not yet over first, the next on top, then past ones, the latest first (the list's order) */
+export const EVENT_SORT_FIELDS = ['startDate', 'displayName', 'createdAt', 'upcoming'] as const
 export const EventSearch = z.object({
   filter: EventFilter.default(EventFilter.parse({})),
   search: z.string().trim().max(200).optional(),

@@ -592,8 +592,9 @@ function checkEscort(e: unknown, i: number, app: EscortAppearance, c: Ctx): Esco
   if (app.name !== 'HIDDEN') {
     out.firstName = str(r.firstName).slice(0, MAX_ESCORT_NAME) || null
     out.lastName = str(r.lastName).slice(0, MAX_ESCORT_NAME) || null
-    if (!out.firstName) miss('firstName', 'FIRST_NAME_REQUIRED')
-    if (!out.lastName) miss('lastName', 'LAST_NAME_REQUIRED')
+    // the escort's names, not the guest's own ("Ihren Vornamen" addressed the wrong person)
+    if (!out.firstName) miss('firstName', 'ESCORT_FIRST_NAME_REQUIRED')
+    if (!out.lastName) miss('lastName', 'ESCORT_LAST_NAME_REQUIRED')
   }
   const text = (p: 'title' | 'company' | 'position' | 'web' | 'info', appearance: string, max = MAX_TEXT) => {
     if (appearance === 'HIDDEN') return
