@@ -236,3 +236,45 @@ test('languages: named in the footer, plain German not offered yet, English labe
   await page.locator('.footer').getByRole('button', { name: 'Deutsch', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Veranstaltungen' })).toBeVisible()
 })
+
+test('guest list: no columns cut at 1280 px, no sideways scrolling on a phone, the search placeholder readable', async ({ page, server }) => {
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 14 * 86400_000)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Sommerfest', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', maxVisitors: 100 },
+  })
+  const eventId = (await ev.json()).id
+  const guests = [
+    { firstName: 'Maximiliane', lastName: 'Hohenzollern-Sigmaringen', email: 'maximiliane.hohenzollern-sigmaringen@beispiel-unternehmen.example', company: 'Internationale Gesellschaft für Veranstaltungsplanung' },
+    { firstName: 'Bernd', lastName: 'Bär', email: 'bernd@example.org', company: 'Bär & Co' },
+  ]
+  for (const g of guests) {
+    const r = await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors`, { data: { salutation: 'Frau', ...g } })
+    expect(r.status(), await r.text()).toBe(201)
+  }
+  const fits = () =>
+    page.evaluate(() => {
+      const wrap = document.querySelector('.table-wrap') as HTMLElement
+      const input = document.querySelector('.toolbar .search input') as HTMLInputElement
+      const c = document.createElement('canvas').getContext('2d')!
+      const st = getComputedStyle(input, '::placeholder')
+      c.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`
+      const pad = parseFloat(getComputedStyle(input).paddingLeft) + parseFloat(getComputedStyle(input).paddingRight)
+      return {
+        table: wrap.scrollWidth <= wrap.clientWidth + 1,
+        page: document.documentElement.scrollWidth <= window.innerWidth + 1,
+        placeholder: c.measureText(input.placeholder).width + pad <= input.clientWidth + 1,
+      }
+    })
+  await page.goto(`${server.url}/events/${eventId}/guests`)
+  await expect(page.getByRole('button', { name: 'Hohenzollern-Sigmaringen' })).toBeVisible()
+  expect(await fits()).toEqual({ table: true, page: true, placeholder: true })
+  await shot(page, 'defects-ui-10-guest-list')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await expect(page.getByRole('button', { name: 'Hohenzollern-Sigmaringen' })).toBeVisible()
+  expect(await fits()).toEqual({ table: true, page: true, placeholder: true })
+  // still sortable on the phone
+  await page.getByRole('button', { name: /^Vorname/ }).click()
+  await expect(page.locator('th[aria-sort]')).toContainText('Vorname')
+  await shot(page, 'defects-ui-10-guest-list-phone')
+})
