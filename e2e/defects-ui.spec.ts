@@ -278,3 +278,34 @@ test('guest list: no columns cut at 1280 px, no sideways scrolling on a phone, t
   await expect(page.locator('th[aria-sort]')).toContainText('Vorname')
   await shot(page, 'defects-ui-10-guest-list-phone')
 })
+
+test('invitations: the dialog shows the result once the mails are out, and warns before inviting again', async ({ page, server }) => {
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 14 * 86400_000)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Sommerfest', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', maxVisitors: 100 },
+  })
+  const eventId = (await ev.json()).id
+  for (const [firstName, lastName] of [['Anna', 'Adler'], ['Bernd', 'Bär'], ['Carla', 'Clausen']]) {
+    expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors`, { data: { salutation: 'Frau', firstName, lastName, email: `${firstName.toLowerCase()}@example.org` } })).status()).toBe(201)
+  }
+  await page.goto(`${server.url}/events/${eventId}/guests`)
+  await page.getByRole('button', { name: 'Einladen …' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByText('Die aktuelle Auswahl enthält 3 Gäste.')).toBeVisible()
+  await expect(dialog.getByText(/bereits eingeladen/)).toHaveCount(0)
+  await dialog.getByRole('button', { name: 'Einladungen verschicken' }).click()
+  // the result, not "0 von 3", soon after the mails went out
+  await expect(dialog.getByText('Einladungen verschickt: 3, nicht möglich: 0.')).toBeVisible({ timeout: 3000 })
+  await shot(page, 'defects-ui-11-invited')
+  await dialog.getByRole('button', { name: 'Schließen' }).last().click()
+  await expect(page.getByText('Eingeladen').first()).toBeVisible()
+
+  // inviting the same guests again needs a confirmation
+  await page.getByRole('button', { name: 'Einladen …' }).click()
+  await expect(dialog.getByText('3 Gäste der Auswahl sind bereits eingeladen und bekommen die Einladung noch einmal.')).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Einladungen verschicken' })).toBeDisabled()
+  await shot(page, 'defects-ui-12-invite-again')
+  await dialog.getByLabel('Trotzdem erneut einladen').check()
+  await expect(dialog.getByRole('button', { name: 'Einladungen verschicken' })).toBeEnabled()
+})
