@@ -62,6 +62,12 @@ test('the rich-text editor keeps typed German text; country, button label, copy,
   await expect(editor).toContainText('Fett! Tschüß')
   await page.getByRole('link', { name: 'Übersicht' }).click()
 
+  // the organiser's contact, imprint (an address) and privacy notice (a text) from the agency settings
+  const legal = await page.request.put(`${server.url}/proxy/api/agency/imprint`, {
+    data: { imprintUrl: 'https://agentur.example/impressum', privacyText: '<p>Wir speichern nur, was für die Anmeldung nötig ist.</p>', contactGuest: 'Team Gäste', contactGuestMail: 'gaeste@agentur.example' },
+  })
+  expect(legal.status(), await legal.text()).toBeLessThan(300)
+
   // the public page: SEND asks, it does not bind
   const guest = await page.context().browser()!.newPage()
   await guest.goto(`${server.url}/public/event/${eventId}`)
@@ -69,6 +75,11 @@ test('the rich-text editor keeps typed German text; country, button label, copy,
   await expect(guest.locator('.event-description')).toContainText(PARAGRAPH)
   await expect(guest.locator('.event-description b')).toHaveText('Fett!')
   await expect(guest.locator('.event-public-image')).toBeVisible()
+  await expect(guest.getByRole('heading', { name: 'Kontakt zum Veranstalter' })).toBeVisible()
+  await expect(guest.getByRole('link', { name: 'gaeste@agentur.example' })).toHaveAttribute('href', 'mailto:gaeste@agentur.example')
+  await expect(guest.getByRole('link', { name: 'Impressum' })).toHaveAttribute('href', 'https://agentur.example/impressum')
+  await guest.getByText('Datenschutz', { exact: true }).click()
+  await expect(guest.getByText('Wir speichern nur, was für die Anmeldung nötig ist.')).toBeVisible()
   await shot(guest, 'defects-ui-04-public-description')
   await guest.setViewportSize({ width: 390, height: 844 })
   await shot(guest, 'defects-ui-04-public-description-phone')

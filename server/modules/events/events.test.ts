@@ -263,6 +263,13 @@ forEachDialect(
       await h().ctx.db.updateTable('agency').set({ contact_guest: 'Team Gäste', contact_guest_mail: 'gaeste@agentur.example' }).where('id', '=', admin.agencyId).execute()
       const c = await anon.get(`/proxy/api/public/events/${e.id}`)
       expect(c.body.contact).toEqual({ name: 'Team Gäste', phone: null, mail: 'gaeste@agentur.example' })
+      expect(c.body.legal).toEqual({ imprintUrl: null, imprintText: null, privacyUrl: null, privacyText: null })
+      // the agency's imprint (an address) and privacy notice (a text, sanitised) from the help settings
+      await h().ctx.db.updateTable('agency').set({ imprint_url: 'https://agentur.example/impressum', privacy_text: '<p>Wir speichern nur, was nötig ist.<img src=x onerror=alert(1)></p>' }).where('id', '=', admin.agencyId).execute()
+      const l = await anon.get(`/proxy/api/public/events/${e.id}`)
+      expect(l.body.legal.imprintUrl).toBe('https://agentur.example/impressum')
+      expect(l.body.legal.privacyText).toContain('Wir speichern nur, was nötig ist.')
+      expect(l.body.legal.privacyText).not.toContain('onerror')
     })
 
     test('autoCompleteList and the status catalogue', async () => {

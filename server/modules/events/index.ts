@@ -165,13 +165,17 @@ export function eventRoutes(ctx: AppContext) {
         if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
         const agency = await ctx.db
           .selectFrom('agency')
-          .select(['id', 'display_name', 'contact_guest', 'contact_guest_phone', 'contact_guest_mail'])
+          .select(['id', 'display_name', 'contact_guest', 'contact_guest_phone', 'contact_guest_mail', 'imprint_text', 'imprint_url', 'privacy_text', 'privacy_url'])
           .where('id', '=', e.agency_id)
           .executeTakeFirst()
         const contact = agency && (agency.contact_guest || agency.contact_guest_phone || agency.contact_guest_mail) ? { name: agency.contact_guest, phone: agency.contact_guest_phone, mail: agency.contact_guest_mail } : null
         // the page shows the description as HTML: sanitised again on the way out (rows written
         // before the sanitiser, or by an import, are never trusted)
-        return { ...publicEventDto(ctx, e, agency ?? null), description: sanitizeRichText(e.description), contact }
+        // the agency's imprint and privacy notice (help module settings): an address, else the text
+        const legal = agency
+          ? { imprintUrl: agency.imprint_url, imprintText: agency.imprint_url ? null : sanitizeRichText(agency.imprint_text), privacyUrl: agency.privacy_url, privacyText: agency.privacy_url ? null : sanitizeRichText(agency.privacy_text) }
+          : null
+        return { ...publicEventDto(ctx, e, agency ?? null), description: sanitizeRichText(e.description), contact, legal }
       },
       { params: IdParams, detail: { tags: ['events'], summary: 'The public page data of an event' } },
     )

@@ -35,6 +35,8 @@ export const de = {
   'field.REGISTRATION_DECLINED': 'Der Veranstalter hat diese Teilnahme abgelehnt.',
   'errors.REGISTRATION_DECLINED': 'Der Veranstalter hat Ihre Teilnahme an dieser Veranstaltung abgelehnt. Bitte wenden Sie sich an den Veranstalter.',
   'registration.contact.title': 'Kontakt zum Veranstalter',
+  'registration.legal.imprint': 'Impressum',
+  'registration.legal.privacy': 'Datenschutz',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -88,4 +90,6 @@ export const en: Record<Keys, string> = {
   'field.REGISTRATION_DECLINED': 'The organiser has declined this participation.',
   'errors.REGISTRATION_DECLINED': 'The organiser has declined your participation in this event. Please contact the organiser.',
   'registration.contact.title': 'Contact the organiser',
+  'registration.legal.imprint': 'Imprint',
+  'registration.legal.privacy': 'Privacy',
 }

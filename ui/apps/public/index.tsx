@@ -38,6 +38,8 @@ interface PublicEvent {
   description: string | null
   /** the organiser's contact for guests (agency settings), when set */
   contact: { name: string | null; phone: string | null; mail: string | null } | null
+  /** the organiser's imprint and privacy notice: an address, or a (sanitised) text */
+  legal: { imprintUrl: string | null; imprintText: string | null; privacyUrl: string | null; privacyText: string | null } | null
 }
 
 interface PublicForm {
@@ -145,6 +147,30 @@ function DoneMessage({ done }: { done: Done }) {
   )
 }
 
+/** Links to the organiser's imprint and privacy notice (a text opens in place). */
+function Legal({ legal }: { legal: NonNullable<PublicEvent['legal']> }) {
+  const part = (label: string, url: string | null, text: string | null) =>
+    url ? (
+      <a href={url} target="_blank" rel="noopener noreferrer">
+        {label}
+      </a>
+    ) : text ? (
+      <details>
+        <summary>{label}</summary>
+        <div class="rich-text" dangerouslySetInnerHTML={{ __html: text }} />
+      </details>
+    ) : null
+  const imprint = part(t('registration.legal.imprint'), legal.imprintUrl, legal.imprintText)
+  const privacy = part(t('registration.legal.privacy'), legal.privacyUrl, legal.privacyText)
+  if (!imprint && !privacy) return null
+  return (
+    <nav class="event-legal" aria-label={`${t('registration.legal.imprint')} / ${t('registration.legal.privacy')}`}>
+      {imprint}
+      {privacy}
+    </nav>
+  )
+}
+
 /** The organiser's contact for guests, under the description. */
 function Contact({ contact, organiser }: { contact: NonNullable<PublicEvent['contact']>; organiser: string | null }) {
   return (
@@ -193,6 +219,7 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
       <div class={`public-page ${frame ? 'is-frame' : ''} ${container ? 'is-container' : ''}`}>
         {body}
         {!opts.hideCookieinfo && <p class="cookie-info">{t('registration.cookieInfo')}</p>}
+        {event?.legal && <Legal legal={event.legal} />}
       </div>
     </PublicFrame>
   )
