@@ -53,7 +53,7 @@ test('first start: setup, event, public registration, mail, dashboard, guest lis
   await g.goto(`${server.url}/public/event/${eventId}`)
   await expect(g.getByRole('heading', { name: 'Sommerfest 2027' })).toBeVisible()
   await expect(g.getByText('Noch 2 Plätze frei')).toBeVisible()
-  await g.getByRole('button', { name: 'Verbindlich anmelden' }).click()
+  await g.getByRole('button', { name: 'Anmeldung anfragen' }).click()
   await expect(g.getByText('Dieses Feld ist ein Pflichtfeld.').first()).toBeVisible()
   await shot(g, 'slice-05-public-required')
   await g.getByLabel('Anrede').selectOption('Frau')
@@ -64,7 +64,7 @@ test('first start: setup, event, public registration, mail, dashboard, guest lis
   await g.getByRole('textbox', { name: 'Vorname' }).nth(1).fill('Erik')
   await g.getByRole('textbox', { name: 'Nachname' }).nth(1).fill('Begleiter')
   await shot(g, 'slice-06-public-filled')
-  await g.getByRole('button', { name: 'Verbindlich anmelden' }).click()
+  await g.getByRole('button', { name: 'Anmeldung anfragen' }).click()
   await expect(g.getByRole('heading', { name: 'Vielen Dank für Ihre Anmeldung!' })).toBeVisible()
   await shot(g, 'slice-07-public-done')
 

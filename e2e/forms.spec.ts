@@ -120,7 +120,7 @@ test('build a form with a condition, a timeslot and a photo; register in the emb
     await expect.poll(async () => (await g.locator('#einlass-frame').boundingBox())?.height ?? 0).toBeGreaterThan(600)
     await shot(g, 'forms-04-host-page-frame')
 
-    await frame.getByRole('button', { name: 'Verbindlich anmelden' }).click()
+    await frame.getByRole('button', { name: 'Anmeldung anfragen' }).click()
     await expect(frame.getByText('Bitte geben Sie Ihren Vornamen an.')).toBeVisible()
     await frame.getByLabel('Anrede').selectOption('Herr')
     await frame.getByLabel(/^Vorname( \*)?$/).fill('Bruno')
@@ -130,7 +130,7 @@ test('build a form with a condition, a timeslot and a photo; register in the emb
     const slots = frame.getByRole('group', { name: 'Anreise' })
     await slots.getByRole('button', { name: /Freitag 18–20 Uhr/ }).click()
     await expect(slots.getByRole('button', { name: /Freitag 18–20 Uhr/ })).toHaveAttribute('aria-pressed', 'true')
-    await expect(frame.getByRole('timer')).toContainText(/noch 1[45]:\d\d reserviert/)
+    await expect(frame.getByRole('timer')).toContainText(/noch 1[45]:\d\d Min. reserviert/)
     // single choice: picking the other slot releases the first (Bruno comes with Berta: the 1-place
     // slot would not hold both of them, issue 10 item 6)
     await slots.getByRole('button', { name: /Freitag 16–18 Uhr/ }).click()
@@ -142,11 +142,11 @@ test('build a form with a condition, a timeslot and a photo; register in the emb
     await frame.getByRole('textbox', { name: 'Vorname' }).nth(1).fill('Berta')
     await frame.getByRole('textbox', { name: 'Nachname' }).nth(1).fill('Berger')
     await frame.getByRole('textbox', { name: 'E-Mail-Adresse' }).nth(1).fill('kein-mail')
-    await frame.getByRole('button', { name: 'Verbindlich anmelden' }).click()
+    await frame.getByRole('button', { name: 'Anmeldung anfragen' }).click()
     await expect(frame.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.')).toBeVisible()
     await frame.getByRole('textbox', { name: 'E-Mail-Adresse' }).nth(1).fill('berta@example.org')
     await shot(g, 'forms-05-frame-filled')
-    await frame.getByRole('button', { name: 'Verbindlich anmelden' }).click()
+    await frame.getByRole('button', { name: 'Anmeldung anfragen' }).click()
     await expect(frame.getByRole('heading', { name: 'Vielen Dank für Ihre Anmeldung!' })).toBeVisible()
     await shot(g, 'forms-06-frame-done')
   } finally {

@@ -24,7 +24,7 @@ async function registerOnPublicPage(g: Page, who: { first: string; last: string;
   await g.getByLabel(/^Vorname( \*)?$/).fill(who.first)
   await g.getByLabel(/^Nachname( \*)?$/).fill(who.last)
   await g.getByLabel(/^E-Mail-Adresse( \*)?$/).fill(who.email)
-  await g.getByRole('button', { name: 'Verbindlich anmelden' }).click()
+  await g.getByRole('button', { name: 'Anmeldung anfragen' }).click()
   await expect(g.getByRole('heading', { name: 'Vielen Dank für Ihre Anmeldung!' })).toBeVisible()
 }
 

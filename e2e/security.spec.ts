@@ -24,7 +24,7 @@ test('the public form does not take over an invited guest for a stranger; the in
     await p.getByLabel(/^Vorname( \*)?$/).fill(first)
     await p.getByLabel(/^Nachname( \*)?$/).fill('Eingeladen')
     await p.getByLabel('E-Mail-Adresse').fill('ina@example.org')
-    await p.getByRole('button', { name: /anmelden/i }).click()
+    await p.getByRole('button', { name: 'Anmeldung anfragen' }).click()
   }
 
   // a stranger on a phone

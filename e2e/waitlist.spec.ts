@@ -32,7 +32,7 @@ test('waiting list: register when full, organiser frees a place and moves the gu
     await g.getByLabel(/^Vorname( \*)?$/).fill('Wanda')
     await g.getByLabel(/^Nachname( \*)?$/).fill('Warte')
     await g.getByLabel('E-Mail-Adresse').fill('wanda@example.org')
-    await g.getByRole('button', { name: /anmelden/i }).click()
+    await g.getByRole('button', { name: 'Anmeldung anfragen' }).click()
     await expect(g.getByRole('heading', { name: 'Sie stehen auf der Warteliste' })).toBeVisible()
     await shot(g, 'waitlist-01-public-waiting-phone')
     const waitMail = await server.smtp.waitFor((m) => m.to.includes('wanda@example.org'), 15_000)

@@ -14,7 +14,8 @@ import { createLogger } from './logger'
 import { trustedPublicKeys } from './modules/license/keys'
 import { loadLicense, verifyLicenseText } from './modules/license/license'
 import { SetupBody } from './modules/identity/model'
-import { createAgencyWithAdmin } from './modules/identity/service'
+import { createAgencyWithAdmin, setupRequired } from './modules/identity/service'
+import { endWithParent } from './lifecycle'
 import { startMailWorker } from './modules/mail/worker'
 import { startTaskRunner } from './modules/tasks/runner'
 import { issuesToFields } from './shared/validation'
@@ -118,6 +119,11 @@ async function serve(argv: string[], assets: UiAssets) {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+  // under `npm start` the server ends with npm (server/lifecycle.ts)
+  endWithParent((why) => void shutdown(why))
+  // one line for people (the log lines are JSON): where the server is and, on a first start, the setup page
+  const setup = await setupRequired(ctx).catch(() => false)
+  console.error(setup ? `einlass läuft: ${config.baseUrl} – zur Ersteinrichtung: ${config.baseUrl}/setup` : `einlass läuft: ${config.baseUrl}`)
 }
 
 async function migrate(argv: string[]) {

@@ -3,6 +3,7 @@ import { Suspense, lazy } from 'preact/compat'
 import { useEffect } from 'preact/hooks'
 import { Route, Switch, useLocation } from 'wouter'
 import { get } from './api/client'
+import { NotFound } from './components/not-found'
 import { Toasts } from './components/overlay'
 import { Spinner } from './components/ui'
 
@@ -10,6 +11,9 @@ const AuthApp = lazy(() => import('./apps/auth'))
 const OrganiserApp = lazy(() => import('./apps/organiser'))
 const PublicApp = lazy(() => import('./apps/public'))
 const GuestApp = lazy(() => import('./apps/guest'))
+
+/** Address prefixes of the signed-in organiser area (ui/apps/organiser and the account pages). */
+const ORGANISER_PREFIXES = ['/events', '/agreements', '/tags', '/agency', '/account']
 
 function Home() {
   const [, navigate] = useLocation()
@@ -36,7 +40,9 @@ export function App() {
           <Route path="/guest" component={GuestApp} />
           <Route path="/support" component={GuestApp} />
           <Route path="/guest/*" component={GuestApp} />
-          <Route component={OrganiserApp} />
+          {/* the organiser's areas; a new one adds its prefix here */}
+          {ORGANISER_PREFIXES.flatMap((p) => [<Route key={p} path={p} component={OrganiserApp} />, <Route key={`${p}/*`} path={`${p}/*`} component={OrganiserApp} />])}
+          <Route component={NotFound} />
         </Switch>
       </Suspense>
       <Toasts />

@@ -2,7 +2,9 @@
 import type { ComponentChildren, HTMLAttributes } from 'preact'
 import type { FieldErrors, UseFormRegisterReturn, UseFormSetError } from 'react-hook-form'
 import { ApiError } from '../api/client'
-import { fieldMessage } from '../i18n'
+import { COUNTRIES, type CountryOption } from '../../server/modules/forms/countries'
+import { useState } from 'preact/hooks'
+import { currentLanguage, fieldMessage, t } from '../i18n'
 import { useSettled } from './settle'
 
 const errorOf = (errors: FieldErrors<any>, name: string): string | undefined => {
@@ -49,9 +51,23 @@ export function Field({ label, name, errors, hint, required, size = 'full', chil
 type InputProps = Omit<HTMLAttributes<HTMLInputElement>, 'size'> & { type?: string; autocomplete?: string; placeholder?: string; min?: string | number; max?: string | number; step?: string | number }
 
 export function TextField({ label, reg, errors, hint, required, size, ...input }: { label: ComponentChildren; reg: UseFormRegisterReturn; errors: FieldErrors<any>; hint?: ComponentChildren; required?: boolean; size?: 'full' | 'half' } & InputProps) {
+  // a password can be shown while typing (a typo in a hidden password cost a reset)
+  const [shown, setShown] = useState(false)
+  const password = input.type === 'password'
   return (
     <Field label={label} name={reg.name} errors={errors} hint={hint} required={required} size={size}>
-      {(a) => <input {...(input as any)} {...a} {...reg} aria-required={required ? 'true' : undefined} />}
+      {(a) =>
+        password ? (
+          <div class="password-row">
+            <input {...(input as any)} type={shown ? 'text' : 'password'} {...a} {...reg} aria-required={required ? 'true' : undefined} />
+            <button type="button" class="btn btn-ghost password-toggle" aria-controls={a.id} aria-pressed={shown} onClick={() => setShown(!shown)}>
+              {shown ? t('common.passwordHide') : t('common.passwordShow')}
+            </button>
+          </div>
+        ) : (
+          <input {...(input as any)} {...a} {...reg} aria-required={required ? 'true' : undefined} />
+        )
+      }
     </Field>
   )
 }
@@ -66,6 +82,35 @@ export function SelectField({ label, reg, errors, options, required, size, place
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  )
+}
+
+/**
+ * A country from the spec's table (agency-side.md 9.2) in its continent groups, stored as the
+ * three-letter code: the profile and the event editor choose from the same list (a free text field
+ * refused "Deutschland" as too long).
+ */
+export function CountryField({ label, reg, errors, placeholder, size = 'half' }: { label: ComponentChildren; reg: UseFormRegisterReturn; errors: FieldErrors<any>; placeholder: string; size?: 'full' | 'half' }) {
+  const german = currentLanguage().startsWith('de')
+  const groups = new Map<string, CountryOption[]>()
+  for (const c of COUNTRIES) if (!c.spacer) groups.set(c.group, [...(groups.get(c.group) ?? []), c])
+  return (
+    <Field label={label} name={reg.name} errors={errors} size={size}>
+      {(a) => (
+        <select {...a} {...reg}>
+          <option value="">{placeholder}</option>
+          {[...groups].map(([group, list]) => (
+            <optgroup key={group} label={group}>
+              {list.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {german ? c.name : c.intName}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       )}

@@ -8,9 +8,12 @@ export interface Resource<T> {
   reload(): Promise<void>
 }
 
-/** Loads a GET resource; reload() fetches again. A null path waits. */
+/**
+ * Loads a GET resource; reload() fetches again. A null path waits. Data of an earlier path is never
+ * returned for a new one (after copying an event the editor of the copy showed the source's values).
+ */
 export function useResource<T>(path: string | null): Resource<T> {
-  const [data, setData] = useState<T | undefined>(undefined)
+  const [loaded, setLoaded] = useState<{ path: string; data: T } | undefined>(undefined)
   const [error, setError] = useState<ApiError | null>(null)
   const [loading, setLoading] = useState(path !== null)
   const ctrl = useRef<AbortController | null>(null)
@@ -23,7 +26,7 @@ export function useResource<T>(path: string | null): Resource<T> {
     try {
       const d = await get<T>(path, { signal: c.signal })
       if (!c.signal.aborted) {
-        setData(d)
+        setLoaded({ path, data: d })
         setError(null)
       }
     } catch (e) {
@@ -37,6 +40,7 @@ export function useResource<T>(path: string | null): Resource<T> {
     void load()
     return () => ctrl.current?.abort()
   }, [load])
+  const data = loaded && loaded.path === path ? loaded.data : undefined
   return { data, error, loading, reload: load }
 }
 

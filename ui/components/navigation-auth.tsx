@@ -5,8 +5,8 @@
 import { createContext, type ComponentChildren } from 'preact'
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { Link, useLocation } from 'wouter'
-import { ApiError, get, onAuthError, session } from '../api/client'
-import { setLanguage, t, useLanguage } from '../i18n'
+import { ApiError, get, onAuthError, patch, session } from '../api/client'
+import { setLanguage, setLanguageSaver, t, useLanguage } from '../i18n'
 import { Dialog } from './dialog'
 import {
   ACCOUNTS_PAGE,
@@ -184,6 +184,17 @@ export function NavigationAuth({ view, children }: { view: 'admin' | 'guest'; ch
     }
   }, [])
   useUnsavedChangesGuard()
+
+  // the footer's language choice is the user's setting (it went back at the next refresh before)
+  const userId = details?.user.id
+  useEffect(() => {
+    if (userId == null) return
+    setLanguageSaver(async (code) => {
+      await patch(`/proxy/api/user/${userId}`, { language: code })
+      await load(true)
+    })
+    return () => setLanguageSaver(null)
+  }, [userId])
 
   const state = useMemo<AuthState | null>(
     () => (details ? { details, view, reload: () => load(), openAccountSwitcher: () => setSwitcher(true) } : null),

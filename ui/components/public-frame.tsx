@@ -2,13 +2,17 @@
 // language switcher. Kept apart from ./layout: the public page must not pull in the signed-in
 // navigation (budget: server/ui-budget.test.ts).
 import type { ComponentChildren } from 'preact'
-import { currentLanguage, setLanguage, useLanguage } from '../i18n'
+import { chooseLanguage, currentLanguage, offeredLanguages, useLanguage } from '../i18n'
 import { useResource } from './hooks'
 
 interface LanguageOption {
   code: string
+  /** the language's own name (Deutsch, English …) */
   displayName: string
+  /** German name (Deutsch (Sie), Deutsch (du) …) */
+  fullName: string
   sortOrder: number
+  ownTexts?: boolean
 }
 
 /**
@@ -17,14 +21,15 @@ interface LanguageOption {
  */
 export function switcherLanguages(data: readonly LanguageOption[]): LanguageOption[] {
   const sorted = [...data].sort((a, b) => a.sortOrder - b.sortOrder)
-  const de = sorted.find((l) => l.code === 'de') ?? { code: 'de', displayName: 'Deutsch', sortOrder: -1 }
+  const de = sorted.find((l) => l.code === 'de') ?? { code: 'de', displayName: 'Deutsch', fullName: 'Deutsch (Sie)', sortOrder: -1 }
   return [de, ...sorted.filter((l) => l.code !== 'de')]
 }
 
 /** Buttons for up to 4 languages; above that a dropdown with German and the first ones on top. */
 export function LanguageSwitcher() {
   useLanguage()
-  const { data } = useResource<LanguageOption[]>('/proxy/api/public/translations/languages')
+  const { data: all } = useResource<LanguageOption[]>('/proxy/api/public/translations/languages')
+  const data = all && offeredLanguages(all)
   if (!data || data.length < 2) return null
   const lang = currentLanguage()
   const list = switcherLanguages(data)
@@ -32,8 +37,8 @@ export function LanguageSwitcher() {
     return (
       <nav class="lang-switch" aria-label="Sprache / Language">
         {list.map((l) => (
-          <button key={l.code} type="button" class={`lang-btn ${l.code === lang ? 'active' : ''}`} aria-pressed={l.code === lang} onClick={() => void setLanguage(l.code)}>
-            {l.code.toUpperCase()}
+          <button key={l.code} type="button" lang={l.code.split('-')[0]} title={l.fullName} class={`lang-btn ${l.code === lang ? 'active' : ''}`} aria-pressed={l.code === lang} onClick={() => void chooseLanguage(l.code)}>
+            {l.displayName}
           </button>
         ))}
       </nav>
@@ -42,7 +47,7 @@ export function LanguageSwitcher() {
   return (
     <label class="lang-select">
       <span class="sr-only">Sprache / Language</span>
-      <select value={lang} onChange={(e) => void setLanguage((e.target as HTMLSelectElement).value)}>
+      <select value={lang} onChange={(e) => void chooseLanguage((e.target as HTMLSelectElement).value)}>
         {list.map((l) => (
           <option key={l.code} value={l.code}>
             {l.displayName}

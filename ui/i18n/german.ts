@@ -9,7 +9,11 @@ export const PARTS = {
   /** every screen: shell, buttons, error and field messages (any server error may reach any page) */
   core: ['app', 'common', 'errors', 'field'],
   /** the public registration page and its form engine */
-  public: ['registration', 'form', 'fieldType', 'gender', 'covidState', 'events.online', 'events.registrationState', 'signature'],
+  public: ['registration', 'form', 'fieldType', 'gender', 'covidState', 'defaultField', 'events.online', 'events.registrationState', 'signature'],
+  /** the guest pages (dashboard, self check-in, help, notifications, the no-permission page); the
+   * account area and the data-change form load their parts when opened. Kept in step by
+   * server/modules/guest/guest-budget.test.ts (every key the guest pages name is in core + guest). */
+  guest: ['guest', 'guestPortal', 'guestAgreements', 'selfCheckin', 'help', 'report', 'notifications', 'visitorStatus', 'signature', 'nav', 'role', 'auth', 'account', 'registration', 'form', 'fieldType', 'defaultField'],
 } as const
 
 export type PartName = keyof typeof PARTS | 'rest'

@@ -48,6 +48,21 @@ export async function setLanguage(code: string) {
   for (const l of listeners) l()
 }
 
+/** Stores a language the person chose (set by the signed-in areas: the choice goes to the user). */
+let saver: ((code: string) => Promise<void>) | null = null
+export function setLanguageSaver(f: ((code: string) => Promise<void>) | null) {
+  saver = f
+}
+
+/** A language chosen by the person (footer switcher): shown at once and kept for a signed-in user. */
+export async function chooseLanguage(code: string) {
+  await setLanguage(code)
+  if (saver) await saver(code).catch(() => {})
+}
+
+/** Languages worth offering: a German variant without texts of its own would read exactly like German. */
+export const offeredLanguages = <L extends { code: string; ownTexts?: boolean }>(list: readonly L[]): L[] => list.filter((l) => l.ownTexts !== false || !l.code.startsWith('de'))
+
 export function initialLanguage(): string {
   try {
     return localStorage.getItem('einlass.language') ?? 'de'

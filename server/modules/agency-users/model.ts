@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { email, optionalText } from '../../shared/validation'
 import { ORGANISER_ROLES } from '../identity/roles'
-import { PASSWORD_PATTERN } from '../identity/model'
+import { passwordRule } from '../identity/model'
 
 export const InviteBody = z.object({
   email: email(),
@@ -25,7 +25,7 @@ export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>
 /** The form on the invitation page (new users): password with repeat. */
 export const SetPasswordForm = z
   .object({
-    password: z.string().min(1, 'PASSWORD_MISSING').max(200, 'TOO_LONG').regex(PASSWORD_PATTERN, 'PASSWORD_TOO_WEAK'),
+    password: z.string().min(1, 'PASSWORD_MISSING').max(200, 'TOO_LONG').superRefine(passwordRule),
     passwordRepeat: z.string().min(1, 'PASSWORD_REPEAT_MISSING').max(200, 'TOO_LONG'),
   })
   .refine((v) => v.password === v.passwordRepeat, { path: ['passwordRepeat'], message: 'PASSWORD_REPEAT_MISMATCH' })

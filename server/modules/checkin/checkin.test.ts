@@ -42,6 +42,23 @@ forEachDialect(
       expect(byName.body.items.map((x: any) => x.id)).toEqual([g.id])
     })
 
+    test('a second scan shows when and by whom the person was checked in (issue 10, desk alert)', async () => {
+      const e = await createEvent(admin)
+      const g = await ticketGuest(e.id)
+      const before = await admin.get(`/proxy/api/events/${e.id}/checkin/lookup?code=${g.ticketCode}`)
+      expect(before.body.items[0].persons[0]).toMatchObject({ checkState: 'OPEN', checkinDate: null })
+      expect(before.body.items[0].persons[0].checkinBy).toBeUndefined()
+      expect((await checkin(e.id, { code: g.ticketCode, checkinGuests: [0] })).status).toBe(200)
+      const again = await admin.get(`/proxy/api/events/${e.id}/checkin/lookup?code=${g.ticketCode}`)
+      const [main, escort] = again.body.items[0].persons
+      const me = await h().ctx.db.selectFrom('account').select(['first_name', 'last_name']).where('id', '=', admin.accountId).executeTakeFirstOrThrow()
+      expect(main).toMatchObject({ checkState: 'CHECKED_IN', checkinBy: [me.first_name, me.last_name].filter(Boolean).join(' '), checkinOrigin: 'DESK' })
+      expect(main.checkinBy).toBeTruthy()
+      expect(Date.parse(main.checkinDate)).toBeGreaterThan(0)
+      expect(escort.checkState).toBe('OPEN')
+      expect(escort.checkinBy).toBeUndefined()
+    })
+
     test('check in all, counts, status APPEARED, presence; check out one, re-entry; refusals', async () => {
       const e = await createEvent(admin)
       const g = await ticketGuest(e.id)

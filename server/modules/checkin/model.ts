@@ -34,4 +34,11 @@ export interface Person {
   checkState: 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
   checkinDate: string | null
   checkoutDate: string | null
+  /**
+   * Who checked the person in, while they are in (the desk's "Bereits eingecheckt um 14:20 (von …)"):
+   * the staff member's name or e-mail, null for a self check-in or when unknown. Only in lookups.
+   */
+  checkinBy?: string | null
+  /** DESK or SELF, while the person is in; only in lookups */
+  checkinOrigin?: string | null
 }

@@ -141,9 +141,30 @@ function personsOf(v: EventVisitorRow, escorts: EscortPersonRow[]): Person[] {
 
 const escortsOf = (db: Db, v: EventVisitorRow) => (v.visitor_count > 1 ? db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute() : Promise.resolve([] as EscortPersonRow[]))
 
+/** Who checked each person of a registration in, for those who are in now (open presence rows). */
+async function checkedInBy(db: Db, visitorId: number): Promise<Map<number, { by: string | null; origin: string }>> {
+  const rows = await db
+    .selectFrom('presence as p')
+    .leftJoin('account as a', 'a.id', 'p.checkin_account_id')
+    .leftJoin('app_user as u', 'u.id', 'a.user_id')
+    .select(['p.person', 'p.origin', 'p.checkin_at', 'a.first_name', 'a.last_name', 'u.email'])
+    .where('p.visitor_id', '=', visitorId)
+    .where('p.checkout_at', 'is', null)
+    .orderBy('p.checkin_at')
+    .execute()
+  const out = new Map<number, { by: string | null; origin: string }>()
+  for (const r of rows) out.set(r.person, { by: r.origin === 'SELF' ? null : [r.first_name, r.last_name].filter(Boolean).join(' ') || r.email || null, origin: r.origin })
+  return out
+}
+
 /** What the desk shows for one registration. */
 export async function registrationView(ctx: AppContext, event: EventRow, v: EventVisitorRow, escorts?: EscortPersonRow[]) {
-  const [es, agreements, decisions] = await Promise.all([escorts ? Promise.resolve(escorts) : escortsOf(ctx.db, v), effectiveAgreements(ctx.db, event), decisionsOf(ctx.db, v.id)])
+  const [es, agreements, decisions, by] = await Promise.all([
+    escorts ? Promise.resolve(escorts) : escortsOf(ctx.db, v),
+    effectiveAgreements(ctx.db, event),
+    decisionsOf(ctx.db, v.id),
+    checkedInBy(ctx.db, v.id),
+  ])
   const byAgreement = new Map(decisions.map((d) => [d.agreement_id, d]))
   const list = agreements.map((a) => {
     const d = byAgreement.get(a.id)
@@ -159,7 +180,7 @@ export async function registrationView(ctx: AppContext, event: EventRow, v: Even
     // codes are made on first use: a guest who never opened the QR code has one at the desk too
     ticketCode: v.ticket_code ? formatTicketCode(v.ticket_code) : canCheckIn(v.status) ? formatTicketCode(await ensureTicketCode(ctx.db, v.id)) : null,
     canCheckin: canCheckIn(v.status),
-    persons: personsOf(v, es),
+    persons: personsOf(v, es).map((p) => (p.checkState === 'CHECKED_IN' ? { ...p, checkinBy: by.get(p.person)?.by ?? null, checkinOrigin: by.get(p.person)?.origin ?? null } : p)),
     agreements: list,
     missingAgreements: list.filter((a) => a.appearance === 'REQUIRED' && a.status !== 'CONFIRMED').map((a) => ({ id: a.id, displayName: a.displayName })),
   }

@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test'
 import { eventBody, forEachDialect } from '../../testing/harness'
 import { createEvent, licenseWith } from '../../testing/organiser'
+import { embedCode } from './embed'
 
 forEachDialect(
   'events: editor, filter, copy, archive, delete',
@@ -172,6 +173,12 @@ forEachDialect(
       expect(r.status).toBe(201)
       expect(r.body).toMatchObject({ displayName: 'Sommerfest (Kopie)', primaryColor: '#112233', seatsTaken: 0, status: 'OK', tags: [{ id: tag.id }] })
       expect(r.body.id).not.toBe(e.id)
+      // the copy starts offline: its public page and registration answer 404 until it is published
+      expect(e.visibility).toBe('PUBLIC')
+      expect(r.body.visibility).toBe('OFFLINE')
+      const anon = h().agent()
+      expect((await anon.get(`/proxy/api/public/events/${r.body.id}`)).status).toBe(404)
+      expect((await anon.get(`/proxy/api/public/events/${e.id}`)).status).toBe(200)
       // the community license allows 5 events per agency
       for (let i = 0; i < 3; i++) expect((await admin.post(`/proxy/api/events/${e.id}/copy`, {})).status).toBe(201)
       const over = await admin.post(`/proxy/api/events/${e.id}/copy`, {})
@@ -218,6 +225,51 @@ forEachDialect(
       expect(o.body.frameUrl).toBe(`http://localhost/public/event/${e.id}/frame?hideCookieinfo=true&scrollId=anmeldung`)
       expect(o.body.iframeCode).toContain('height="600"')
       expect(o.body.iframeCode).toContain('frame?hideCookieinfo=true&amp;scrollId=anmeldung')
+      // one code everywhere: the resizing one (the iframe grows through /embed.js, 450 px to start)
+      expect(r.body.iframeCode).toContain(`id="einlass-${e.id}"`)
+      expect(r.body.iframeCode).toContain('style="width:100%;height:450px;border:0"')
+      expect(r.body.iframeCode).toContain('<script src="http://localhost/embed.js" async></script>')
+      expect(r.body.iframeCode).toBe(embedCode({ eventId: e.id, frameUrl: r.body.frameUrl, origin: 'http://localhost', title: 'Fest & "Feier"' }))
+    })
+
+    test('sort upcoming: the next event on top, then past ones with the latest first (issue 10)', async () => {
+      const admin = await h().admin()
+      const at = (days: number, name: string) => {
+        const start = new Date(Date.now() + days * 86400_000)
+        return h().ctx.db.updateTable('event').set({ start_date: start.toISOString(), end_date: new Date(start.getTime() + 3600_000).toISOString() }).where('display_name', '=', name).execute()
+      }
+      for (const name of ['Nächstes Jahr', 'Nächste Woche', 'Morgen', 'Gestern', 'Letzten Monat']) await createEvent(admin, { displayName: name })
+      await at(365, 'Nächstes Jahr')
+      await at(7, 'Nächste Woche')
+      await at(1, 'Morgen')
+      await at(-1, 'Gestern')
+      await at(-30, 'Letzten Monat')
+      const r = await admin.post('/proxy/api/events/search', { sort: { field: 'upcoming', direction: 'asc' }, perPage: 50 })
+      expect(r.status).toBe(200)
+      expect(r.body.items.map((e: any) => e.displayName)).toEqual(['Morgen', 'Nächste Woche', 'Nächstes Jahr', 'Gestern', 'Letzten Monat'])
+      const paged = await admin.post('/proxy/api/events/search', { sort: { field: 'upcoming', direction: 'asc' }, perPage: 2, page: 1 })
+      expect(paged.body.items.map((e: any) => e.displayName)).toEqual(['Nächstes Jahr', 'Gestern'])
+    })
+
+    test('public page data: the description sanitised, the organiser contact when set (issue 10.2)', async () => {
+      const admin = await h().admin()
+      const e = await createEvent(admin, { description: '<p>Grüße aus <b>Köln</b></p>' })
+      // a row written around the sanitiser (old data, an import) never reaches the page as is
+      await h().ctx.db.updateTable('event').set({ description: '<p onclick="x()">Hallo<script>alert(1)</script></p>' }).where('id', '=', e.id).execute()
+      const anon = h().agent()
+      const r = await anon.get(`/proxy/api/public/events/${e.id}`)
+      expect(r.body.description).toBe('<p>Hallo</p>')
+      expect(r.body.contact).toBeNull()
+      await h().ctx.db.updateTable('agency').set({ contact_guest: 'Team Gäste', contact_guest_mail: 'gaeste@agentur.example' }).where('id', '=', admin.agencyId).execute()
+      const c = await anon.get(`/proxy/api/public/events/${e.id}`)
+      expect(c.body.contact).toEqual({ name: 'Team Gäste', phone: null, mail: 'gaeste@agentur.example' })
+      expect(c.body.legal).toEqual({ imprintUrl: null, imprintText: null, privacyUrl: null, privacyText: null })
+      // the agency's imprint (an address) and privacy notice (a text, sanitised) from the help settings
+      await h().ctx.db.updateTable('agency').set({ imprint_url: 'https://agentur.example/impressum', privacy_text: '<p>Wir speichern nur, was nötig ist.<img src=x onerror=alert(1)></p>' }).where('id', '=', admin.agencyId).execute()
+      const l = await anon.get(`/proxy/api/public/events/${e.id}`)
+      expect(l.body.legal.imprintUrl).toBe('https://agentur.example/impressum')
+      expect(l.body.legal.privacyText).toContain('Wir speichern nur, was nötig ist.')
+      expect(l.body.legal.privacyText).not.toContain('onerror')
     })
 
     test('autoCompleteList and the status catalogue', async () => {

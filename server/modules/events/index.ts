@@ -9,6 +9,8 @@ import { requireOrganiser } from '../identity/auth'
 import { labelsOfEvents } from '../tags/service'
 import { eventDto, publicEventDto } from './dto'
 import type { EventRow } from './events.table'
+import { embedCode } from './embed'
+import { sanitizeRichText } from './rich-text'
 import { EmbedQuery, EventCopyInput, EventInput, EventSearch } from './model'
 import { findEvent, listAgencyEvents, searchEvents, statusesOf } from './repository'
 import { assertPresetFeature, copyEvent, createEvent, deleteEvent, eventOfAgency, eventReadable, restoreEvent, setArchived, updateEvent } from './service'
@@ -135,12 +137,11 @@ export function eventRoutes(ctx: AppContext) {
         if (c.query.scrollId) params.set('scrollId', c.query.scrollId)
         const qs = params.toString()
         const frameUrl = `${base}/public/event/${e.id}/frame${qs ? `?${qs}` : ''}`
-        const title = e.display_name.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!)
         return {
           publicUrl: `${base}/public/event/${e.id}`,
           frameUrl,
           height: c.query.height,
-          iframeCode: `<iframe src="${frameUrl.replace(/&/g, '&amp;')}" title="${title}" width="100%" height="${c.query.height}" style="border:0;width:100%" loading="lazy"></iframe>`,
+          iframeCode: embedCode({ eventId: e.id, frameUrl, origin: new URL(base).origin, title: e.display_name, height: c.query.height }),
         }
       },
       { params: IdParams, query: EmbedQuery, detail: { tags: ['events'], summary: 'Links and iframe code to embed the registration form (EVENT.GUEST.MANAGE)' } },
@@ -162,8 +163,19 @@ export function eventRoutes(ctx: AppContext) {
       async ({ params }) => {
         const e = await findEvent(ctx.db, params.id)
         if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
-        const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name']).where('id', '=', e.agency_id).executeTakeFirst()
-        return publicEventDto(ctx, e, agency ?? null)
+        const agency = await ctx.db
+          .selectFrom('agency')
+          .select(['id', 'display_name', 'contact_guest', 'contact_guest_phone', 'contact_guest_mail', 'imprint_text', 'imprint_url', 'privacy_text', 'privacy_url'])
+          .where('id', '=', e.agency_id)
+          .executeTakeFirst()
+        const contact = agency && (agency.contact_guest || agency.contact_guest_phone || agency.contact_guest_mail) ? { name: agency.contact_guest, phone: agency.contact_guest_phone, mail: agency.contact_guest_mail } : null
+        // the page shows the description as HTML: sanitised again on the way out (rows written
+        // before the sanitiser, or by an import, are never trusted)
+        // the agency's imprint and privacy notice (help module settings): an address, else the text
+        const legal = agency
+          ? { imprintUrl: agency.imprint_url, imprintText: agency.imprint_url ? null : sanitizeRichText(agency.imprint_text), privacyUrl: agency.privacy_url, privacyText: agency.privacy_url ? null : sanitizeRichText(agency.privacy_text) }
+          : null
+        return { ...publicEventDto(ctx, e, agency ?? null), description: sanitizeRichText(e.description), contact, legal }
       },
       { params: IdParams, detail: { tags: ['events'], summary: 'The public page data of an event' } },
     )

@@ -1,6 +1,7 @@
 // Event shapes shared by the organiser forms and the server.
 import { z } from 'zod'
 import { isTimeZone } from '../../i18n/format'
+import { isCountryCode } from '../forms/countries'
 import { optionalText, requiredText } from '../../shared/validation'
 
 export const VISIBILITIES = ['PUBLIC', 'PRIVATE', 'OFFLINE'] as const
@@ -50,7 +51,7 @@ export const EventInput = z
     streetNumber: optionalText(20),
     postCode: optionalText(20),
     city: optionalText(120),
-    country: optionalText(3),
+    country: optionalText(3).refine((v) => v == null || isCountryCode(v), 'INVALID'),
     meetingUrl: optionalUrl(),
     primaryColor: color(),
     accentColor: color(),
@@ -116,7 +117,8 @@ export const EventFilter = z
   })
 export type EventFilter = z.infer<typeof EventFilter>
 
-export const EVENT_SORT_FIELDS = ['startDate', 'displayName', 'createdAt'] as const
+/** `upcoming`: events not yet over first, the next on top, then past ones, the latest first (the list's order) */
+export const EVENT_SORT_FIELDS = ['startDate', 'displayName', 'createdAt', 'upcoming'] as const
 export const EventSearch = z.object({
   filter: EventFilter.default(EventFilter.parse({})),
   search: z.string().trim().max(200).optional(),

@@ -69,11 +69,21 @@ export async function searchEvents(db: Db, agencyId: number, s: EventSearch, now
     q = q.where((eb) => eb.or([eb(eb.fn('lower', ['display_name']), 'like', like), eb(eb.fn('lower', ['sub_title']), 'like', like), eb(eb.fn('lower', ['city']), 'like', like), eb(eb.fn('lower', ['location_name']), 'like', like)]))
   }
   const col = { startDate: 'start_date', displayName: 'display_name', createdAt: 'created_at' } as const
+  const nowIso = now.toISOString()
+  const sorted =
+    s.sort.field === 'upcoming'
+      ? q
+          .selectAll()
+          .orderBy(sql`case when end_date >= ${nowIso} then 0 else 1 end`)
+          .orderBy(sql`case when end_date >= ${nowIso} then start_date end`, 'asc')
+          .orderBy('start_date', 'desc')
+          .orderBy('id', 'asc')
+      : q
+          .selectAll()
+          .orderBy(s.sort.field === 'displayName' ? sql`lower(display_name)` : sql.ref(col[s.sort.field]), s.sort.direction)
+          .orderBy('id', s.sort.direction)
   const [rows, total] = await Promise.all([
-    q
-      .selectAll()
-      .orderBy(s.sort.field === 'displayName' ? sql`lower(display_name)` : sql.ref(col[s.sort.field]), s.sort.direction)
-      .orderBy('id', s.sort.direction)
+    sorted
       .limit(s.perPage)
       .offset(s.page * s.perPage)
       .execute(),

@@ -158,6 +158,9 @@ export async function copyEvent(ctx: AppContext, actor: AccountActor, eventId: n
         agency_id: agencyId,
         status: input.status,
         archived: false,
+        // a copy of a real event starts offline (not reachable, nobody registers) until the organiser
+        // has checked its dates and publishes it; presets and events made from a preset keep theirs
+        ...(input.status === 'OK' && source.status === 'OK' ? { visibility: 'OFFLINE' } : {}),
         display_name: input.displayName ?? source.display_name,
         seats_taken: 0,
         created_by_account_id: actor.account.id,

@@ -353,7 +353,7 @@ describe('escort persons', () => {
   const withEscort = (code: string, appearance: FieldDef['appearance']) => defaultDefs().map((f) => (f.defaultField === code ? { ...f, appearance } : f))
   test('first and last name required while ESCORT_NAME is shown', () => {
     const e = evaluate(defaultDefs(), { ...base, fields: {}, escortPersons: [{ firstName: 'Eva' }] }, ctx())
-    expect(e.missing).toEqual([expect.objectContaining({ field: 'escortPersons.0.lastName', errorType: 'LAST_NAME_REQUIRED' })])
+    expect(e.missing).toEqual([expect.objectContaining({ field: 'escortPersons.0.lastName', errorType: 'ESCORT_LAST_NAME_REQUIRED' })])
     const noNames = evaluate(withEscort('ESCORT_NAME', 'HIDDEN'), { ...base, fields: {}, escortPersons: [{}] }, ctx())
     expect(noNames.missing).toEqual([])
   })
@@ -389,7 +389,7 @@ describe('the submission schema and helpers', () => {
     expect(r.success).toBe(false)
     expect(r.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       [`fields.${f.id}`, 'REQUIRED'],
-      ['escortPersons.0.lastName', 'LAST_NAME_REQUIRED'],
+      ['escortPersons.0.lastName', 'ESCORT_LAST_NAME_REQUIRED'],
       [`fields.${n.id}`, 'NUMBER_MIN'],
     ])
     const admin = submissionSchema(defs, ctx({ admin: true })).safeParse({ ...base, fields: { [n.id]: 2 } })

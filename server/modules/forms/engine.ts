@@ -68,10 +68,14 @@ export const TEXT_LIMITS = {
   postCode: 20,
   city: 120,
 } as const
-const MAX_TEXT = TEXT_LIMITS.text
-const MAX_TEXTAREA = TEXT_LIMITS.textarea
 /** The limit of each part of an ADDRESS answer (1–2 MB were stored before). */
 export const ADDRESS_LIMITS = { street: TEXT_LIMITS.street, streetNumber: TEXT_LIMITS.streetNumber, postCode: TEXT_LIMITS.postCode, city: TEXT_LIMITS.city, country: 3 } as const
+/** aliases the form inputs read their maxlength from */
+export const MAX_TEXT = TEXT_LIMITS.text
+export const MAX_TEXTAREA = TEXT_LIMITS.textarea
+export const MAX_ESCORT_NAME = TEXT_LIMITS.name
+/** the registration call's bound for salutation, title, names and e-mail (registration/model.ts) */
+export const MAX_BASIC_TEXT = TEXT_LIMITS.text
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/
@@ -617,9 +621,10 @@ function checkEscort(e: unknown, i: number, app: EscortAppearance, c: Ctx): Esco
   if (app.name !== 'HIDDEN') {
     out.firstName = str(r.firstName) || null
     out.lastName = str(r.lastName) || null
-    if (!out.firstName) miss('firstName', 'FIRST_NAME_REQUIRED')
+    // the escort's names, not the guest's own ("Ihren Vornamen" addressed the wrong person)
+    if (!out.firstName) miss('firstName', 'ESCORT_FIRST_NAME_REQUIRED')
     else if (out.firstName.length > TEXT_LIMITS.name) bad('firstName', 'TOO_LONG', { max: TEXT_LIMITS.name })
-    if (!out.lastName) miss('lastName', 'LAST_NAME_REQUIRED')
+    if (!out.lastName) miss('lastName', 'ESCORT_LAST_NAME_REQUIRED')
     else if (out.lastName.length > TEXT_LIMITS.name) bad('lastName', 'TOO_LONG', { max: TEXT_LIMITS.name })
   }
   const text = (p: 'title' | 'company' | 'position' | 'web' | 'info', appearance: string, max: number = MAX_TEXT) => {

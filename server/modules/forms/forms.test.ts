@@ -263,6 +263,8 @@ forEachDialect('copying an event copies its form', (h) => {
 
     const copy = await admin.post(`/proxy/api/events/${eventId}/copy`, { displayName: 'Kopie' })
     expect(copy.status).toBe(201)
+    // a copy starts offline (issue 10); published, guests register on it
+    await h().ctx.db.updateTable('event').set({ visibility: 'PUBLIC' }).where('id', '=', copy.body.id).execute()
     const copied = (await admin.get(`/proxy/api/events/${copy.body.id}/fields`)).body
     expect(copied.waitingList).toBe(true)
     expect(copied.formVersion).toBeGreaterThan(0)
@@ -312,6 +314,7 @@ forEachDialect('copying an event copies its form', (h) => {
     const ev = await admin.post('/proxy/api/events', eventBody())
     const copy = await admin.post(`/proxy/api/events/${ev.body.id}/copy`, {})
     expect(copy.status).toBe(201)
+    await h().ctx.db.updateTable('event').set({ visibility: 'PUBLIC' }).where('id', '=', copy.body.id).execute()
     const pub = await h().request('GET', `/proxy/api/public/events/${copy.body.id}/form`)
     expect(pub.body.fields.slice(0, 5).map((f: any) => f.defaultField)).toEqual(['SALUTATION', 'TITLE', 'FIRST_NAME', 'LAST_NAME', 'EMAIL'])
     expect(await h().ctx.db.selectFrom('event_field').select('id').where('event_id', '=', copy.body.id).execute()).toEqual([])

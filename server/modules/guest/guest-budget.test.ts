@@ -6,6 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { bundleUi } from '../../../ui/bundle'
+import { PARTS } from '../../../ui/i18n/german'
+import { de } from '../../i18n/de'
 
 const BUDGET_BYTES = 100 * 1024
 
@@ -46,5 +48,23 @@ test('the guest dashboard’s scripts stay under 100 KB gzipped; the form engine
   const inputs = Object.keys(outputs)
     .filter((o) => scripts.includes(relative(outdir, resolve(outdir, o))))
     .flatMap((o) => Object.keys(outputs[o].inputs))
-  expect(inputs.filter((i) => /ui\/components\/form-engine\/|libphonenumber/.test(i))).toEqual([])
+  // the form engine itself (its fields and evaluation) loads with the data change; the field-error
+  // dialog's label lookup (form-engine/labels.ts, a few lines) is all the dashboard may carry of it
+  expect(inputs.filter((i) => /ui\/components\/form-engine\/(?!labels\.ts$)|libphonenumber/.test(i))).toEqual([])
+})
+
+test('every text key the guest pages name is in the German they load (core + guest part)', () => {
+  const loaded = (k: string) => [...PARTS.core, ...PARTS.guest].some((p) => k === p || k.startsWith(`${p}.`))
+  const outputs = result.metafile!.outputs
+  const key = (p: string) => relative(outdir, resolve(outdir, p))
+  const scripts = new Set(guestPageScripts())
+  const inputs = Object.keys(outputs).filter((o) => scripts.has(key(o))).flatMap((o) => Object.keys(outputs[o].inputs))
+  const missing: string[] = []
+  for (const input of inputs) {
+    if (input.includes('node_modules') || !/\.(ts|tsx)$/.test(input) || input.includes('/i18n/')) continue
+    const src = readFileSync(resolve(input), 'utf8')
+    for (const [, k] of src.matchAll(/['"`]([a-z][A-Za-z]*\.[\w.]+)['"`]/g)) if (k in de && !loaded(k)) missing.push(`${input}: ${k}`)
+    for (const [, prefix] of src.matchAll(/\bt\(\s*`([\w.]+\.)\$\{/g)) for (const k of Object.keys(de)) if (k.startsWith(prefix) && !loaded(k)) missing.push(`${input}: ${k}`)
+  }
+  expect(missing).toEqual([])
 })

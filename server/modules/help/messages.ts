@@ -96,6 +96,7 @@ export const de = {
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
+  'help.imprint.settingsHint': 'Diese Angaben sehen deine Gäste im Gästebereich. Gib einen Text oder eine Adresse an.',
   'report.contact.intro': 'Bitte wende dich mit diesem Anliegen direkt an den Veranstalter:',
   'field.CHECKBOX_REQUIRED': 'Bitte bestätige dieses Feld.',
   'help.info.dashboard': 'Hier siehst du alle Veranstaltungen, zu denen du angemeldet oder eingeladen bist. Offene Einladungen stehen oben.',

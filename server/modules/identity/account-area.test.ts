@@ -62,7 +62,11 @@ forEachDialect('account area: user, password, profile, introduction', (h) => {
       [{ password: 'OhneZiffer!', passwordRepeat: 'OhneZiffer!' }, [{ field: 'password', errorType: 'PASSWORD_TOO_WEAK' }]],
       [{ password: 'OhneSonder1', passwordRepeat: 'OhneSonder1' }, [{ field: 'password', errorType: 'PASSWORD_TOO_WEAK' }]],
       [{ password: 'Mit Leer1!', passwordRepeat: 'Mit Leer1!' }, [{ field: 'password', errorType: 'PASSWORD_TOO_WEAK' }]],
-      [{ password: 'Sonder*1Aa', passwordRepeat: 'Sonder*1Aa' }, [{ field: 'password', errorType: 'PASSWORD_TOO_WEAK' }]],
+      // * is allowed but is not one of the spec's specials: the message says so (issue 10)
+      [{ password: 'Sonder*1Aa', passwordRepeat: 'Sonder*1Aa' }, [{ field: 'password', errorType: 'PASSWORD_SPECIAL_NOT_COUNTED' }]],
+      [{ password: 'Euro€;1Aa', passwordRepeat: 'Euro€;1Aa' }, [{ field: 'password', errorType: 'PASSWORD_SPECIAL_NOT_COUNTED' }]],
+      // something else missing too: the general message
+      [{ password: 'sonder*1a', passwordRepeat: 'sonder*1a' }, [{ field: 'password', errorType: 'PASSWORD_TOO_WEAK' }]],
       [{ password: NEW, passwordRepeat: 'Anders1!xx' }, [{ field: 'passwordRepeat', errorType: 'PASSWORD_REPEAT_MISMATCH' }]],
     ]
     for (const [body, fields] of cases) {

@@ -20,12 +20,37 @@ export const PASSWORD_RULES = [
   { key: 'noWhitespace', test: (p: string) => p.length > 0 && !/\s/.test(p) },
 ] as const
 
+/**
+ * Characters that are neither letters, digits, whitespace nor one of the spec's specials (`*`, `;`,
+ * `:`, `<`, `>`, `~`, `€` …): allowed in a password, but they do not count as its special character.
+ */
+export function uncountedSpecials(p: string): string[] {
+  return [...new Set([...p].filter((ch) => !/[\p{L}\p{N}\s]/u.test(ch) && !PASSWORD_SPECIALS.includes(ch)))]
+}
+
+/**
+ * The error code of a password the spec's pattern refuses: PASSWORD_SPECIAL_NOT_COUNTED when the
+ * only thing missing is an allowed special and the password has others (it said only "zu schwach"),
+ * else PASSWORD_TOO_WEAK; null for a password the pattern accepts.
+ */
+export function passwordProblem(p: string): 'PASSWORD_TOO_WEAK' | 'PASSWORD_SPECIAL_NOT_COUNTED' | null {
+  if (PASSWORD_PATTERN.test(p)) return null
+  const failing = PASSWORD_RULES.filter((r) => !r.test(p)).map((r) => r.key)
+  return failing.length === 1 && failing[0] === 'special' && uncountedSpecials(p).length > 0 ? 'PASSWORD_SPECIAL_NOT_COUNTED' : 'PASSWORD_TOO_WEAK'
+}
+
+/** The spec's password rule as a zod check (one message saying what is wrong). */
+export const passwordRule = (v: string, ctx: z.RefinementCtx) => {
+  const problem = v === '' ? null : passwordProblem(v)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem })
+}
+
 export const strongPassword = () =>
   z
     .string({ error: 'PASSWORD_MISSING' })
     .min(1, 'PASSWORD_MISSING')
     .max(200, 'TOO_LONG')
-    .regex(PASSWORD_PATTERN, 'PASSWORD_TOO_WEAK')
+    .superRefine(passwordRule)
 
 export const LoginBody = z.object({
   email: email(),

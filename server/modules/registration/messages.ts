@@ -21,10 +21,10 @@ export const de = {
   'registration.agreements.signRequired': 'Mit Ihrer Unterschrift stimmen Sie zu.',
   'registration.agreements.signOptional': 'Wenn Sie zustimmen möchten, unterschreiben Sie hier.',
   'registration.agreements.missing': 'Bitte unterschreiben Sie die erforderlichen Einverständniserklärungen.',
-  'registration.freePlaces': 'Noch {n} Plätze frei',
   'registration.done.link': 'Weiter',
   'registration.confirmInvitation': 'Teilnahme bestätigen',
   'registration.invitationHint': 'Sie sind eingeladen. Bitte prüfen und ergänzen Sie Ihre Angaben und bestätigen Sie dann Ihre Teilnahme.',
+  'registration.freePlaces': 'Noch {n, plural, one {# Platz} other {# Plätze}} frei',
   'registration.mail.subject': 'Ihre Anmeldung: {event}',
   'registration.mail.subjectApproval': 'Ihre Anmeldung wird geprüft: {event}',
   'registration.mail.confirmed': 'vielen Dank für Ihre Anmeldung zu „{event}“ am {date} um {time} Uhr.',
@@ -42,6 +42,9 @@ export const de = {
   'field.ALREADY_INVITED': 'Diese E-Mail-Adresse steht bereits auf der Gästeliste: bitte über den Link in Ihrer Einladung anmelden.',
   'field.REGISTRATION_DECLINED': 'Der Veranstalter hat diese Teilnahme abgelehnt.',
   'errors.REGISTRATION_DECLINED': 'Der Veranstalter hat Ihre Teilnahme an dieser Veranstaltung abgelehnt. Bitte wenden Sie sich an den Veranstalter.',
+  'registration.contact.title': 'Kontakt zum Veranstalter',
+  'registration.legal.imprint': 'Impressum',
+  'registration.legal.privacy': 'Datenschutz',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -84,10 +87,10 @@ export const en: Record<Keys, string> = {
   'registration.agreements.signRequired': 'By signing you agree.',
   'registration.agreements.signOptional': 'If you agree, sign here.',
   'registration.agreements.missing': 'Please sign the required agreements.',
-  'registration.freePlaces': '{n} places left',
   'registration.done.link': 'Continue',
   'registration.confirmInvitation': 'Confirm participation',
   'registration.invitationHint': 'You are invited. Please check and complete your details, then confirm your participation.',
+  'registration.freePlaces': '{n, plural, one {# place} other {# places}} left',
   'registration.mail.subject': 'Your registration: {event}',
   'registration.mail.subjectApproval': 'Your registration is being reviewed: {event}',
   'registration.mail.confirmed': 'thank you for registering for “{event}” on {date} at {time}.',
@@ -105,4 +108,7 @@ export const en: Record<Keys, string> = {
   'field.ALREADY_INVITED': 'This e-mail address is already on the guest list: please register through the link in your invitation.',
   'field.REGISTRATION_DECLINED': 'The organiser has declined this participation.',
   'errors.REGISTRATION_DECLINED': 'The organiser has declined your participation in this event. Please contact the organiser.',
+  'registration.contact.title': 'Contact the organiser',
+  'registration.legal.imprint': 'Imprint',
+  'registration.legal.privacy': 'Privacy',
 }

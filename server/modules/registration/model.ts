@@ -3,9 +3,10 @@
 // and in the browser alike; this schema only bounds the shape.
 import { z } from 'zod'
 import { RegistrationAgreements } from '../agreements/model'
+import { MAX_BASIC_TEXT } from '../forms/engine'
 import { Identification } from '../reservations/model'
 
-const text = z.string().max(500, 'TOO_LONG').nullish()
+const text = z.string().max(MAX_BASIC_TEXT, 'TOO_LONG').nullish()
 
 export const RegistrationInput = z.object({
   salutation: text,

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { ping } from '../../db/database'
 import { migrationsApplied } from '../../db/migrate'
-import { translationsFor } from '../../i18n/catalogue'
+import { catalogues, translationsFor } from '../../i18n/catalogue'
 import { availableLanguages, resolveLanguage } from '../../i18n/languages'
 import { json } from '../../http/errors'
 import { currentUser } from '../identity/auth'
@@ -70,7 +70,9 @@ export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) 
         detail: { tags: ['system'], summary: 'Translation texts of a part in a language' },
       },
     )
-    .get('/proxy/api/public/translations/languages', () => availableLanguages(ctx.license.features), {
+    // ownTexts: the language has texts of its own; a German variant without them (plain language,
+    // de-ls, until it is written) reads exactly like German and is not offered in the switchers
+    .get('/proxy/api/public/translations/languages', () => availableLanguages(ctx.license.features).map((l) => ({ ...l, ownTexts: l.code in catalogues })), {
       detail: { tags: ['system'], summary: 'Languages offered (MULTI_LANGUAGE adds the gated ones)' },
     })
 }

@@ -1,5 +1,7 @@
 // The account area of non-guest users (/account/...) and of guests (/guest/account/...): three tabs,
 // profile, security and settings, under the shell of the view they belong to.
+// first: the signed-in areas' German strings (the guest pages load only theirs; this area is lazy there)
+import '../../i18n/part-rest'
 import { Redirect, Route, Switch, useLocation } from 'wouter'
 import { Link } from 'wouter'
 import { useAuth } from '../../components/navigation-auth'

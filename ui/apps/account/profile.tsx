@@ -8,12 +8,12 @@ import { AccountProfileBody, DELETE_WORD, DeleteConfirmBody, GENDERS } from '../
 import { ApiError, del, errorText, get, patch, post } from '../../api/client'
 import { Dialog } from '../../components/dialog'
 import type { FieldErrors, UseFormRegisterReturn } from 'react-hook-form'
-import { COUNTRIES } from '../../../server/modules/forms/countries'
-import { Field, SelectField, TextField, applyServerErrors } from '../../components/form'
+import { CountryField, Field, SelectField, TextField, applyServerErrors } from '../../components/form'
 import { useResource } from '../../components/hooks'
 import { useAuth, useUnsavedChanges } from '../../components/navigation-auth'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
+import { registerWithLimits } from '../../components/schema-limits'
 import { Alert, Badge, Button, CancelSave, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t } from '../../i18n'
 
@@ -189,7 +189,9 @@ function ProfileCard({ account, onSaved }: { account: AccountDto; onSaved(): Pro
   const [editing, setEditing] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const form = useForm<ProfileForm>({ resolver: sharedResolver(AccountProfileBody, toInput), defaultValues: formOf(account), mode: 'onTouched' })
-  const { register, handleSubmit, formState, reset, setError: setFieldError } = form
+  const { handleSubmit, formState, reset, setError: setFieldError } = form
+  // inputs carry the schema's maxlength
+  const register = registerWithLimits(form.register, AccountProfileBody)
   const entryPass = details.features.includes('SYSTEM_COVIDOO')
   // spec 2.2: editing needs a loaded account, the entry-pass variant off, and for guest roles canEditAccount
   const canEdit = account.canEditAccount && !entryPass && account.status === 'OK'
@@ -270,7 +272,7 @@ function ProfileCard({ account, onSaved }: { account: AccountDto; onSaved(): Pro
             <TextField label={t('account.field.streetNumber')} reg={register('address.streetNumber')} errors={e} size="half" />
             <TextField label={t('account.field.postCode')} reg={register('address.postCode')} errors={e} size="half" autocomplete="postal-code" />
             <TextField label={t('account.field.city')} reg={register('address.city')} errors={e} size="half" autocomplete="address-level2" />
-            <CountryField reg={register('address.country')} errors={e} />
+            <CountryField label={t('account.field.country')} reg={register('address.country')} errors={e} placeholder={t('account.choose')} />
             <TextField label={t('account.field.birthday')} reg={register('birthday')} errors={e} size="half" placeholder={t('account.field.birthday.hint')} hint={t('account.field.birthday.hint')} inputMode="numeric" />
             <SelectField label={t('account.field.gender')} reg={register('gender')} errors={e} size="half" placeholder={t('account.choose')} options={GENDERS.map((g) => ({ value: g, label: t(`account.gender.${g}`) }))} />
             <TextField label={t('account.field.phoneNumber')} reg={register('phoneNumber')} errors={e} size="half" type="tel" autocomplete="tel" hint={t('account.field.phone.hint')} />
@@ -289,31 +291,6 @@ function ProfileCard({ account, onSaved }: { account: AccountDto; onSaved(): Pro
         </p>
       )}
     </Card>
-  )
-}
-
-/** Countries of the spec's table in their continent groups (the forms module's data). */
-function CountryField({ reg, errors }: { reg: UseFormRegisterReturn; errors: FieldErrors<any> }) {
-  const lang = currentLanguage()
-  const groups = new Map<string, typeof COUNTRIES[number][]>()
-  for (const c of COUNTRIES) if (!c.spacer) groups.set(c.group, [...(groups.get(c.group) ?? []), c])
-  return (
-    <Field label={t('account.field.country')} name={reg.name} errors={errors} size="half">
-      {(a) => (
-        <select {...a} {...reg}>
-          <option value="">{t('account.choose')}</option>
-          {[...groups].map(([group, list]) => (
-            <optgroup key={group} label={group}>
-              {list.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {lang.startsWith('de') ? c.name : c.intName}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </select>
-      )}
-    </Field>
   )
 }
 

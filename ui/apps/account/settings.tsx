@@ -7,7 +7,7 @@ import { useAuth, useUnsavedChanges } from '../../components/navigation-auth'
 import { ACCOUNTS_PAGE, FILTER_ABOVE } from '../../components/navigation-rules'
 import { toast } from '../../components/overlay'
 import { Alert, Button, Card, Spinner } from '../../components/ui'
-import { setLanguage, t } from '../../i18n'
+import { offeredLanguages, setLanguage, t } from '../../i18n'
 import { can, isGuestRole } from '../../../server/modules/identity/roles'
 import { DocumentSettingsCard } from './document-settings'
 import type { AccountDto } from './profile'
@@ -49,7 +49,9 @@ function useSave(work: () => Promise<unknown>, savedKey: string) {
 
 function LanguageCard() {
   const auth = useAuth()
-  const { data } = useResource<Array<{ code: string; displayName: string }>>('/proxy/api/public/translations/languages')
+  const { data: all } = useResource<Array<{ code: string; displayName: string; ownTexts?: boolean }>>('/proxy/api/public/translations/languages')
+  // plain German is left out until it has texts of its own (unless it is the stored choice)
+  const data = all?.filter((l) => offeredLanguages([l]).length > 0 || l.code === auth.details.user.language.code)
   const [value, setValue] = useState(auth.details.user.language.code)
   useUnsavedChanges(value !== auth.details.user.language.code)
   const { busy, save } = useSave(async () => {

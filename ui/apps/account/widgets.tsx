@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'preact/hooks'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
-import { PASSWORD_RULES, accountPassword } from '../../../server/modules/identity/model'
+import { PASSWORD_RULES, accountPassword, uncountedSpecials } from '../../../server/modules/identity/model'
 import { ApiError } from '../../api/client'
 import { Dialog } from '../../components/dialog'
 import { TextField, applyServerErrors } from '../../components/form'
@@ -22,6 +22,11 @@ export function PasswordChecklist({ value }: { value: string | undefined }) {
           </li>
         )
       })}
+      {uncountedSpecials(value ?? '').length > 0 && !PASSWORD_RULES.find((r) => r.key === 'special')!.test(value ?? '') && (
+        <li class="not-counted" role="status">
+          <span aria-hidden="true">!</span> {t('password.rule.notCounted', { chars: uncountedSpecials(value ?? '').join(' ') })}
+        </li>
+      )}
     </ul>
   )
 }

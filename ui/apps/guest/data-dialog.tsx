@@ -3,6 +3,8 @@
 // escorts are edited in the details dialog. New timeslots are reserved with registrationChange; the
 // server moves the places in one transaction. FIELD_ERROR / FIELD_ERROR_WARN_BUT_SAVED open the
 // field-error dialog.
+// first: the form engine's German strings (gender, covid states …), as the public page has them
+import '../../i18n/part-public'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import type { FieldDef, VisitorData } from '../../../server/modules/forms/definitions'
 import { ApiError, errorText, get, put } from '../../api/client'

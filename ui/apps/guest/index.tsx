@@ -2,9 +2,10 @@
 // open and declined; dashboard.tsx), the notifications tab, the guest account area and the open
 // pages (no-permission with the access link, self check-in).
 // first: this area's German strings are registered before any of its modules render
-import '../../i18n/part-rest'
+import '../../i18n/part-guest'
 import { Suspense, lazy } from 'preact/compat'
 import { Redirect, Route, Switch } from 'wouter'
+import { NotFoundContent } from '../../components/not-found'
 import { GuestShell } from '../../components/layout'
 import { NavigationAuth } from '../../components/navigation-auth'
 import { Dashboard } from './dashboard'
@@ -31,9 +32,13 @@ function SecuredGuestPages() {
           <Route path="/guest/notifications">{() => <Dashboard initialTab="notifications" />}</Route>
           <Route path="/guest/account" component={Account} />
           <Route path="/guest/account/*" component={Account} />
-          <Route>
+          <Route path="/guest">
             <Redirect to={`/guest/dashboard${location.search}`} replace />
           </Route>
+          <Route path="/guest/">
+            <Redirect to={`/guest/dashboard${location.search}`} replace />
+          </Route>
+          <Route component={NotFoundContent} />
         </Switch>
         <HelpCentre />
       </GuestShell>

@@ -4,6 +4,7 @@
 // agreements are signed on the spot (desk-sign.tsx), after which a refused check-in is repeated.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Person } from '../../../server/modules/checkin/model'
+import { formatTime } from '../../../server/i18n/format'
 import { ApiError, errorText, get, post } from '../../api/client'
 import { Alert, Badge, Button, Card } from '../../components/ui'
 import { t } from '../../i18n'
@@ -27,6 +28,42 @@ interface Counts {
   registered: number
   checkedIn: number
   checkedOut: number
+}
+
+/**
+ * A distinct sound for a ticket that was already used: two low tones (the page made no sound before;
+ * the staff member may not look at the screen while scanning). Silent where audio is not allowed.
+ */
+function alreadySound() {
+  try {
+    const Ctx = (window as any).AudioContext ?? (window as any).webkitAudioContext
+    if (!Ctx) return
+    const ac: AudioContext = new Ctx()
+    for (const [i, f] of [330, 220].entries()) {
+      const o = ac.createOscillator()
+      const g = ac.createGain()
+      o.type = 'square'
+      o.frequency.value = f
+      g.gain.value = 0.08
+      o.connect(g).connect(ac.destination)
+      o.start(ac.currentTime + i * 0.22)
+      o.stop(ac.currentTime + i * 0.22 + 0.18)
+    }
+    setTimeout(() => void ac.close().catch(() => {}), 800)
+  } catch {
+    // no audio: the colour and the text still say it
+  }
+}
+
+/** "Bereits eingecheckt um 14:20 (von …)" for a registration whose persons are (partly) in already. */
+function alreadyText(reg: Registration, tz: string): string | null {
+  const inside = reg.persons.filter((p) => p.checkState === 'CHECKED_IN')
+  if (!inside.length) return null
+  if (inside.length < reg.persons.length) return t('checkin.alreadySome', { n: inside.length, total: reg.persons.length })
+  const first = inside.find((p) => p.person === 0) ?? inside[0]
+  const time = first.checkinDate ? formatTime(first.checkinDate, tz) : '–'
+  if (first.checkinOrigin === 'SELF') return t('checkin.alreadySelf', { time })
+  return first.checkinBy ? t('checkin.already', { time, by: first.checkinBy }) : t('checkin.alreadyAt', { time })
 }
 
 const nameOf = (p: Person) => [p.title, p.firstName, p.lastName].filter(Boolean).join(' ')
@@ -96,7 +133,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
   const [counts, setCounts] = useState<Counts | null>(null)
   const [results, setResults] = useState<Registration[]>([])
   const [current, setCurrent] = useState<Registration | null>(null)
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error' | 'warn'; text: string } | null>(null)
+  const [message, setMessage] = useState<{ tone: 'ok' | 'error' | 'warn' | 'already'; text: string } | null>(null)
   const [missing, setMissing] = useState<{ body: Record<string, unknown>; items: Array<{ id: number; displayName: string }> } | null>(null)
   /** the signing dialog: for a refused check-in (repeated after signing) or opened from the guest card */
   const [signing, setSigning] = useState<{ items: Array<{ id: number; displayName: string }>; retry: Record<string, unknown> | null } | null>(null)
@@ -122,6 +159,12 @@ export function CheckinDesk({ event }: { event: EventFull }) {
       setResults(r.items)
       setCurrent(r.items.length === 1 ? r.items[0] : null)
       if (!r.items.length) setMessage({ tone: 'error', text: t('checkin.nothingFound') })
+      // a ticket scanned again: prominent, in its own colour, with a sound
+      const already = r.items.length === 1 ? alreadyText(r.items[0], event.timezone) : null
+      if (already) {
+        setMessage({ tone: 'already', text: already })
+        alreadySound()
+      }
       setInput('')
     } catch (e) {
       setResults([])
@@ -231,7 +274,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
         )}
       </Card>
       {message && (
-        <div class={`desk-message desk-${message.tone}`} role={message.tone === 'error' ? 'alert' : 'status'}>
+        <div class={`desk-message desk-${message.tone}`} role={message.tone === 'error' || message.tone === 'already' ? 'alert' : 'status'}>
           {message.text}
           {missing && (
             <>
@@ -284,7 +327,13 @@ export function CheckinDesk({ event }: { event: EventFull }) {
                 <span>
                   <strong>{nameOf(p)}</strong> {p.person > 0 && <span class="muted">({t('checkin.escort')})</span>}
                   <br />
-                  <span class="muted">{t(`status.checkin.${p.checkState}`)}</span>
+                  <span class="muted">
+                    {p.checkState === 'CHECKED_IN' && p.checkinDate
+                      ? p.checkinBy
+                        ? t('checkin.inSinceBy', { time: formatTime(p.checkinDate, event.timezone), by: p.checkinBy })
+                        : t('checkin.inSince', { time: formatTime(p.checkinDate, event.timezone) })
+                      : t(`status.checkin.${p.checkState}`)}
+                  </span>
                 </span>
                 {p.checkState === 'CHECKED_IN' ? (
                   <Button variant="secondary" busy={busy} onClick={() => void send({ checkoutGuests: [p.person] })} aria-label={t('checkin.checkOutPerson', { name: nameOf(p) })}>

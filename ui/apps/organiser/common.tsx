@@ -245,12 +245,20 @@ export function TaskProgress({ taskId, onReload, onDone, stayOnError, pollMs = 5
   useEffect(() => {
     let stop = false
     let timer: ReturnType<typeof setTimeout>
+    // short tasks end within a second: ask soon, then less often (at 5 s the dialog said "0 von 3"
+    // long after the mails had gone out)
+    let wait = Math.min(400, pollMs)
+    const next = () => {
+      const w = wait
+      wait = Math.min(pollMs, wait * 2)
+      return w
+    }
     const tick = async () => {
       try {
         const tk = await get<TaskDto>(`/proxy/api/tasks/${taskId}`)
         if (stop) return
         setTask(tk)
-        if (tk.status === 'WAIT' || tk.status === 'RUNNING') timer = setTimeout(tick, pollMs)
+        if (tk.status === 'WAIT' || tk.status === 'RUNNING') timer = setTimeout(tick, next())
         else if (tk.status === 'FINISHED') {
           if (!reloaded.current) {
             reloaded.current = true
@@ -262,7 +270,7 @@ export function TaskProgress({ taskId, onReload, onDone, stayOnError, pollMs = 5
           if (!stayOnError) timer = setTimeout(() => onDone?.(), 10_000)
         }
       } catch {
-        if (!stop) timer = setTimeout(tick, pollMs)
+        if (!stop) timer = setTimeout(tick, next())
       }
     }
     void tick()

@@ -6,10 +6,11 @@ import { useLocation } from 'wouter'
 import { utcToZonedInput, zonedToUtc } from '../../../server/i18n/format'
 import { CHECKIN_TARGETS, COVID_STATES, EventInput } from '../../../server/modules/events/model'
 import { errorText, post, put } from '../../api/client'
-import { applyServerErrors, CheckboxField, SelectField, TextField } from '../../components/form'
+import { applyServerErrors, CheckboxField, CountryField, SelectField, TextField } from '../../components/form'
 import { useResource, useUnsavedChangesWarning } from '../../components/hooks'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
+import { registerWithLimits } from '../../components/schema-limits'
 import { Alert, Button, CancelSave, Card, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker } from './common'
@@ -216,11 +217,13 @@ function defaults(e: EventFull | null): Values {
 export function EventForm({ event, onSaved }: { event: EventFull | null; onSaved(e: EventFull): void }) {
   const [, navigate] = useLocation()
   const [error, setErrorText] = useState<string | null>(null)
-  const { register, handleSubmit, formState, setError, watch, setValue, reset } = useForm<Values>({
+  const { register: rawRegister, handleSubmit, formState, setError, watch, setValue, reset } = useForm<Values>({
     resolver: sharedResolver(EventInput, toInput),
     mode: 'onTouched',
     defaultValues: defaults(event),
   })
+  // inputs carry the schema's maxlength
+  const register = registerWithLimits(rawRegister, EventInput)
   useUnsavedChangesWarning(formState.isDirty && !formState.isSubmitSuccessful)
   const submit = handleSubmit(async (values) => {
     setErrorText(null)
@@ -281,7 +284,7 @@ export function EventForm({ event, onSaved }: { event: EventFull | null; onSaved
               <TextField label={t('events.field.streetNumber')} reg={register('streetNumber')} errors={errors} size="half" />
               <TextField label={t('events.field.postCode')} reg={register('postCode')} errors={errors} size="half" />
               <TextField label={t('events.field.city')} reg={register('city')} errors={errors} size="half" />
-              <TextField label={t('events.field.country')} reg={register('country')} errors={errors} size="half" placeholder="DEU" />
+              <CountryField label={t('events.field.country')} reg={register('country')} errors={errors} placeholder={t('events.field.country.choose')} />
               <TextField label={t('events.field.meetingUrl')} reg={register('meetingUrl')} errors={errors} type="url" size="half" placeholder="https://" />
             </>
           )}

@@ -125,7 +125,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       {active === 'checkin' && <CheckinDesk event={event} />}
       {active === 'statistics' && <StatisticsTab event={event} />}
       {active === 'agreements' && <AgreementsTab event={event} />}
-      {active === 'edit' && <EventForm event={event} onSaved={() => void reload()} />}
+      {active === 'edit' && <EventForm key={event.id} event={event} onSaved={() => void reload()} />}
     </>
   )
 }
@@ -177,7 +177,7 @@ function Overview({ event, reload }: { event: EventFull; reload(): Promise<void>
         <Card>
           <h2>{t('events.overview.registration')}</h2>
           <p>
-            <Badge tone={event.registrationState === 'OPEN' ? 'ok' : 'warn'}>{t(`events.registrationState.${event.registrationState}`)}</Badge>{' '}
+            <Badge tone={event.registrationState === 'OPEN' ? 'ok' : 'warn'}>{t(`events.stateBadge.${event.registrationState}`)}</Badge>{' '}
             <Badge>{t(`events.visibility.${event.visibility}`)}</Badge> {event.archived && <Badge tone="info">{t('events.archived')}</Badge>}{' '}
             {event.status !== 'OK' && <Badge tone="info">{t(`status.event.${event.status}`)}</Badge>}
           </p>

@@ -93,7 +93,8 @@ export function EventsList() {
     search: search || undefined,
     page,
     perPage: 20,
-    sort: { field: 'startDate', direction: 'desc' },
+    // the next event on top, past ones below (the latest date first put next year's event on top)
+    sort: { field: 'upcoming', direction: 'asc' },
   }
   const { data, error } = usePostResource<{ items: EventFull[]; total: number }>('/proxy/api/events/search', body, search ? 250 : 0)
   const n = activeCount(filter)
@@ -154,7 +155,7 @@ export function EventsList() {
               <div class="event-row-side">
                 {mode === 'events' ? (
                   <>
-                    <Badge tone={e.registrationState === 'OPEN' ? 'ok' : 'warn'}>{t(`events.registrationState.${e.registrationState}`)}</Badge>
+                    <Badge tone={e.registrationState === 'OPEN' ? 'ok' : 'warn'}>{t(`events.stateBadge.${e.registrationState}`)}</Badge>
                     <span class="muted">{placesText(e)}</span>
                   </>
                 ) : (

@@ -11,6 +11,7 @@ import { applyServerErrors, CheckboxField, SelectField, TextField } from '../../
 import { useResource } from '../../components/hooks'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
+import { registerWithLimits } from '../../components/schema-limits'
 import { Alert, Badge, Button, CancelSave, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker, StatusBadge, usePermission } from './common'
@@ -176,7 +177,7 @@ export function GuestDialog({ event, guestId, onClose, onChanged }: { event: Eve
 function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; guest: GuestDetail | null; onClose(): void; onChanged(): void }) {
   const [error, setErr] = useState<string | null>(null)
   const canManage = usePermission('EVENT.GUEST.MANAGE')
-  const { register, handleSubmit, formState, control, setError, watch, setValue } = useForm<Values>({
+  const { register: rawRegister, handleSubmit, formState, control, setError, watch, setValue } = useForm<Values>({
     resolver: sharedResolver(VisitorInput, toInput),
     defaultValues: {
       salutation: guest?.salutation ?? '',
@@ -195,6 +196,9 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
       campaigns: guest?.campaigns.map((x) => x.id) ?? [],
     },
   })
+  // inputs carry the schema's maxlength
+  const register = registerWithLimits(rawRegister, VisitorInput)
+
   const escorts = useFieldArray({ control, name: 'escortPersons' })
   const v = watch()
   const errors = formState.errors

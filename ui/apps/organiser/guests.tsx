@@ -55,6 +55,11 @@ function InviteDialog({ event, filter, search, total, onClose, onDone }: { event
   const [task, setTask] = useState<number | null>(null)
   const [err, setErr] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  // guests of the selection who have an invitation already get it again: say so first
+  const again = filter.statuses.length ? filter.statuses.filter((s) => s === 'INVITED' || s === 'PENDING') : ['INVITED', 'PENDING']
+  const { data: invited } = usePostResource<{ total: number }>(again.length ? `/proxy/api/events/${event.id}/visitors/search` : null, { filter: { ...filter, statuses: again }, search: search || undefined, page: 0, perPage: 1 })
+  const reinvite = invited?.total ?? 0
+  const [confirmed, setConfirmed] = useState(false)
   return (
     <Dialog
       title={t('guests.invite.title')}
@@ -69,6 +74,7 @@ function InviteDialog({ event, filter, search, total, onClose, onDone }: { event
             </Button>
             <Button
               busy={busy}
+              disabled={reinvite > 0 && !confirmed}
               onClick={async () => {
                 setBusy(true)
                 setErr(null)
@@ -91,6 +97,15 @@ function InviteDialog({ event, filter, search, total, onClose, onDone }: { event
       {err && <Alert tone="error">{err}</Alert>}
       <p>{t('guests.invite.text', { n: total })}</p>
       <p class="muted">{t('guests.invite.hint')}</p>
+      {!task && reinvite > 0 && (
+        <Alert tone="warn">
+          {t('guests.invite.again', { n: reinvite })}
+          <label class="inline-check">
+            <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed((e.target as HTMLInputElement).checked)} />
+            {t('guests.invite.againConfirm')}
+          </label>
+        </Alert>
+      )}
       {!task && (
         <label class="inline-check">
           <input type="checkbox" checked={reserve} onChange={(e) => setReserve((e.target as HTMLInputElement).checked)} />

@@ -4,6 +4,7 @@
 import '../../i18n/part-rest'
 import { Route, Switch } from 'wouter'
 import { AdminShell } from '../../components/layout'
+import { NotFoundContent } from '../../components/not-found'
 import { NavigationAuth, RouteGuard, useUser } from '../../components/navigation-auth'
 import { t, useLanguage } from '../../i18n'
 import { can } from '../../../server/modules/identity/roles'
@@ -74,9 +75,7 @@ function OrganiserShell() {
                   <LicensePage />
                 </RouteGuard>
               </Route>
-              <Route>
-                <EventsList />
-              </Route>
+              <Route component={NotFoundContent} />
             </Switch>
           </RouteGuard>
         </Route>

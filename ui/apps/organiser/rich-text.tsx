@@ -12,15 +12,33 @@ const COMMANDS: Array<{ cmd: string; arg?: string; label: string; key: string }>
   { cmd: 'insertOrderedList', label: '1.', key: 'organiser.rt.orderedList' },
 ]
 
+/**
+ * The editable area is uncontrolled while the person works in it: the DOM is the truth, every change
+ * is reported up, and the content is written from `value` only when the value comes from outside
+ * (first render, a reset after saving, another event loaded) and the area does not have the focus.
+ * Writing innerHTML from state while typing put the caret at the start: the parent's value lags a
+ * keystroke behind (effects run after the next frame), so "Grüße aus Köln" came out scrambled.
+ */
 export function RichText({ id, label, value, onChange }: { id: string; label: string; value: string; onChange(html: string): void }) {
   const ref = useRef<HTMLDivElement>(null)
+  // the last HTML this editor reported or wrote; a `value` equal to it is our own echo
+  const known = useRef<string | null>(null)
   useEffect(() => {
-    if (ref.current && ref.current.innerHTML !== value) ref.current.innerHTML = value
+    const el = ref.current
+    if (!el || value === known.current) return
+    if (document.activeElement === el) return
+    if (el.innerHTML !== value) el.innerHTML = value
+    known.current = value
   }, [value])
+  const report = () => {
+    const html = ref.current?.innerHTML ?? ''
+    known.current = html
+    onChange(html)
+  }
   const exec = (cmd: string, arg?: string) => {
     ref.current?.focus()
     document.execCommand(cmd, false, arg)
-    onChange(ref.current?.innerHTML ?? '')
+    report()
   }
   return (
     <div class="field field-full">
@@ -56,7 +74,12 @@ export function RichText({ id, label, value, onChange }: { id: string; label: st
           role="textbox"
           aria-multiline="true"
           aria-labelledby={`${id}-label`}
-          onInput={() => onChange(ref.current?.innerHTML ?? '')}
+          onInput={report}
+          onBlur={() => {
+            // a value set from outside while the area had the focus is applied when it leaves
+            const el = ref.current
+            if (el && el.innerHTML !== known.current) report()
+          }}
         />
       </div>
     </div>

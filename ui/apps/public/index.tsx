@@ -11,6 +11,7 @@ import { ApiError, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
 import { newIdentification } from '../../components/form-engine/reservations'
+import { NotFound } from '../../components/not-found'
 import { PublicFrame } from '../../components/public-frame'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
@@ -37,6 +38,12 @@ interface PublicEvent {
   defaultPhoneLocale: string
   disabledCovidStates: string[]
   image: { path: string } | null
+  /** sanitised HTML (server/modules/events/rich-text.ts) */
+  description: string | null
+  /** the organiser's contact for guests (agency settings), when set */
+  contact: { name: string | null; phone: string | null; mail: string | null } | null
+  /** the organiser's imprint and privacy notice: an address, or a (sanitised) text */
+  legal: { imprintUrl: string | null; imprintText: string | null; privacyUrl: string | null; privacyText: string | null } | null
 }
 
 interface PublicForm {
@@ -142,7 +149,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         identification={identification}
         initial={prefill.values}
         locked={prefill.locked}
-        submitLabel={prefill.invitation ? t('registration.confirmInvitation') : t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
+        submitLabel={prefill.invitation ? t('registration.confirmInvitation') : t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
       >
         {agreementUi && agreements.length > 0 && (
@@ -156,7 +163,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
           />
         )}
       </FormEngine>
-      {fieldError && <FieldErrorDialog error={fieldError} labels={labels} onClose={() => setFieldError(null)} />}
+      {fieldError && <FieldErrorDialog error={fieldError} labels={labels} defs={form.fields} onClose={() => setFieldError(null)} />}
     </>
   )
 }
@@ -188,6 +195,54 @@ function DoneMessage({ done, event, frame }: { done: Done; event: PublicEvent; f
   )
 }
 
+/** Links to the organiser's imprint and privacy notice (a text opens in place). */
+function Legal({ legal }: { legal: NonNullable<PublicEvent['legal']> }) {
+  const part = (label: string, url: string | null, text: string | null) =>
+    url ? (
+      <a href={url} target="_blank" rel="noopener noreferrer">
+        {label}
+      </a>
+    ) : text ? (
+      <details>
+        <summary>{label}</summary>
+        <div class="rich-text" dangerouslySetInnerHTML={{ __html: text }} />
+      </details>
+    ) : null
+  const imprint = part(t('registration.legal.imprint'), legal.imprintUrl, legal.imprintText)
+  const privacy = part(t('registration.legal.privacy'), legal.privacyUrl, legal.privacyText)
+  if (!imprint && !privacy) return null
+  return (
+    <nav class="event-legal" aria-label={`${t('registration.legal.imprint')} / ${t('registration.legal.privacy')}`}>
+      {imprint}
+      {privacy}
+    </nav>
+  )
+}
+
+/** The organiser's contact for guests, under the description. */
+function Contact({ contact, organiser }: { contact: NonNullable<PublicEvent['contact']>; organiser: string | null }) {
+  return (
+    <section class="event-contact" aria-labelledby="event-contact-title">
+      <h2 id="event-contact-title">{t('registration.contact.title')}</h2>
+      <p>
+        {contact.name ?? organiser}
+        {contact.phone && (
+          <>
+            <br />
+            <a href={`tel:${contact.phone.replace(/[^+\d]/g, '')}`}>{contact.phone}</a>
+          </>
+        )}
+        {contact.mail && (
+          <>
+            <br />
+            <a href={`mailto:${contact.mail}`}>{contact.mail}</a>
+          </>
+        )}
+      </p>
+    </section>
+  )
+}
+
 function EventPage({ id, frame }: { id: number; frame: boolean }) {
   useLanguage()
   const opts = useMemo(() => embedOptions(frame), [frame])
@@ -212,6 +267,7 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
       <div class={`public-page ${frame ? 'is-frame' : ''} ${container ? 'is-container' : ''}`}>
         {body}
         {!opts.hideCookieinfo && <p class="cookie-info">{t('registration.cookieInfo')}</p>}
+        {event?.legal && <Legal legal={event.legal} />}
       </div>
     </PublicFrame>
   )
@@ -236,6 +292,9 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
             </span>
             {place && <span>{place}</span>}
           </p>
+          {event.image && <img class="event-public-image" src={event.image.path} alt="" />}
+          {event.description && <div class="event-description rich-text" dangerouslySetInnerHTML={{ __html: event.description }} />}
+          {event.contact && <Contact contact={event.contact} organiser={event.agency?.displayName ?? null} />}
         </header>
       )}
       <Card class="registration-card" aria-labelledby="reg-title">
@@ -262,9 +321,5 @@ export default function PublicApp() {
   const [isPage, pp] = useRoute('/public/event/:id')
   if (isFrame) return <EventPage id={Number(fp!.id)} frame />
   if (isPage) return <EventPage id={Number(pp!.id)} frame={false} />
-  return (
-    <PublicFrame>
-      <Alert tone="error">{t('errors.NOT_FOUND')}</Alert>
-    </PublicFrame>
-  )
+  return <NotFound />
 }

@@ -17,6 +17,8 @@ export interface FieldChrome {
   hint?: string | null
   locked?: boolean
   width: 'full' | 'half'
+  /** the longest value the server accepts (issue 10: too long was only said after sending) */
+  maxLength?: number
 }
 
 export const messageOf = (code: string | null, params?: Record<string, string | number>) => {
@@ -103,7 +105,7 @@ const inputValue = (e: Event) => (e.currentTarget as HTMLInputElement).value
 const defaultMax = (type: string, multiline?: boolean) => (multiline ? TEXT_LIMITS.textarea : type === 'email' ? TEXT_LIMITS.email : type === 'tel' ? TEXT_LIMITS.phone : TEXT_LIMITS.text)
 
 export function TextInput({ c, value, onChange, onBlur, type = 'text', autocomplete, multiline, inputMode, placeholder, maxLength }: { c: FieldChrome; value: unknown; onChange(v: string): void; onBlur(): void; type?: string; autocomplete?: string | null; multiline?: boolean; inputMode?: string; placeholder?: string; maxLength?: number }) {
-  const max = maxLength ?? defaultMax(type, multiline)
+  const max = maxLength ?? c.maxLength ?? defaultMax(type, multiline)
   return (
     <Labelled c={c}>
       {(a) =>

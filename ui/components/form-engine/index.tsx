@@ -4,12 +4,13 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { DEFAULT_COUNTRY } from '../../../server/modules/forms/countries'
 import { type EscortData, type FieldDef, type FormContext, type SlotSelection, type VisitorData, kindOf, labelOf, widthOf } from '../../../server/modules/forms/definitions'
-import { type Problem, TEXT_LIMITS, escortAppearance, evaluate, formNeedsPhone, installPhoneParser, phoneParserInstalled } from '../../../server/modules/forms/engine'
+import { MAX_BASIC_TEXT, MAX_ESCORT_NAME, MAX_TEXT, MAX_TEXTAREA, type Problem, TEXT_LIMITS, escortAppearance, evaluate, formNeedsPhone, installPhoneParser, phoneParserInstalled } from '../../../server/modules/forms/engine'
 import { currentLanguage, t } from '../../i18n'
 import { OverlayMessage } from '../overlay'
 import { Button, Spinner } from '../ui'
 import { SmartList, TimeslotPicker } from './choices'
 import { AddressInput, BirthdayInput, CountrySelect, type FieldChrome, ListInput, NumberInput, SelectInput, TextInput, YesNo, covidOptions, genderOptions, salutationOptions } from './fields'
+import { shownLabel } from './labels'
 import { formatCountdown, useReservations } from './reservations'
 import { UploadField } from './upload'
 
@@ -45,6 +46,8 @@ export interface FormEngineProps {
 }
 
 const MAX_ESCORTS_UNLIMITED = 10
+/** the registration call's limits for the basic fields (salutation … email; the full zod is not in this page) */
+const BASIC_LIMITS: Record<string, number> = { salutation: MAX_BASIC_TEXT, title: MAX_BASIC_TEXT, firstName: MAX_BASIC_TEXT, lastName: MAX_BASIC_TEXT, email: MAX_BASIC_TEXT }
 
 /** Loads the phone number reader first when the form asks for a phone number (keeps it out of other pages). */
 export function FormEngine(p: FormEngineProps) {
@@ -122,13 +125,14 @@ function FormEngineInner(p: FormEngineProps) {
     const e = errorFor(key)
     return {
       id: `ff-${key.replace(/\./g, '-')}`,
-      label: labelOf(f, language),
+      label: shownLabel(f, language),
       required: f.appearance === 'REQUIRED',
       error: e.code,
       errorParams: e.params,
       hint: f.settings.hint ?? null,
       locked: p.locked?.includes(key),
       width: widthOf(f),
+      maxLength: BASIC_LIMITS[key] ?? (kindOf(f) === 'TEXTAREA' ? MAX_TEXTAREA : MAX_TEXT),
     }
   }
 
@@ -301,7 +305,8 @@ function Escorts({
   const chrome = (i: number, k: string, label: string, appearance: string, width: 'full' | 'half' = 'half'): FieldChrome => {
     const key = `escortPersons.${i}.${k}`
     const e = errorFor(key)
-    return { id: `ff-escort-${i}-${k}`, label, required: appearance === 'REQUIRED', error: e.code, errorParams: e.params, width }
+    const maxLength = k === 'firstName' || k === 'lastName' ? MAX_ESCORT_NAME : k === 'info' ? MAX_TEXTAREA : MAX_TEXT
+    return { id: `ff-escort-${i}-${k}`, label, required: appearance === 'REQUIRED', error: e.code, errorParams: e.params, width, maxLength }
   }
   const text = (i: number, k: keyof EscortData, label: string, appearance: string, type = 'text', autocomplete?: string) =>
     appearance !== 'HIDDEN' && (

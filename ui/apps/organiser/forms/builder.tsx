@@ -2,6 +2,7 @@
 // settings, the waiting list, the embed code, and a live preview rendered by the same engine.
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { Link } from 'wouter'
+import { embedCode } from '../../../../server/modules/events/embed'
 import { APPEARANCES, CUSTOM_FIELD_TYPES, DEFAULT_FIELD_CODES, type FieldDef, type FieldType, isEscortCode } from '../../../../server/modules/forms/definitions'
 import { can } from '../../../../server/modules/identity/roles'
 import { ApiError, del, errorText, get, put } from '../../../api/client'
@@ -103,7 +104,8 @@ export function FormBuilder({ id }: { id: number }) {
       setEditing(newDraft('DYNAMIC_DEFAULT_FIELD', code, germanText(`defaultField.${code}`)))
     } else setEditing(newDraft(adding as FieldType))
   }
-  const embed = `<iframe id="einlass-${id}" src="${event.url}/frame?scrollId=einlass-${id}" title="${event.displayName.replace(/"/g, '&quot;')}" style="width:100%;height:450px;border:0"></iframe>\n<script src="${new URL(event.url).origin}/embed.js" async></script>`
+  // the same code as the "Einbetten" dialog (server/modules/events/embed.ts)
+  const embed = embedCode({ eventId: id, frameUrl: `${event.url}/frame`, origin: new URL(event.url).origin, title: event.displayName })
 
   return (
     <>

@@ -82,6 +82,7 @@ export function AdminRegistration({ id }: { id: number }) {
         <FieldErrorDialog
           error={dialog.error}
           labels={dialog.labels}
+          defs={fields}
           onClose={() => {
             const then = dialog.then
             setDialog(null)
