@@ -25,7 +25,7 @@ export function registrationRoutes(ctx: AppContext) {
         const guest = await currentGuest(ctx, c).catch(() => null)
         const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null, guestToken: guestTokenOf(c.request) })
         c.set.status = 201
-        return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
+        return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email, ...(r.ticketOrderId ? { ticketOrderId: r.ticketOrderId } : {}) }
       },
       {
         params: z.object({ id: idParam() }),

@@ -3,6 +3,7 @@
 // and in the browser alike; this schema only bounds the shape.
 import { z } from 'zod'
 import { Identification } from '../reservations/model'
+import { TicketsInput } from '../ticketing/model'
 
 const text = z.string().max(300, 'TOO_LONG').nullish()
 
@@ -20,6 +21,9 @@ export const RegistrationInput = z.object({
   identification: Identification.optional(),
   /** the short link the guest came by (the public page's `?sl=`): its tags and campaign go to the registration */
   shortLink: z.string().max(64, 'TOO_LONG').nullish(),
+  /** paid events: the tickets per category (docs/ticketing.md); one ticket is one person */
+  tickets: TicketsInput.optional(),
+  couponCode: z.string().max(40, 'TOO_LONG').nullish(),
 })
 export type RegistrationInput = z.infer<typeof RegistrationInput>
 
