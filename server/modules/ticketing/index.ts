@@ -2,10 +2,11 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
 import { ticketOrderRoutes } from './guest-routes'
+import { organiserOrderRoutes } from './orders-routes'
 import { ticketingSetupRoutes } from './organiser-routes'
 import './orders/expiry'
 import './orders/offline'
 
 export function ticketingRoutes(ctx: AppContext) {
-  return new Elysia({ name: 'ticketing' }).use(ticketingSetupRoutes(ctx)).use(ticketOrderRoutes(ctx))
+  return new Elysia({ name: 'ticketing' }).use(ticketingSetupRoutes(ctx)).use(ticketOrderRoutes(ctx)).use(organiserOrderRoutes(ctx))
 }

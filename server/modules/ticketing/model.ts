@@ -140,3 +140,11 @@ export const OrderSearch = z.object({
 export type OrderSearch = z.infer<typeof OrderSearch>
 
 export const MarkPaidInput = z.object({ amount: cents(100_000_000), paidAt: isoDateTime().transform((v) => new Date(v).toISOString()) })
+
+/** the export's query: the list's filters without paging */
+export const OrderExportQuery = z.object({
+  status: z.enum(ORDER_STATUSES).optional(),
+  paymentMethod: z.enum(ALL_METHODS).optional(),
+  payment: z.enum(['PAID', 'OPEN', 'OVERDUE']).optional(),
+  search: z.string().trim().max(200).optional(),
+})

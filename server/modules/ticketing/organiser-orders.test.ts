@@ -1,0 +1,145 @@
+// The organiser's orders: list with filters, search and paging; detail with history; mark paid;
+// cancel gives everything back; resend; CSV export with neutralised formulas; revenue; ownership.
+import { expect, test } from 'bun:test'
+import { forEachDialect } from '../../testing/harness'
+import { address, buy, buyer, paidEvent } from './testing'
+
+const pay = async (h: any, id: string, method: string) => {
+  const o = `/proxy/api/guest/ticketOrder/${id}`
+  let s = (await h.request('GET', o)).body.ticketOrder.step
+  if (s === 1) s = (await h.request('POST', `${o}/proceed/invoiceAddress`, { body: { invoiceAddress: address } })).body.step
+  if (s === 8) s = (await h.request('POST', `${o}/proceed/paymentSelection`, { body: { paymentMethod: method } })).body.step
+  expect(s).toBe(40)
+  return (await h.request('POST', `${o}/proceed/paymentPay`, { body: { paymentMethod: method } })).body
+}
+
+forEachDialect('organiser orders', (h) => {
+  test('list, filters, search, detail, mark paid, cancel, resend, export, revenue', async () => {
+    const admin = await h().admin()
+    const { event, categories } = await paidEvent(admin, {
+      categories: [
+        { displayName: 'Sitz', grossPrice: 4000, taxCode: 'TAX_7', quota: 20 },
+        { displayName: 'Steh', grossPrice: 1500, taxCode: 'TAX_19' },
+      ],
+    })
+    const [sitz, steh] = categories
+    const a = await buy(h(), event.id, buyer([{ categoryId: sitz.id, amount: 1 }], { firstName: '=HYPERLINK("x")', email: 'anna@example.org' }))
+    const b = await buy(h(), event.id, buyer([{ categoryId: steh.id, amount: 1 }], { email: 'bernd@example.org' }))
+    const c = await buy(h(), event.id, buyer([{ categoryId: steh.id, amount: 1 }], { email: 'carla@example.org' }))
+    expect(await pay(h(), a.body.ticketOrderId, 'TRANSFER')).toMatchObject({ step: 100, status: 'OPEN' })
+    expect(await pay(h(), b.body.ticketOrderId, 'LOCATION')).toMatchObject({ step: 100, status: 'CONFIRMED' })
+
+    const search = (body: Record<string, unknown>) => admin.post(`/proxy/api/events/${event.id}/orders/search`, body)
+    const all = await search({})
+    expect(all.body.total).toBe(3)
+    expect(all.body.items.map((o: any) => o.email)).toEqual(['carla@example.org', 'bernd@example.org', 'anna@example.org'])
+    expect((await search({ paymentMethod: 'LOCATION' })).body.items.map((o: any) => o.email)).toEqual(['bernd@example.org'])
+    expect((await search({ search: 'ann' })).body.items.map((o: any) => o.email)).toEqual(['anna@example.org'])
+    const aNumber = all.body.items[2].number
+    expect((await search({ search: aNumber.toLowerCase() })).body.total).toBe(1)
+    // open: not paid and not cancelled, also an order still in checkout
+    expect((await search({ payment: 'OPEN' })).body.total).toBe(3)
+    expect((await search({ perPage: 1, page: 1 })).body.items.map((o: any) => o.email)).toEqual(['bernd@example.org'])
+    h().clock.advance(15 * 86400_000)
+    expect((await search({ payment: 'OVERDUE' })).body.items.map((o: any) => o.email).sort()).toEqual(['anna@example.org', 'bernd@example.org'])
+    h().clock.advance(-15 * 86400_000)
+
+    const aId = all.body.items[2].id
+    const paid = await admin.post(`/proxy/api/events/${event.id}/orders/${aId}/markPaid`, { amount: 4000, paidAt: '2026-11-20T10:00:00+01:00' })
+    expect(paid.status).toBe(200)
+    expect(paid.body).toMatchObject({ status: 'PAID', paidAmount: 4000, paidAt: '2026-11-20T09:00:00.000Z' })
+    expect(paid.body.history.map((x: any) => x.kind)).toEqual(['CREATED', 'INVOICE_ADDRESS', 'PAYMENT_METHOD', 'PAY_TRANSFER', 'MARKED_PAID'])
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/${aId}/markPaid`, { amount: 4000, paidAt: '2026-11-20T10:00:00Z' })).body.errorType).toBe('ORDER_NOT_OPEN')
+    expect((await search({ payment: 'PAID' })).body.total).toBe(1)
+
+    // cancel the unpaid one of carla: her ticket goes back
+    const cId = all.body.items[0].id
+    const db = h().ctx.db
+    expect((await db.selectFrom('ticket_category').select('sold').where('id', '=', steh.id).executeTakeFirstOrThrow()).sold).toBe(2)
+    const canceled = await admin.post(`/proxy/api/events/${event.id}/orders/${cId}/cancel`)
+    expect(canceled.body).toMatchObject({ status: 'CANCELED', step: 900 })
+    expect((await db.selectFrom('ticket_category').select('sold').where('id', '=', steh.id).executeTakeFirstOrThrow()).sold).toBe(1)
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/${cId}/cancel`)).body.errorType).toBe('ORDER_NOT_OPEN')
+    expect((await h().request('GET', `/proxy/api/guest/ticketOrder/${c.body.ticketOrderId}`)).body.ticketOrder).toMatchObject({ status: 'CANCELED', step: 900 })
+
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/${aId}/resendMail`)).body).toEqual({ sent: true })
+    await h().deliverMail()
+    expect(h().smtp.to('anna@example.org').map((m) => m.subject)).toEqual([`Ihre Bestellung ${aNumber}: Sommerfest`, `Zahlung erhalten: Bestellung ${aNumber}`, `Zahlung erhalten: Bestellung ${aNumber}`])
+    expect(h().smtp.to('carla@example.org').map((m) => m.subject)).toEqual([expect.stringContaining('Bestellung storniert')])
+
+    const csv = await admin.get(`/proxy/api/events/${event.id}/orders/export?payment=PAID`)
+    expect(csv.headers.get('content-type')).toContain('text/csv')
+    const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\n')
+    expect(lines.length).toBe(2)
+    expect(lines[1]).toContain(`'=HYPERLINK`)
+    expect(lines[1]).toContain('40,00')
+
+    const rev = await admin.get(`/proxy/api/events/${event.id}/orders/revenue`)
+    expect(rev.body).toMatchObject({ currency: 'EURO', total: 5500, paid: 4000 })
+    expect(rev.body.items.map((i: any) => [i.displayName, i.tickets, i.gross]).sort()).toEqual([
+      ['Sitz', 1, 4000],
+      ['Steh', 1, 1500],
+    ])
+
+    const other = await h().admin()
+    expect((await other.get(`/proxy/api/events/${event.id}/orders/${aId}`)).status).toBe(404)
+    expect((await other.post(`/proxy/api/events/${event.id}/orders/${aId}/markPaid`, { amount: 1, paidAt: '2026-11-20T10:00:00Z' })).status).toBe(404)
+    const { paidEvent: pe } = await import('./testing')
+    const { event: otherEvent } = await pe(other)
+    expect((await other.post(`/proxy/api/events/${otherEvent.id}/orders/${aId}/cancel`)).status).toBe(404)
+  })
+})
+
+forEachDialect('organiser orders at scale', (h) => {
+  test('50,000 orders: a filtered, searched page answers quickly (indexes on event+created, status, email)', async () => {
+    const admin = await h().admin()
+    const { event } = await paidEvent(admin)
+    const db = h().ctx.db
+    const base = Date.parse('2026-10-01T00:00:00Z')
+    const statuses = ['OPEN', 'PAID', 'CONFIRMED', 'CANCELED'] as const
+    for (let start = 0; start < 50_000; start += 1000) {
+      await db
+        .insertInto('ticket_order')
+        .values(
+          Array.from({ length: 1000 }, (_, k) => {
+            const i = start + k
+            return {
+              public_id: `p${String(i).padStart(23, '0')}`,
+              number: `N${String(i).padStart(7, '0')}`,
+              agency_id: admin.agencyId,
+              event_id: event.id,
+              email: `kunde${i}@example.org`,
+              full_name: `Kunde ${i}`,
+              status: statuses[i % 4],
+              step: 100,
+              currency: 'EURO',
+              gross_price: 2500,
+              tax_price: 399,
+              payment_method: i % 2 ? 'TRANSFER' : 'INVOICE',
+              payment_due_at: new Date(base + i * 1000).toISOString(),
+              paid_at: statuses[i % 4] === 'PAID' ? new Date(base).toISOString() : null,
+              created_at: new Date(base + i * 1000).toISOString(),
+              updated_at: new Date(base + i * 1000).toISOString(),
+            }
+          }),
+        )
+        .execute()
+    }
+    const timed = async (body: Record<string, unknown>) => {
+      const t0 = performance.now()
+      const r = await admin.post(`/proxy/api/events/${event.id}/orders/search`, body)
+      return { ms: performance.now() - t0, body: r.body }
+    }
+    const first = await timed({ perPage: 50 })
+    expect(first.body.total).toBe(50_000)
+    expect(first.body.items[0].number).toBe('N0049999')
+    const filtered = await timed({ status: 'PAID', paymentMethod: 'TRANSFER', page: 10, perPage: 50 })
+    expect(filtered.body.total).toBe(12_500)
+    const searched = await timed({ search: 'kunde4242@' })
+    expect(searched.body.items.map((o: any) => o.number)).toEqual(['N0004242'])
+    const overdue = await timed({ payment: 'OVERDUE', perPage: 50 })
+    expect(overdue.body.total).toBe(25_000)
+    // generous bounds for a shared 2-core machine; typical figures are a few milliseconds
+    for (const t of [first, filtered, searched, overdue]) expect(t.ms).toBeLessThan(1500)
+  }, 120_000)
+})
