@@ -10,6 +10,8 @@ export const PARTS = {
   core: ['app', 'common', 'errors', 'field'],
   /** the public registration page and its form engine */
   public: ['registration', 'form', 'fieldType', 'gender', 'covidState', 'events.online', 'events.registrationState'],
+  /** the ticket order payment page /pay/{id} */
+  pay: ['ticketing'],
 } as const
 
 export type PartName = keyof typeof PARTS | 'rest'

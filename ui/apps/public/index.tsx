@@ -14,6 +14,7 @@ import { newIdentification } from '../../components/form-engine/reservations'
 import { PublicFrame } from '../../components/public-frame'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
+import { type TicketChoice, TicketPicker, useTicketCategories } from './tickets'
 
 interface PublicEvent {
   id: number
@@ -39,11 +40,14 @@ interface PublicForm {
   fields: FieldDef[]
   waitingList: boolean
   systemCovidoo?: boolean
+  isPayedEvent?: boolean
 }
 
 interface Done {
   status: string
   email: string | null
+  /** paid events: the order the guest pays at /pay/{id} */
+  ticketOrderId?: string
 }
 
 interface EmbedOptions {
@@ -82,21 +86,42 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   const [fieldError, setFieldError] = useState<ApiError | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[] } | null>(session.knownGuest ? null : { values: {}, locked: [] })
+  const tickets = useTicketCategories(event.id, !!form.isPayedEvent)
+  const [choice, setChoice] = useState<TicketChoice>({ amounts: {}, couponCode: '' })
+  const [ticketErrors, setTicketErrors] = useState<Record<string, string>>({})
   useEffect(() => {
     if (prefill) return
     get<{ values: Partial<VisitorData>; locked: string[] }>(`/proxy/api/public/events/${event.id}/prefill`)
       .then(setPrefill)
       .catch(() => setPrefill({ values: {}, locked: [] }))
   }, [])
-  if (!prefill) return <Spinner />
+  if (!prefill || (form.isPayedEvent && !tickets)) return <Spinner />
   const submit = async (data: VisitorData): Promise<ServerFieldError[] | void> => {
     setError(null)
+    setTicketErrors({})
+    const paid = form.isPayedEvent
+      ? { tickets: Object.entries(choice.amounts).filter(([, n]) => n > 0).map(([id, n]) => ({ categoryId: Number(id), amount: n })), couponCode: choice.couponCode.trim() || null }
+      : {}
     try {
-      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage(), shortLink: opts.shortLink })
+      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, ...paid, identification, language: currentLanguage(), shortLink: opts.shortLink })
+      if (r.ticketOrderId) {
+        location.assign(`/pay/${r.ticketOrderId}`)
+        return
+      }
       onDone(r)
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
     } catch (e) {
-      const fields = e instanceof ApiError ? e.errorFields : []
+      const all = e instanceof ApiError ? e.errorFields : []
+      const isTicket = (f: string) => f === 'tickets' || f.startsWith('tickets.') || f === 'couponCode'
+      const fields = all.filter((f) => !isTicket(f.field))
+      if (all.some((f) => isTicket(f.field))) {
+        setTicketErrors(Object.fromEntries(all.filter((f) => isTicket(f.field)).map((f) => [f.field, f.errorType])))
+        if (!fields.length) {
+          if (e instanceof ApiError && e.errorType !== 'FIELD_ERROR') setError(errorText(e))
+          tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
+          return []
+        }
+      }
       if (e instanceof ApiError && (e.errorType === 'FIELD_ERROR' || e.errorType === 'FIELD_ERROR_WARN_BUT_SAVED') && fields.length) setFieldError(e)
       else setError(errorText(e))
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
@@ -114,9 +139,11 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         identification={identification}
         initial={prefill.values}
         locked={prefill.locked}
-        submitLabel={t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
+        submitLabel={form.isPayedEvent ? t('registration.tickets.submit') : t(event.registrationButtonType === 'SEND' ? 'registration.submit' : 'registration.submitRequest')}
         onSubmit={submit}
-      />
+      >
+        {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} onChange={setChoice} />}
+      </FormEngine>
       {fieldError && <FieldErrorDialog error={fieldError} labels={labels} onClose={() => setFieldError(null)} />}
     </>
   )

@@ -9,6 +9,7 @@ import { bool, fromJson, isoNow, toJson } from '../../../db/types'
 import { AppError, fieldError, notFound } from '../../../shared/errors'
 import type { FieldError } from '../../../shared/validation'
 import { eventPaymentMethods, paymentMethodDto, paymentProvider } from '../payment-methods'
+import { giroCodePng } from '../girocode'
 import { formatPrice } from '../money'
 import type { InvoiceAddressStep } from '../model'
 import { sellerSettings } from '../seller-settings'
@@ -74,6 +75,11 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     taxPrices.set(l.tax_code, t)
   }
   const transfer = order.payment_method === 'TRANSFER' && chosen
+  // a transfer still to be paid shows its GiroCode again when the page is opened later
+  const qrCode =
+    transfer && chosen.iban && order.status === 'OPEN' && order.step === STEP.FINISHED && order.currency === 'EURO'
+      ? await giroCodePng({ bic: chosen.bic, name: chosen.account_holder ?? '', iban: chosen.iban, amount: order.gross_price, reference: transferReference(order, chosen) })
+      : null
   return {
     ticketOrder: {
       number: order.number,
@@ -103,7 +109,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     event: { id: event.id, displayName: event.display_name, startDate: event.start_date, endDate: event.end_date, timezone: event.timezone, registrationButtonType: event.registration_button_type, primaryColor: event.primary_color, currency: event.currency, locationName: event.location_name, city: event.city },
     logoPath: event.image_asset_id ? `/proxy/api/asset/${event.image_asset_id}?dimension=Regular_400` : null,
     eventLink: `${ctx.config.baseUrl}/public/event/${event.id}`,
-    qrCode: null as string | null,
+    qrCode,
     paymentMethods: methods.map(paymentMethodDto),
     requiredActions: state.requiredActions,
     missingFields: [] as Array<{ defaultField: string }>,
