@@ -6,7 +6,7 @@ import { idParam } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
 import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
-import { cancelOrder, exportOrdersCsv, markPaid, orderDetail, resendOrderMail, revenueByCategory, searchOrders } from './orders/organiser'
+import { cancelOrder, exportOrdersCsv, markPaid, openLocationPayments, orderDetail, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
 const tags = ['ticket orders (organiser)']
 const ev = z.object({ id: idParam() })
@@ -40,6 +40,22 @@ export function organiserOrderRoutes(ctx: AppContext) {
         return revenueByCategory(ctx, await eventOfAgency(ctx, actor, c.params.id))
       },
       { params: ev, detail: { tags, summary: 'Revenue per ticket category (statistics)' } },
+    )
+    .get(
+      '/proxy/api/events/:id/orders/openLocation',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
+        return openLocationPayments(ctx, await eventOfAgency(ctx, actor, c.params.id), c.query.visitorId ?? null)
+      },
+      { params: ev, query: z.object({ visitorId: z.coerce.number().int().positive().optional() }), detail: { tags, summary: 'The desk: LOCATION payments still open (of one registration)' } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/takeLocationPayment',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
+        return takeLocationPayment(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid)
+      },
+      { params: one, detail: { tags, summary: 'The desk takes a LOCATION payment at check-in (full amount, now)' } },
     )
     .get(
       '/proxy/api/events/:id/orders/:oid',

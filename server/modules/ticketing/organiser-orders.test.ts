@@ -90,6 +90,22 @@ forEachDialect('organiser orders', (h) => {
   })
 })
 
+forEachDialect('the desk takes LOCATION payments', (h) => {
+  test('open LOCATION orders of a registration are listed and taken once at check-in', async () => {
+    const admin = await h().admin()
+    const { event, categories } = await paidEvent(admin, { methods: [{ method: 'LOCATION' }] })
+    const r = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))
+    expect(await pay(h(), r.body.ticketOrderId, 'LOCATION')).toMatchObject({ status: 'CONFIRMED' })
+    const open = await admin.get(`/proxy/api/events/${event.id}/orders/openLocation?visitorId=${r.body.visitorId}`)
+    expect(open.body.map((o: any) => o.grossPrice)).toEqual([2500])
+    const taken = await admin.post(`/proxy/api/events/${event.id}/orders/${open.body[0].id}/takeLocationPayment`)
+    expect(taken.body).toMatchObject({ status: 'PAID', paidAmount: 2500 })
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/${open.body[0].id}/takeLocationPayment`)).body.errorType).toBe('ORDER_NOT_OPEN')
+    expect((await admin.get(`/proxy/api/events/${event.id}/orders/openLocation`)).body).toEqual([])
+    expect((await (await h().admin()).get(`/proxy/api/events/${event.id}/orders/openLocation`)).status).toBe(404)
+  })
+})
+
 forEachDialect('organiser orders at scale', (h) => {
   test('50,000 orders: a filtered, searched page answers quickly (indexes on event+created, status, email)', async () => {
     const admin = await h().admin()

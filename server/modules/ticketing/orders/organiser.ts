@@ -204,3 +204,18 @@ export async function revenueByCategory(ctx: AppContext, event: EventRow) {
   const items = [...byCat.values()]
   return { currency: event.currency, items, total: items.reduce((s, c) => s + c.gross, 0), paid: items.reduce((s, c) => s + c.paid, 0) }
 }
+
+/** The desk: LOCATION orders of a registration (or the event) still to be paid at the door. */
+export async function openLocationPayments(ctx: AppContext, event: EventRow, visitorId: number | null) {
+  let q = ctx.db.selectFrom('ticket_order').selectAll().where('event_id', '=', event.id).where('payment_method', '=', 'LOCATION').where('status', '=', 'CONFIRMED').where('paid_at', 'is', null)
+  if (visitorId != null) q = q.where('visitor_id', '=', visitorId)
+  const now = isoNow(ctx.clock.now())
+  return (await q.orderBy('id').limit(200).execute()).map((o) => orderListDto(o, now))
+}
+
+/** The desk takes a LOCATION payment: the full amount, now. */
+export async function takeLocationPayment(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
+  const o = await orderOfEvent(ctx.db, event, orderId)
+  if (o.payment_method !== 'LOCATION') throw new AppError(409, 'ORDER_NOT_OPEN')
+  return markPaid(ctx, actor, event, orderId, { amount: o.gross_price, paidAt: isoNow(ctx.clock.now()) })
+}
