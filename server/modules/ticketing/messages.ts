@@ -1,5 +1,8 @@
 // Ticketing texts (docs/ticketing.md): errors, field codes, pay page, mails.
 export const de = {
+  'ticketing.stats.revenue': "Umsatz nach Ticketkategorie",
+  'ticketing.stats.totals': "Bestellt {total}, davon bezahlt {paid}",
+  'ticketing.stats.value': "{tickets} Tickets · {gross}",
   'ticketing.desk.open': "Zahlung vor Ort offen: {total} (Bestellung {number})",
   'ticketing.desk.take': "Zahlung erhalten",
   'ticketing.desk.taken': "Die Zahlung wurde erfasst.",
@@ -254,6 +257,9 @@ export const deDu: Partial<Record<Keys, string>> = {
   'ticketing.mail.greeting': 'Hallo {name},',
 }
 export const en: Record<Keys, string> = {
+  'ticketing.stats.revenue': "Revenue by ticket category",
+  'ticketing.stats.totals': "Ordered {total}, paid {paid}",
+  'ticketing.stats.value': "{tickets} tickets · {gross}",
   'ticketing.desk.open': "Payment at the venue open: {total} (order {number})",
   'ticketing.desk.take': "Payment received",
   'ticketing.desk.taken': "The payment has been recorded.",

@@ -73,6 +73,8 @@ export interface EventFull {
   tags: Label[]
   campaigns: Label[]
   incomplete: string[]
+  /** the event has ticket categories (ticketing) */
+  isPayedEvent?: boolean
 }
 
 export const placeOf = (e: Pick<EventFull, 'eventType' | 'address'>) => (e.eventType === 'ONLINE' ? t('events.online') : [e.address.locationName, e.address.city].filter(Boolean).join(', '))
