@@ -5,6 +5,7 @@ import { ticketOrderRoutes } from './guest-routes'
 import { organiserOrderRoutes } from './orders-routes'
 import { ticketingSetupRoutes } from './organiser-routes'
 import './orders/expiry'
+import './orders/invoicing'
 import './orders/offline'
 
 export function ticketingRoutes(ctx: AppContext) {

@@ -90,6 +90,37 @@ forEachDialect('organiser orders', (h) => {
   })
 })
 
+forEachDialect('invoices where orders settle', (h) => {
+  test('a transfer is invoiced when marked paid, once; cancelling issues the cancellation invoice; no seller address, no invoice', async () => {
+    const admin = await h().admin()
+    const { event, categories } = await paidEvent(admin)
+    await admin.post(`/proxy/api/events/${event.id}/coupons`, { code: 'ZEHN', valueType: 'PERCENT', reduction: 10 })
+    const db = h().ctx.db
+    // without seller address: settles without an invoice
+    const early = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))
+    expect((await pay(h(), early.body.ticketOrderId, 'INVOICE')).status).toBe('CONFIRMED')
+    expect((await db.selectFrom('invoice').select('id').where('agency_id', '=', admin.agencyId).execute()).length).toBe(0)
+
+    await admin.put('/proxy/api/agency/sellerSettings', { name: 'Agentur GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-' })
+    const r = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 2 }], { couponCode: 'ZEHN', escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }] }))
+    expect((await pay(h(), r.body.ticketOrderId, 'TRANSFER')).status).toBe('OPEN')
+    expect((await db.selectFrom('invoice').select('id').where('agency_id', '=', admin.agencyId).execute()).length).toBe(0)
+    const oid = (await db.selectFrom('ticket_order').select('id').where('public_id', '=', r.body.ticketOrderId).executeTakeFirstOrThrow()).id
+    await admin.post(`/proxy/api/events/${event.id}/orders/${oid}/markPaid`, { amount: 4500, paidAt: '2026-11-23T10:00:00Z' })
+    const inv = await db.selectFrom('invoice').selectAll().where('order_ref', '=', String(oid)).execute()
+    expect(inv.map((i) => [i.kind, i.number, i.gross_cents])).toEqual([['INVOICE', 'RE-00001', 4500]])
+    const snap = JSON.parse(inv[0].snapshot)
+    expect(snap.lines.map((l: any) => [l.quantity, l.unitGrossCents])).toEqual([
+      [2, 2500],
+      [-1, 500],
+    ])
+    await admin.post(`/proxy/api/events/${event.id}/orders/${oid}/cancel`)
+    const after = await db.selectFrom('invoice').select(['kind', 'number', 'gross_cents']).where('order_ref', '=', String(oid)).orderBy('id').execute()
+    expect(after.map((i) => i.kind)).toEqual(['INVOICE', 'CANCELLATION'])
+    expect(after[1].number).toBe('RE-00002')
+  })
+})
+
 forEachDialect('the desk takes LOCATION payments', (h) => {
   test('open LOCATION orders of a registration are listed and taken once at check-in', async () => {
     const admin = await h().admin()

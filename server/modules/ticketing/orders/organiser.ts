@@ -13,6 +13,7 @@ import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
+import { cancelOrderInvoice } from './invoicing'
 import { enqueueOrderMail } from './mails'
 import { releaseOrder } from './release'
 import { onOrderSettled } from './settle'
@@ -133,6 +134,7 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor, event: E
       throw new AppError(409, 'ORDER_NOT_OPEN')
     }
     await releaseOrder(trx, row, at)
+    await cancelOrderInvoice(ctx, trx, row)
     await addHistory(trx, row.id, at, 'CANCELED', actor.account.id)
     await enqueueOrderMail(ctx, trx, row, 'canceled')
   })
