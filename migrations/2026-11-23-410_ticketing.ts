@@ -81,6 +81,10 @@ export async function up(db: Kysely<any>) {
     .addColumn('country', t.text, (c) => c.notNull().defaultTo('DEU'))
     .addColumn('vat_id', t.text)
     .addColumn('tax_number', t.text)
+    /** the seller's contact on invoices (XRechnung asks for name, phone and e-mail) */
+    .addColumn('contact_name', t.text)
+    .addColumn('phone', t.text)
+    .addColumn('email', t.text)
     .addColumn('invoice_number_prefix', t.text)
     .addColumn('use_invoice_xml', t.bool, boolDefault(false))
     .addColumn('require_reference_id', t.bool, boolDefault(false))

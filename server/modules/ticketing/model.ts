@@ -80,6 +80,15 @@ export const SellerSettingsInput = z.object({
   country: z.string().length(3, 'INVALID').toUpperCase().default('DEU'),
   vatId: optionalText(30),
   taxNumber: optionalText(30),
+  contactName: optionalText(200),
+  phone: optionalText(40),
+  email: z
+    .string()
+    .trim()
+    .max(254, 'TOO_LONG')
+    .nullish()
+    .transform((v) => (v ? v.toLowerCase() : null))
+    .refine((v) => v == null || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), 'INVALID_EMAIL'),
   invoiceNumberPrefix: optionalText(20),
   useInvoiceXML: z.boolean().default(false),
   requireReferenceId: z.boolean().default(false),

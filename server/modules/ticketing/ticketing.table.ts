@@ -66,6 +66,9 @@ export interface SellerSettingsTable {
   country: Generated<string>
   vat_id: string | null
   tax_number: string | null
+  contact_name: string | null
+  phone: string | null
+  email: string | null
   invoice_number_prefix: string | null
   use_invoice_xml: GenBool
   require_reference_id: GenBool

@@ -61,9 +61,9 @@ export async function invoiceDraft(ctx: AppContext, trx: Db, order: TicketOrderR
         country: seller.country,
         vatId: seller.vatId,
         taxNumber: seller.taxNumber,
-        contactName: agency.contact_guest ?? agency.display_name,
-        phone: agency.contact_guest_phone ?? '',
-        email: agency.contact_guest_mail ?? '',
+        contactName: seller.contactName ?? agency.contact_guest ?? agency.display_name,
+        phone: seller.phone ?? agency.contact_guest_phone ?? '',
+        email: seller.email ?? agency.contact_guest_mail ?? '',
       },
       buyer: {
         name: address.receiver,

@@ -16,6 +16,9 @@ interface Seller {
   country: string
   vatId: string | null
   taxNumber: string | null
+  contactName: string | null
+  phone: string | null
+  email: string | null
   invoiceNumberPrefix: string | null
   useInvoiceXML: boolean
   requireReferenceId: boolean
@@ -35,7 +38,7 @@ interface Method {
   confirmationText: string | null
 }
 
-const TEXT_FIELDS = ['name', 'street', 'streetNumber', 'postCode', 'city', 'country', 'vatId', 'taxNumber', 'invoiceNumberPrefix', 'imprintUrl', 'privacyUrl'] as const
+const TEXT_FIELDS = ['name', 'street', 'streetNumber', 'postCode', 'city', 'country', 'vatId', 'taxNumber', 'contactName', 'phone', 'email', 'invoiceNumberPrefix', 'imprintUrl', 'privacyUrl'] as const
 
 export function SalesSettingsPage() {
   return (
