@@ -1,5 +1,11 @@
 // Ticketing texts (docs/ticketing.md): errors, field codes, pay page, mails.
 export const de = {
+  'errors.ORDER_NOT_PAID': "Nur bezahlte Bestellungen können erstattet werden.",
+  'ticketing.mail.refunded.subject': "Bestellung erstattet: {number}",
+  'ticketing.mail.refunded.body': "Ihre Bestellung {number} für „{event}“ wurde storniert; den Betrag von {total} erstatten wir Ihnen.",
+  'ticketing.admin.refund': "Erstatten",
+  'ticketing.admin.refunded': "Die Erstattung wurde erfasst.",
+  'ticketing.admin.refundConfirm': "Bestellung {number} als erstattet erfassen? Die Tickets werden wieder freigegeben.",
   'ticketing.stats.revenue': "Umsatz nach Ticketkategorie",
   'ticketing.stats.totals': "Bestellt {total}, davon bezahlt {paid}",
   'ticketing.stats.value': "{tickets} Tickets · {gross}",
@@ -226,6 +232,7 @@ export const de = {
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
+  'ticketing.mail.refunded.body': "Deine Bestellung {number} für „{event}“ wurde storniert; den Betrag von {total} erstatten wir dir.",
   'ticketing.pay.title': "Deine Bestellung",
   'ticketing.pay.waitingList': "Du stehst auf der Warteliste. Wir melden uns, sobald ein Platz frei wird.",
   'ticketing.pay.waitingListRequest': "Deine Anfrage steht auf der Warteliste. Wir melden uns, sobald ein Platz frei wird.",
@@ -257,6 +264,12 @@ export const deDu: Partial<Record<Keys, string>> = {
   'ticketing.mail.greeting': 'Hallo {name},',
 }
 export const en: Record<Keys, string> = {
+  'errors.ORDER_NOT_PAID': "Only paid orders can be refunded.",
+  'ticketing.mail.refunded.subject': "Order refunded: {number}",
+  'ticketing.mail.refunded.body': "Your order {number} for \"{event}\" has been cancelled; we will refund {total} to you.",
+  'ticketing.admin.refund': "Refund",
+  'ticketing.admin.refunded': "The refund has been recorded.",
+  'ticketing.admin.refundConfirm': "Record order {number} as refunded? The tickets will be released.",
   'ticketing.stats.revenue': "Revenue by ticket category",
   'ticketing.stats.totals': "Ordered {total}, paid {paid}",
   'ticketing.stats.value': "{tickets} tickets · {gross}",

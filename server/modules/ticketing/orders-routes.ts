@@ -6,7 +6,7 @@ import { idParam } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
 import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
-import { cancelOrder, exportOrdersCsv, markPaid, openLocationPayments, orderDetail, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
+import { cancelOrder, exportOrdersCsv, markPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
 const tags = ['ticket orders (organiser)']
 const ev = z.object({ id: idParam() })
@@ -80,6 +80,14 @@ export function organiserOrderRoutes(ctx: AppContext) {
         return cancelOrder(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid)
       },
       { params: one, detail: { tags, summary: 'Cancel the order (tickets, places and coupon use go back)' } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/refund',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
+        return refundOrder(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid)
+      },
+      { params: one, detail: { tags, summary: 'Record an offline refund of a paid order (tickets back, cancellation invoice)' } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/resendMail',

@@ -83,6 +83,8 @@ forEachDialect('organiser orders', (h) => {
     expect(lines[1]).toContain(`'=HYPERLINK`)
     expect(lines[1]).toContain('40,00')
 
+    // an unpaid order cannot be refunded
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/${all.body.items[1].id}/refund`)).body.errorType).toBe('ORDER_NOT_PAID')
     const rev = await admin.get(`/proxy/api/events/${event.id}/orders/revenue`)
     expect(rev.body).toMatchObject({ currency: 'EURO', total: 5500, paid: 4000 })
     expect(rev.body.items.map((i: any) => [i.displayName, i.tickets, i.gross]).sort()).toEqual([
@@ -136,6 +138,20 @@ forEachDialect('invoices where orders settle', (h) => {
     const after = await db.selectFrom('invoice').select(['kind', 'number', 'gross_cents']).where('order_ref', '=', String(oid)).orderBy('id').execute()
     expect(after.map((i) => i.kind)).toEqual(['INVOICE', 'CANCELLATION'])
     expect(after[1].number).toBe('RE-00002')
+
+    // a paid order refunded offline: REFUNDED, step 902, tickets back, its cancellation invoice
+    const r2 = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))
+    expect((await pay(h(), r2.body.ticketOrderId, 'TRANSFER')).status).toBe('OPEN')
+    const oid2 = (await db.selectFrom('ticket_order').select('id').where('public_id', '=', r2.body.ticketOrderId).executeTakeFirstOrThrow()).id
+    await admin.post(`/proxy/api/events/${event.id}/orders/${oid2}/markPaid`, { amount: 2500, paidAt: '2026-11-23T10:00:00Z' })
+    const sold = async () => (await db.selectFrom('ticket_category').select('sold').where('id', '=', categories[0].id).executeTakeFirstOrThrow()).sold
+    const before = await sold()
+    const refunded = await admin.post(`/proxy/api/events/${event.id}/orders/${oid2}/refund`)
+    expect(refunded.body).toMatchObject({ status: 'REFUNDED', step: 902 })
+    expect(await sold()).toBe(before - 1)
+    expect((await db.selectFrom('invoice').select('kind').where('order_ref', '=', String(oid2)).orderBy('id').execute()).map((i) => i.kind)).toEqual(['INVOICE', 'CANCELLATION'])
+    expect((await h().request('GET', `/proxy/api/guest/ticketOrder/${r2.body.ticketOrderId}`)).body.ticketOrder).toMatchObject({ status: 'REFUNDED', step: 902 })
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/${oid2}/refund`)).body.errorType).toBe('ORDER_NOT_PAID')
   }, 180_000)
 })
 

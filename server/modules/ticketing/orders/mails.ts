@@ -10,7 +10,7 @@ import { giroCodePng } from '../girocode'
 import { formatPrice } from '../money'
 import type { PaymentMethodRow, TicketOrderRow } from '../ticketing.table'
 
-export type OrderMailKind = 'received' | 'paid' | 'canceled' | 'expired'
+export type OrderMailKind = 'received' | 'paid' | 'canceled' | 'expired' | 'refunded'
 
 export const transferReference = (order: Pick<TicketOrderRow, 'number'>, method: Pick<PaymentMethodRow, 'transfer_reference_prefix'> | null) => `${method?.transfer_reference_prefix ?? ''}${order.number}`
 

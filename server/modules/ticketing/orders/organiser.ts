@@ -142,11 +142,36 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor, event: E
   return orderDetail(ctx, event, orderId)
 }
 
+/** Records an offline refund of a paid order: REFUNDED (step 902), tickets back, cancellation invoice. */
+export async function refundOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
+  const at = isoNow(ctx.clock.now())
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('ticket_order')
+      .set({ status: 'REFUNDED', step: STEP.REFUNDED, updated_at: at })
+      .where('id', '=', orderId)
+      .where('event_id', '=', event.id)
+      .where('status', '=', 'PAID')
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) {
+      await orderOfEvent(trx, event, orderId)
+      throw new AppError(409, 'ORDER_NOT_PAID')
+    }
+    await releaseOrder(trx, row, at)
+    await cancelOrderInvoice(ctx, trx, row)
+    await addHistory(trx, row.id, at, 'REFUNDED', actor.account.id, { amount: row.paid_amount })
+    await enqueueOrderMail(ctx, trx, row, 'refunded')
+  })
+  ctx.notifyMail()
+  return orderDetail(ctx, event, orderId)
+}
+
 export async function resendOrderMail(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
   const at = isoNow(ctx.clock.now())
   await ctx.db.transaction().execute(async (trx) => {
     const o = await orderOfEvent(trx, event, orderId)
-    const kind = o.status === 'PAID' ? 'paid' : o.status === 'CANCELED' ? (o.step === STEP.EXPIRED ? 'expired' : 'canceled') : 'received'
+    const kind = o.status === 'PAID' ? 'paid' : o.status === 'REFUNDED' ? 'refunded' : o.status === 'CANCELED' ? (o.step === STEP.EXPIRED ? 'expired' : 'canceled') : 'received'
     const method = (await eventPaymentMethods(trx, event)).find((m) => m.method === o.payment_method) ?? null
     await enqueueOrderMail(ctx, trx, o, kind, method)
     await addHistory(trx, o.id, at, 'MAIL_RESENT', actor.account.id, { kind })

@@ -329,10 +329,10 @@ function Orders({ event }: { event: EventFull }) {
     }
   }, [filter, generation])
   const reload = () => setGeneration((g) => g + 1)
-  const act = async (o: OrderRow, action: 'markPaid' | 'cancel') => {
+  const act = async (o: OrderRow, action: 'markPaid' | 'cancel' | 'refund') => {
     try {
       await post(`/proxy/api/events/${event.id}/orders/${o.id}/${action}`, action === 'markPaid' ? { amount: o.grossPrice, paidAt: new Date().toISOString() } : undefined)
-      toast(t(action === 'markPaid' ? 'ticketing.admin.markedPaid' : 'ticketing.admin.canceled'))
+      toast(t(action === 'markPaid' ? 'ticketing.admin.markedPaid' : action === 'refund' ? 'ticketing.admin.refunded' : 'ticketing.admin.canceled'))
       reload()
     } catch (err) {
       toast(errorText(err), 'error')
@@ -398,6 +398,11 @@ function Orders({ event }: { event: EventFull }) {
                       {!o.paidAt && ['OPEN', 'CONFIRMED'].includes(o.status) && (
                         <Button variant="secondary" onClick={() => void act(o, 'markPaid')}>
                           {t('ticketing.admin.markPaid')}
+                        </Button>
+                      )}
+                      {o.status === 'PAID' && (
+                        <Button variant="ghost" onClick={() => confirm(t('ticketing.admin.refundConfirm', { number: o.number })) && void act(o, 'refund')}>
+                          {t('ticketing.admin.refund')}
                         </Button>
                       )}
                       {['OPEN', 'CONFIRMED', 'PAID'].includes(o.status) && (
