@@ -12,10 +12,11 @@ import * as m702 from './2026-11-22-702_mail_templates'
 import * as m703 from './2026-11-22-703_partial_indexes'
 import * as m2311_100 from './2026-11-23-100_guest_link_sessions'
 import * as m2311_120 from './2026-11-23-120_security_b'
+import * as m2323_210 from './2026-11-23-210_recovery_codes_consents'
 import * as m310d from './2026-11-23-310_documents'
 import * as m320g from './2026-11-23-320_guest_transfer'
 import * as m330x from './2026-11-23-330_guest_extras'
-import * as m2323_210 from './2026-11-23-210_recovery_codes_consents'
+import * as m410t from './2026-11-23-410_ticketing'
 import * as m2311_420 from './2026-11-23-420_invoices'
 import * as m2311_510 from './2026-11-23-510_seating'
 
@@ -31,10 +32,11 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-703_partial_indexes': m703,
   '2026-11-23-100_guest_link_sessions': m2311_100,
   '2026-11-23-120_security_b': m2311_120,
+  '2026-11-23-210_recovery_codes_consents': m2323_210,
   '2026-11-23-310_documents': m310d,
   '2026-11-23-320_guest_transfer': m320g,
   '2026-11-23-330_guest_extras': m330x,
-  '2026-11-23-210_recovery_codes_consents': m2323_210,
+  '2026-11-23-410_ticketing': m410t,
   '2026-11-23-420_invoices': m2311_420,
   '2026-11-23-510_seating': m2311_510,
 }

@@ -11,6 +11,7 @@ const AuthApp = lazy(() => import('./apps/auth'))
 const OrganiserApp = lazy(() => import('./apps/organiser'))
 const PublicApp = lazy(() => import('./apps/public'))
 const GuestApp = lazy(() => import('./apps/guest'))
+const PayApp = lazy(() => import('./apps/pay'))
 
 /** Address prefixes of the signed-in organiser area (ui/apps/organiser and the account pages). */
 const ORGANISER_PREFIXES = ['/events', '/agreements', '/tags', '/agency', '/account']
@@ -37,6 +38,7 @@ export function App() {
           <Route path="/account/deletion" component={AuthApp} />
           <Route path="/password/*" component={AuthApp} />
           <Route path="/public/*" component={PublicApp} />
+          <Route path="/pay/:id" component={PayApp} />
           <Route path="/guest" component={GuestApp} />
           <Route path="/support" component={GuestApp} />
           <Route path="/guest/*" component={GuestApp} />

@@ -17,6 +17,7 @@ import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
 import type { TagTables } from '../modules/tags/tags.table'
 import type { TaskTables } from '../modules/tasks/tasks.table'
 import type { HelpTables } from '../modules/help/help.table'
+import type { TicketingTables } from '../modules/ticketing/ticketing.table'
 import type { VisitorTables } from '../modules/visitors/visitors.table'
 
 export interface DB
@@ -38,4 +39,5 @@ export interface DB
     SeatingTables,
     GuestTables,
     HelpTables,
-    DocumentTables {}
+    DocumentTables,
+    TicketingTables {}

@@ -17,6 +17,7 @@ import * as notificationSettings from '../modules/notification-settings/messages
 import * as registration from '../modules/registration/messages'
 import * as seating from '../modules/seating/messages'
 import * as visitors from '../modules/visitors/messages'
+import * as ticketing from '../modules/ticketing/messages'
 import { de } from './de'
 import { interpolate } from './interpolate'
 import { DEFAULT_LANGUAGE } from './languages'
@@ -45,6 +46,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   guestNotifications,
   help,
   documents,
+  ticketing,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

@@ -19,6 +19,7 @@ import { de as notificationSettings } from '../modules/notification-settings/mes
 import { de as registration } from '../modules/registration/messages'
 import { de as seating } from '../modules/seating/messages'
 import { de as visitors } from '../modules/visitors/messages'
+import { de as ticketing } from '../modules/ticketing/messages'
 import { de as common } from './messages/common'
 
 export const de: Record<string, string> = {
@@ -42,4 +43,5 @@ export const de: Record<string, string> = {
   ...guestNotifications,
   ...help,
   ...documents,
+  ...ticketing,
 }

@@ -23,6 +23,7 @@ import { statisticsRoutes } from './statistics'
 import { tagRoutes } from './tags'
 import { reservationRoutes } from './reservations'
 import { taskRoutes } from './tasks'
+import { ticketingRoutes } from './ticketing'
 import { visitorRoutes } from './visitors'
 
 export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any, any, any>> = [
@@ -49,4 +50,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   guestNotificationRoutes,
   helpRoutes,
   documentRoutes,
+  ticketingRoutes,
 ]

@@ -8,6 +8,7 @@ import { BUYER, draft as invoiceDraft } from '../modules/invoices/testing'
 import { type Agent, forEachDialect, uniqueEmail } from '../testing/harness'
 import { addGuest, createEvent, licenseWith } from '../testing/organiser'
 import { smallPng, uploadForm } from './fixtures'
+import { buy, buyer, paidEvent } from '../modules/ticketing/testing'
 
 const MARK = 'Geheimsache'
 
@@ -23,6 +24,7 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'GET /proxy/api/public/agency/{id}/imprint': 'an agency\'s imprint and privacy notice are public',
   'GET /proxy/api/public/events/{id}/seatingplan': 'the public plan of a public event',
   'POST /proxy/api/public/events/{id}/seatingplanArea': 'the public chairs of a public event',
+  'GET /proxy/api/public/events/{id}/ticketCategories': 'the ticket categories a public paid event sells',
 }
 
 forEachDialect(
@@ -32,6 +34,13 @@ forEachDialect(
       const a = await h().admin({ agency: `${MARK} A` })
       const event = await createEvent(a, { displayName: `${MARK} Gala` })
       const guest = await addGuest(a, event.id, { firstName: MARK, lastName: 'Gast', email: uniqueEmail('geheim') })
+      // a paid event with an order, before the agency's GLOBAL agreement would ask the buyer to sign
+      const paid = await paidEvent(a, { event: { displayName: `${MARK} Konzert` } })
+      const coupon = (await a.post(`/proxy/api/events/${paid.event.id}/coupons`, { code: 'GEHEIM10', valueType: 'PERCENT', reduction: 10 })).body as { id: number }
+      const bought = await buy(h(), paid.event.id, buyer([{ categoryId: paid.categories[0]!.id, amount: 1 }], { firstName: MARK }))
+      if (bought.status !== 201) throw new Error(`buy: ${bought.status} ${bought.text}`)
+      const order = await h().ctx.db.selectFrom('ticket_order').select('id').where('public_id', '=', bought.body.ticketOrderId).executeTakeFirstOrThrow()
+      const paymentMethod = (await a.get('/proxy/api/agency/paymentMethods')).body[0] as { id: number }
       const field = (await a.post(`/proxy/api/events/${event.id}/fields`, { type: 'TEXT', displayName: `${MARK} Frage` })).body
       const tag = (await a.post('/proxy/api/tags', { displayName: `${MARK} Tag` })).body
       const campaign = (await a.post('/proxy/api/campaigns', { displayName: `${MARK} Kampagne` })).body
@@ -63,7 +72,7 @@ forEachDialect(
         .returning('id')
         .executeTakeFirstOrThrow()
       expect([field.id, tag.id, campaign.id, agreement.id, asset.id, shortLink.id, colleague ? 1 : 0, chair?.id].every(Boolean)).toBe(true)
-      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature }
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod }
     }
     type A = Awaited<ReturnType<typeof agencyA>>
 
@@ -97,6 +106,10 @@ forEachDialect(
         ticketOrder: a.guest.id,
         invoices: a.invoice.id,
         log: a.signature.id,
+        ticketCategories: a.paid.categories[0]!.id,
+        coupons: a.coupon.id,
+        orders: a.order.id,
+        paymentMethods: a.paymentMethod.id,
         agency: a.a.agencyId,
       }
       if (before && byCollection[before] !== undefined) return String(byCollection[before])

@@ -14,6 +14,8 @@ export const PARTS = {
    * account area and the data-change form load their parts when opened. Kept in step by
    * server/modules/guest/guest-budget.test.ts (every key the guest pages name is in core + guest). */
   guest: ['guest', 'guestPortal', 'guestAgreements', 'selfCheckin', 'help', 'report', 'notifications', 'visitorStatus', 'signature', 'nav', 'role', 'auth', 'account', 'registration', 'form', 'fieldType', 'defaultField'],
+  /** the ticket order payment page /pay/{id} */
+  pay: ['ticketing'],
 } as const
 
 export type PartName = keyof typeof PARTS | 'rest'

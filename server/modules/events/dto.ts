@@ -34,7 +34,7 @@ export function publicEventDto(ctx: AppContext, e: EventRow, agency: { id: numbe
     registrationButtonType: e.registration_button_type,
     externalConfirmationLink: e.external_confirmation_link,
     externalConfirmationLabel: e.external_confirmation_label,
-    isPayedEvent: false,
+    isPayedEvent: bool(e.is_paid),
     url: `${ctx.config.baseUrl}/public/event/${e.id}`,
     defaultPhoneLocale: e.default_phone_locale,
     lockBasicData: bool(e.lock_basic_data),

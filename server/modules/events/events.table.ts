@@ -63,6 +63,8 @@ export interface EventTable {
   transfer_until: Timestamp | null
   /** the calendar entry's SEQUENCE: raised when date, place or title change (documents/ics.ts) */
   calendar_sequence: Generated<number>
+  /** the event has ticket categories (isPayedEvent); kept by ticketing/categories.ts */
+  is_paid: GenBool
   created_by_account_id: number | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>

@@ -65,7 +65,8 @@ let sharedDefaults: FieldDef[] | null = null
 const sharedDefaultDefs = () => (sharedDefaults ??= defaultDefs())
 
 /** The event's paid flag: set by ticketing through event options (docs/forms.md). */
-export const isPaidEvent = (e: Pick<EventRow, 'options'>) => fromJson<string[]>(e.options, []).includes('PAID_EVENT')
+/** Paid: the event has ticket categories (ticketing), or the older PAID_EVENT option. */
+export const isPaidEvent = (e: Pick<EventRow, 'options' | 'is_paid'>) => bool(e.is_paid) || fromJson<string[]>(e.options, []).includes('PAID_EVENT')
 
 // Field definitions change rarely and are read on every registration: cached per database, event
 // and version. The cache belongs to the database (the Kysely adapter, which a transaction shares
@@ -135,7 +136,7 @@ const bump = (trx: Db, eventId: number, now: string) =>
 /** The builder's view: materialises the default form on first use. */
 export async function builderFields(ctx: AppContext, event: EventRow) {
   if (event.form_version === 0) await ctx.db.transaction().execute((trx) => materialize(trx, event.id))
-  const e = await ctx.db.selectFrom('event').select(['id', 'form_version', 'waiting_list', 'options']).where('id', '=', event.id).executeTakeFirstOrThrow()
+  const e = await ctx.db.selectFrom('event').select(['id', 'form_version', 'waiting_list', 'options', 'is_paid']).where('id', '=', event.id).executeTakeFirstOrThrow()
   return { formVersion: e.form_version, waitingList: bool(e.waiting_list), isPayedEvent: isPaidEvent(e), fields: await loadFieldDefs(ctx.db, event.id) }
 }
 

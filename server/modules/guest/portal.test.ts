@@ -76,7 +76,7 @@ forEachDialect('guest portal', (h) => {
     expect(tooMany.body.errorType).toBe('TOO_MANY_PERSONS')
     const missing = await guest.patch(`/proxy/api/guest/events/visitors/${visitorId}`, { escortPersons: [{ firstName: 'Eva', lastName: '' }] })
     expect(missing.status).toBe(400)
-    expect(missing.body).toMatchObject({ errorType: 'FIELD_ERROR', errorFields: [{ field: 'escortPersons.0.lastName', errorType: 'LAST_NAME_REQUIRED' }] })
+    expect(missing.body).toMatchObject({ errorType: 'FIELD_ERROR', errorFields: [{ field: 'escortPersons.0.lastName', errorType: 'ESCORT_LAST_NAME_REQUIRED' }] })
     // someone else takes the last place: adding again is EVENT_FULL and changes nothing
     const removed = await guest.patch(`/proxy/api/guest/events/visitors/${visitorId}`, { escortPersons: [] })
     expect(removed.body.visitorCount).toBe(1)

@@ -35,7 +35,7 @@ export function registrationRoutes(ctx: AppContext) {
           throw e
         })
         c.set.status = 201
-        return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email }
+        return { visitorId: r.visitor.id, status: r.status, visitorCount: r.visitor.visitor_count, email: r.visitor.email, ...(r.ticketOrderId ? { ticketOrderId: r.ticketOrderId } : {}) }
       },
       {
         params: z.object({ id: idParam() }),

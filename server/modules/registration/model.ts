@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { RegistrationAgreements } from '../agreements/model'
 import { MAX_BASIC_TEXT } from '../forms/engine'
 import { Identification } from '../reservations/model'
+import { TicketsInput } from '../ticketing/model'
 
 const text = z.string().max(MAX_BASIC_TEXT, 'TOO_LONG').nullish()
 
@@ -24,6 +25,9 @@ export const RegistrationInput = z.object({
   shortLink: z.string().max(64, 'TOO_LONG').nullish(),
   /** decisions on the event's agreements: every REQUIRED one CONFIRMED with a signature */
   agreements: RegistrationAgreements,
+  /** paid events: the tickets per category (docs/ticketing.md); one ticket is one person */
+  tickets: TicketsInput.optional(),
+  couponCode: z.string().max(40, 'TOO_LONG').nullish(),
 })
 export type RegistrationInput = z.infer<typeof RegistrationInput>
 

@@ -31,6 +31,8 @@ import { checkRegistrationAgreements, recordDecisions } from '../agreements/cons
 import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
 import { attributeShortLink } from '../shortlinks/service'
+import { holdOrder, planOrder } from '../ticketing/orders/create'
+import { eventPaymentMethods } from '../ticketing/payment-methods'
 import { releaseSeats, takeSeats } from '../visitors/capacity'
 import type { Contact } from '../visitors/model'
 import type { EscortPersonTable, EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
@@ -41,6 +43,8 @@ export interface RegistrationResult {
   status: VisitorStatus
   /** admin mode: required fields left empty, saved anyway (FIELD_ERROR_WARN_BUT_SAVED) */
   warnings: Problem[]
+  /** paid events: the order's public id, the guest continues at /pay/{id} */
+  ticketOrderId?: string
 }
 
 export interface RegisterOptions {
@@ -302,7 +306,13 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     throw new AppError(400, 'FIELD_ERROR', { fields: problemFields(all), extra: { missingFields: missingList(all) } })
   }
   const d = ev.data
-  const persons = 1 + d.escortPersons.length
+  // A paid event's guest buys tickets (docs/ticketing.md): one ticket is one person; escorts not
+  // named here are asked for on the pay page. The organiser's admin mode registers without an order.
+  const plan = !admin && bool(event.is_paid) ? await planOrder(ctx.db, event, input.tickets, input.couponCode, now) : null
+  if (plan && 1 + d.escortPersons.length > plan.tickets) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'escortPersons', errorType: 'TOO_BIG' }] })
+  const methods = plan ? (await eventPaymentMethods(ctx.db, event)).map((m) => m.method) : []
+  if (plan && plan.priced.grossPrice > 0 && !methods.length) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
+  const persons = plan ? plan.tickets : 1 + d.escortPersons.length
   if (event.max_visitor_per_subscription > 0 && persons > event.max_visitor_per_subscription) {
     throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
   }
@@ -353,8 +363,9 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     if (kind === 'TIMESLOT') for (const x of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...x })
     fieldRows.push({ field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
   }
-  const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
-  const wantsMail = !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
+  const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : plan ? 'PENDING' : 'CONFIRMED'
+  // a paying guest hears from the order (ticketing mails), not the registration confirmation
+  const wantsMail = !plan && !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
   const result = await groupCommit(ctx, async (trx) => {
     // the organiser already gave a PENDING invitation its place: confirmed without another approval
     let status: VisitorStatus = pendingSeats ? 'CONFIRMED' : expected
@@ -436,6 +447,10 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       )
     }
 
+    const order = plan
+      ? await holdOrder(ctx, trx, event, plan, { id: visitor.id, email, fullName: [d.firstName, d.lastName].filter(Boolean).join(' '), language, status, persons, escorts: d.escortPersons.length }, methods, now)
+      : null
+
     for (const x of assets) await claimAsset(trx, x.assetId, event, visitor.id, x.field, admin ? { userId: admin.user.id, identification: null } : { userId: opts.userId ?? null, identification: input.identification ?? null })
     if (status !== 'WAITING_LIST') {
       for (const x of valuePicks) {
@@ -480,7 +495,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       const guestName = [visitor.first_name, visitor.last_name].filter(Boolean).join(' ') || (email ?? '')
       await notifyNewRegistration(ctx, trx, { agencyId: event.agency_id, eventId, eventName: event.display_name, guestName, guestEmail: email ?? '', persons: visitor.visitor_count, status })
     }
-    return { visitor, status, warnings: admin ? ev.missing : [] }
+    return { visitor, status, warnings: admin ? ev.missing : [], ticketOrderId: order?.public_id }
   }).catch((e) => {
     // the same e-mail registering twice at the same moment: the unique index decides, not a 500
     if (isUniqueViolation(e, 'event_visitor')) throw alreadyRegistered()

@@ -8,6 +8,7 @@ import { formatTime } from '../../../server/i18n/format'
 import { ApiError, errorText, get, post } from '../../api/client'
 import { Alert, Badge, Button, Card } from '../../components/ui'
 import { t } from '../../i18n'
+import { DeskLocationPayment } from './tickets/desk-payment'
 import { StatusBadge } from './common'
 import { DeskSignDialog, type SignedAgreement } from './desk-sign'
 import type { EventFull } from './event-page'
@@ -347,6 +348,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
               </li>
             ))}
           </ul>
+          <DeskLocationPayment eventId={event.id} visitorId={current.id} />
           <div class="button-row">
             {current.persons.length > 1 && anyOpen && (
               <Button busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: 'ALL' })}>

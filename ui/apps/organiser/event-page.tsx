@@ -15,6 +15,7 @@ import { EmbedDialog } from './embed-dialog'
 import { EventForm } from './event-form'
 import { GuestList } from './guests'
 import { StatisticsTab } from './statistics'
+import { TicketsTab } from './tickets'
 import { useUser } from './user'
 
 export interface Label {
@@ -72,13 +73,15 @@ export interface EventFull {
   tags: Label[]
   campaigns: Label[]
   incomplete: string[]
+  /** the event has ticket categories (ticketing) */
+  isPayedEvent?: boolean
 }
 
 export const placeOf = (e: Pick<EventFull, 'eventType' | 'address'>) => (e.eventType === 'ONLINE' ? t('events.online') : [e.address.locationName, e.address.city].filter(Boolean).join(', '))
 export const placesText = (e: Pick<EventFull, 'maxVisitors' | 'seatsTaken'>) =>
   e.maxVisitors == null ? t('events.placesUnlimited', { taken: e.seatsTaken }) : t('events.places', { taken: e.seatsTaken, max: e.maxVisitors })
 
-const TABS = ['overview', 'guests', 'checkin', 'statistics', 'agreements', 'edit'] as const
+const TABS = ['overview', 'guests', 'tickets', 'checkin', 'statistics', 'agreements', 'edit'] as const
 
 export function EventPage({ id, tab }: { id: number; tab?: string }) {
   const active = (TABS as readonly string[]).includes(tab ?? '') ? tab! : 'overview'
@@ -94,6 +97,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
   const items = [
     { key: 'overview', href: base, label: t('events.tab.overview') },
     ...(canGuests ? [{ key: 'guests', href: `${base}/guests`, label: t('events.tab.guests') }] : []),
+    { key: 'tickets', href: `${base}/tickets`, label: t('ticketing.admin.tab') },
     ...(canCheckin ? [{ key: 'checkin', href: `${base}/checkin`, label: t('events.tab.checkin') }] : []),
     ...(canStats ? [{ key: 'statistics', href: `${base}/statistics`, label: t('events.tab.statistics') }] : []),
     ...(canGuests ? [{ key: 'agreements', href: `${base}/agreements`, label: t('events.tab.agreements') }] : []),
@@ -122,6 +126,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       <Tabs items={items} active={active} />
       {active === 'overview' && <Overview event={event} reload={reload} />}
       {active === 'guests' && <GuestList event={event} reloadEvent={reload} />}
+      {active === 'tickets' && <TicketsTab event={event} />}
       {active === 'checkin' && <CheckinDesk event={event} />}
       {active === 'statistics' && <StatisticsTab event={event} />}
       {active === 'agreements' && <AgreementsTab event={event} />}

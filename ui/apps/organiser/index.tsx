@@ -19,6 +19,7 @@ import { AdminRegistration } from './forms/register'
 import { LimitBanner } from './limit-banner'
 import { TagsPage } from './tags'
 import { LicensePage } from './license'
+import { SalesSettingsPage } from './tickets/sales-settings'
 import { UsersPage } from './users'
 
 export default function OrganiserApp() {
@@ -37,6 +38,7 @@ function OrganiserShell() {
   if (account && can(account.userRole, 'AGREEMENT.MANAGE')) nav.push({ href: '/agreements', label: t('agreements.nav') })
   if (account && can(account.userRole, 'TAG.MANAGE')) nav.push({ href: '/tags', label: t('tags.title') })
   if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
+  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
   if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') })
   return (
@@ -68,6 +70,11 @@ function OrganiserShell() {
               <Route path="/agency/imprint">
                 <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
                   <GuestInfoPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/sales">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <SalesSettingsPage />
                 </RouteGuard>
               </Route>
               <Route path="/agency/abo">

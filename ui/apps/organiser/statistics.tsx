@@ -4,6 +4,7 @@ import { errorText } from '../../api/client'
 import { useResource } from '../../components/hooks'
 import { Alert, Card, EmptyState, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
+import { RevenueCard } from './tickets/revenue'
 import { VISITOR_TONE } from './common'
 import type { EventFull } from './event-page'
 
@@ -158,6 +159,7 @@ export function StatisticsTab({ event }: { event: EventFull }) {
         </ul>
       </Card>
       <AnswerCounts answers={data.answers ?? []} />
+      {event.isPayedEvent && <RevenueCard eventId={event.id} />}
       <Card>
         <h2>{t('stats.checkinCurve')}</h2>
         {data.checkins.length === 0 ? (

@@ -16,6 +16,7 @@ import { PublicFrame } from '../../components/public-frame'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 import type { PublicAgreement } from './agreements'
+import { type TicketChoice, TicketPicker, useTicketCategories } from './tickets'
 
 interface PublicEvent {
   id: number
@@ -52,6 +53,7 @@ interface PublicForm {
   systemCovidoo?: boolean
   /** the agreements registering asks for (issue 10, item 3) */
   agreements?: PublicAgreement[]
+  isPayedEvent?: boolean
 }
 
 type AgreementsModule = typeof import('./agreements')
@@ -59,6 +61,8 @@ type AgreementsModule = typeof import('./agreements')
 interface Done {
   status: string
   email: string | null
+  /** paid events: the order the guest pays at /pay/{id} */
+  ticketOrderId?: string
 }
 
 interface EmbedOptions {
@@ -98,6 +102,9 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   const [error, setError] = useState<string | null>(null)
   // an invited guest (from the dashboard) gets what the organiser knows, and confirms the invitation
   const [prefill, setPrefill] = useState<{ values: Partial<VisitorData>; locked: string[]; invitation?: { visitorId: number; status: string } } | null>(session.knownGuest ? null : { values: {}, locked: [] })
+  const tickets = useTicketCategories(event.id, !!form.isPayedEvent)
+  const [choice, setChoice] = useState<TicketChoice>({ amounts: {}, couponCode: '' })
+  const [ticketErrors, setTicketErrors] = useState<Record<string, string>>({})
   useEffect(() => {
     if (prefill) return
     get<{ values: Partial<VisitorData>; locked: string[]; invitation?: { visitorId: number; status: string } }>(`/proxy/api/public/events/${event.id}/prefill`)
@@ -111,9 +118,10 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   useEffect(() => {
     if (agreements.length) void import('./agreements').then(setAgreementUi)
   }, [agreements.length])
-  if (!prefill || (agreements.length > 0 && !agreementUi)) return <Spinner />
+  if (!prefill || (agreements.length > 0 && !agreementUi) || (form.isPayedEvent && !tickets)) return <Spinner />
   const submit = async (data: VisitorData): Promise<ServerFieldError[] | void> => {
     setError(null)
+    setTicketErrors({})
     // a REQUIRED agreement needs its signature before anything is sent
     const unsigned = Object.fromEntries(agreements.filter((a) => a.appearance === 'REQUIRED' && !signatures[a.id]).map((a) => [a.id, 'SIGNATURE_REQUIRED']))
     setAgreementErrors(unsigned)
@@ -123,14 +131,31 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
       return
     }
     const decisions = agreements.filter((a) => signatures[a.id]).map((a) => ({ id: a.id, status: 'CONFIRMED', signature: signatures[a.id], version: a.version }))
+    const paid = form.isPayedEvent
+      ? { tickets: Object.entries(choice.amounts).filter(([, n]) => n > 0).map(([id, n]) => ({ categoryId: Number(id), amount: n })), couponCode: choice.couponCode.trim() || null }
+      : {}
     try {
-      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, identification, language: currentLanguage(), shortLink: opts.shortLink, agreements: decisions })
+      const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, ...paid, identification, language: currentLanguage(), shortLink: opts.shortLink, agreements: decisions })
+      if (r.ticketOrderId) {
+        location.assign(`/pay/${r.ticketOrderId}`)
+        return
+      }
       onDone(r)
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
     } catch (e) {
-      const fields = e instanceof ApiError ? e.errorFields : []
-      const onAgreements = fields.filter((f) => f.field.startsWith('agreements.'))
+      const all = e instanceof ApiError ? e.errorFields : []
+      const onAgreements = all.filter((f) => f.field.startsWith('agreements.'))
       if (onAgreements.length) setAgreementErrors(Object.fromEntries(onAgreements.map((f) => [Number(f.field.slice('agreements.'.length)), f.errorType])))
+      const isTicket = (f: string) => f === 'tickets' || f.startsWith('tickets.') || f === 'couponCode'
+      const fields = all.filter((f) => !isTicket(f.field))
+      if (all.some((f) => isTicket(f.field))) {
+        setTicketErrors(Object.fromEntries(all.filter((f) => isTicket(f.field)).map((f) => [f.field, f.errorType])))
+        if (!fields.length) {
+          if (e instanceof ApiError && e.errorType !== 'FIELD_ERROR') setError(errorText(e))
+          tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
+          return []
+        }
+      }
       if (e instanceof ApiError && (e.errorType === 'FIELD_ERROR' || e.errorType === 'FIELD_ERROR_WARN_BUT_SAVED') && fields.length) setFieldError(e)
       else setError(errorText(e))
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
@@ -149,9 +174,10 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         identification={identification}
         initial={prefill.values}
         locked={prefill.locked}
-        submitLabel={prefill.invitation ? t('registration.confirmInvitation') : t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
+        submitLabel={prefill.invitation ? t('registration.confirmInvitation') : form.isPayedEvent ? t('registration.tickets.submit') : t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
       >
+        {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} onChange={setChoice} />}
         {agreementUi && agreements.length > 0 && (
           <agreementUi.default
             agreements={agreements}

@@ -1,0 +1,270 @@
+// Ticket sales on a phone (issue 12): buy two tickets with a coupon and pay by transfer (the GiroCode
+// shown on the pay page is decoded from its PNG with jsQR), the organiser marks the order paid; a
+// free order with a 100 % coupon; an invoice-address error; an expired order (the server's own task).
+import jsQR from 'jsqr'
+// @ts-expect-error pngjs ships no types (qrcode's dependency)
+import { PNG } from 'pngjs'
+import { type APIRequestContext, type Page } from '@playwright/test'
+import pg from 'pg'
+import { createSchema } from '../server/testing/postgres'
+import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
+
+const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
+
+async function paidEvent(page: Page, server: Server, opts: { quota?: number } = {}) {
+  const req: APIRequestContext = page.request
+  const start = new Date(Date.now() + 21 * 86400_000)
+  start.setUTCHours(17, 0, 0, 0)
+  const ev = await req.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Jazznacht', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kulturhalle', city: 'Leipzig', maxVisitors: 200, maxVisitorPerSubscription: 6 },
+  })
+  expect(ev.status()).toBe(201)
+  const id = (await ev.json()).id as number
+  for (const c of [
+    { displayName: 'Sitzplatz', grossPrice: 3900, taxCode: 'TAX_7', quota: opts.quota ?? 50, maxPerOrder: 4, sortOrder: 1 },
+    { displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_7', sortOrder: 2 },
+  ]) {
+    expect((await req.post(`${server.url}/proxy/api/events/${id}/ticketCategories`, { data: c })).status()).toBe(201)
+  }
+  const ids: number[] = []
+  const have = (await (await req.get(`${server.url}/proxy/api/agency/paymentMethods`)).json()) as Array<{ id: number; method: string }>
+  for (const m of [
+    { method: 'TRANSFER', accountHolder: 'Kulturverein Leipzig e.V.', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank: 'Commerzbank', transferReferencePrefix: 'JAZZ-' },
+    { method: 'INVOICE' },
+  ]) {
+    const existing = have.find((x) => x.method === m.method)
+    if (existing) ids.push(existing.id)
+    else ids.push((await (await req.post(`${server.url}/proxy/api/agency/paymentMethods`, { data: m })).json()).id)
+  }
+  expect((await req.put(`${server.url}/proxy/api/events/${id}/paymentMethods`, { data: { ids } })).status()).toBe(200)
+  await req.put(`${server.url}/proxy/api/agency/sellerSettings`, { data: { name: 'Kulturverein Leipzig e.V.', imprintUrl: 'https://example.org/impressum', privacyUrl: 'https://example.org/datenschutz' } })
+  return id
+}
+
+async function fillGuest(g: Page, first: string, email: string) {
+  await g.getByLabel('Anrede').selectOption('Frau')
+  await g.getByLabel(/^Vorname( \*)?$/).fill(first)
+  await g.getByLabel(/^Nachname( \*)?$/).fill('Musterfrau')
+  await g.getByLabel('E-Mail-Adresse').fill(email)
+}
+
+async function address(g: Page) {
+  await g.getByLabel(/^Straße/).fill('Karl-Liebknecht-Straße')
+  await g.getByLabel(/^Hausnummer/).fill('12')
+  await g.getByLabel(/^PLZ/).fill('04107')
+  await g.getByLabel(/^Ort/).fill('Leipzig')
+}
+
+test('two tickets with a coupon, paid by transfer with the GiroCode; the organiser marks the order paid', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const eventId = await paidEvent(page, server)
+  expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/coupons`, { data: { code: 'FRUEHBUCHER', valueType: 'FIXED', reduction: 800 } })).status()).toBe(201)
+  const ctx = await browser.newContext(PHONE)
+  try {
+    const g = await ctx.newPage()
+    await g.goto(`${server.url}/public/event/${eventId}`)
+    await expect(g.getByText('Tickets', { exact: true })).toBeVisible()
+    await g.getByRole('button', { name: 'Ein Ticket mehr: Sitzplatz' }).click()
+    await g.getByRole('button', { name: 'Ein Ticket mehr: Sitzplatz' }).click()
+    await expect(g.getByText('78,00 €')).toBeVisible()
+    await g.getByLabel('Gutscheincode (optional)').fill('fruehbucher')
+    await fillGuest(g, 'Paula', 'paula@example.org')
+    await shot(g, 'ticketing-01-pick-tickets-phone')
+    await g.getByRole('button', { name: 'Weiter zur Zahlung' }).click()
+    await g.waitForURL(/\/pay\/[a-z2-7]{24}$/)
+    await expect(g.getByText('Schritt 1 von 3 · Rechnungsadresse')).toBeVisible()
+    await expect(g.getByText('Gutschein FRUEHBUCHER')).toBeVisible()
+    await expect(g.getByRole('row', { name: /Gesamt/ })).toContainText('70,00 €')
+    await expect(g.getByRole('link', { name: 'Impressum' })).toHaveAttribute('href', 'https://example.org/impressum')
+    await shot(g, 'ticketing-02-pay-invoice-address-phone')
+    await address(g)
+    await g.getByRole('button', { name: 'Weiter' }).click()
+    // two tickets: the second person's name is asked for; the continue button waits for it
+    await expect(g.getByText('Ihre Bestellung umfasst 1 weitere Person(en).')).toBeVisible()
+    await expect(g.getByText('Vorname der Begleitperson 1')).toBeVisible()
+    await expect(g.getByRole('button', { name: 'Weiter' })).toHaveCount(0)
+    await shot(g, 'ticketing-03-pay-escort-missing-phone')
+    await g.getByLabel(/^Vorname/).fill('Pia')
+    await g.getByLabel(/^Nachname/).fill('Begleiterin')
+    await g.getByRole('button', { name: 'Weiter' }).click()
+    await expect(g.getByText('Schritt 2 von 3 · Zahlungsart')).toBeVisible()
+    await g.getByLabel('Überweisung').check()
+    await shot(g, 'ticketing-04-pay-method-phone')
+    await g.getByRole('button', { name: 'Weiter' }).click()
+    await expect(g.getByText('Schritt 3 von 3 · Bestätigung')).toBeVisible()
+    await expect(g.getByText('Pia Begleiterin')).toBeVisible()
+    await shot(g, 'ticketing-05-pay-confirm-phone')
+    await g.getByRole('button', { name: 'Zahlungspflichtig bestellen (70,00 €)' }).click()
+    await expect(g.getByRole('heading', { name: 'Vielen Dank für Ihre Bestellung!' })).toBeVisible()
+    const img = g.getByRole('img', { name: 'GiroCode für die Überweisung' })
+    await expect(img).toBeVisible()
+    await shot(g, 'ticketing-06-pay-transfer-girocode-phone')
+    const src = (await img.getAttribute('src'))!
+    const png = PNG.sync.read(Buffer.from(src.slice(src.indexOf(',') + 1), 'base64'))
+    const text = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data ?? ''
+    const lines = text.split('\n')
+    expect(lines.slice(0, 8)).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Kulturverein Leipzig e.V.', 'DE89370400440532013000', 'EUR70.00'])
+    expect(lines[10]).toMatch(/^JAZZ-[A-Z2-9]{8}$/)
+    await expect(g.getByText(lines[10])).toBeVisible()
+    const mail = await server.smtp.waitFor((m) => m.to.includes('paula@example.org'), 15_000)
+    expect(mail.text).toContain(lines[10])
+    expect(mail.parsed.attachments.some((a) => a.contentType === 'image/png')).toBe(true)
+
+    // the organiser finds the order on the event's Tickets tab and marks it paid
+    const number = lines[10].slice('JAZZ-'.length)
+    await page.goto(`${server.url}/events/${eventId}/tickets`)
+    await expect(page.getByRole('heading', { name: 'Ticketkategorien' })).toBeVisible()
+    await page.getByRole('combobox', { name: 'Zahlung' }).selectOption('OPEN')
+    const row = page.getByRole('row', { name: new RegExp(number) })
+    await expect(row).toContainText('70,00 €')
+    await expect(row).toContainText('Überweisung')
+    await shot(page, 'ticketing-14-organiser-tickets-tab')
+    await row.getByRole('button', { name: 'Als bezahlt markieren' }).click()
+    await expect(page.getByText('Die Zahlung wurde erfasst.')).toBeVisible()
+    await expect(page.getByText('Keine Bestellungen gefunden.')).toBeVisible()
+    await page.getByRole('combobox', { name: 'Zahlung' }).selectOption('PAID')
+    await expect(page.getByRole('row', { name: new RegExp(number) })).toContainText('Bezahlt')
+    await shot(page, 'ticketing-15-organiser-marked-paid')
+    await page.goto(`${server.url}/events/${eventId}/statistics`)
+    await expect(page.getByRole('heading', { name: 'Umsatz nach Ticketkategorie' })).toBeVisible()
+    await expect(page.getByText('Bestellt 70,00 €, davon bezahlt 70,00 €')).toBeVisible()
+    await shot(page, 'ticketing-19-statistics-revenue')
+    await g.reload()
+    await expect(g.getByRole('heading', { name: 'Vielen Dank, Ihre Bestellung ist bezahlt.' })).toBeVisible()
+    await shot(g, 'ticketing-07-pay-paid-phone')
+    await server.smtp.waitFor((m) => m.to.includes('paula@example.org') && m.subject.startsWith('Zahlung erhalten'), 15_000)
+  } finally {
+    await ctx.close()
+  }
+})
+
+test('a 100 % coupon: nothing to pay, confirmation is step 2; an invoice-address error is shown in German', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const eventId = await paidEvent(page, server)
+  expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/coupons`, { data: { code: 'EHRENGAST', valueType: 'PERCENT', reduction: 100 } })).status()).toBe(201)
+  const ctx = await browser.newContext(PHONE)
+  try {
+    const g = await ctx.newPage()
+    await g.goto(`${server.url}/public/event/${eventId}`)
+    await g.getByRole('button', { name: 'Ein Ticket mehr: Stehplatz' }).click()
+    await g.getByLabel('Gutscheincode (optional)').fill('FALSCH')
+    await fillGuest(g, 'Gerda', 'gerda@example.org')
+    await g.getByRole('button', { name: 'Weiter zur Zahlung' }).click()
+    await expect(g.getByText('Dieser Gutscheincode ist ungültig oder nicht mehr einlösbar.')).toBeVisible()
+    await shot(g, 'ticketing-08-coupon-invalid-phone')
+    await g.getByLabel('Gutscheincode (optional)').fill('EHRENGAST')
+    await g.getByRole('button', { name: 'Weiter zur Zahlung' }).click()
+    await g.waitForURL(/\/pay\//)
+    await expect(g.getByText('Schritt 2 von 2 · Bestätigung')).toBeVisible()
+    await shot(g, 'ticketing-09-free-confirm-phone')
+    await g.getByRole('button', { name: 'Kostenlos bestellen' }).click()
+    await expect(g.getByRole('heading', { name: 'Vielen Dank, Ihre Bestellung ist bezahlt.' })).toBeVisible()
+    await shot(g, 'ticketing-10-free-done-phone')
+
+    // another guest leaves the city empty: the German field message, nothing saved
+    const g2 = await ctx.newPage()
+    await g2.goto(`${server.url}/public/event/${eventId}`)
+    await g2.getByRole('button', { name: 'Ein Ticket mehr: Stehplatz' }).click()
+    await fillGuest(g2, 'Hanna', 'hanna@example.org')
+    await g2.getByRole('button', { name: 'Weiter zur Zahlung' }).click()
+    await g2.waitForURL(/\/pay\//)
+    await g2.getByLabel(/^Straße/).fill('Ring')
+    await g2.getByLabel(/^Hausnummer/).fill('1')
+    await g2.getByLabel(/^PLZ/).fill('04109')
+    await g2.getByRole('button', { name: 'Weiter' }).click()
+    await expect(g2.getByText('Bitte füllen Sie alle Pflichtfelder der Rechnungsadresse aus.')).toBeVisible()
+    await expect(g2.getByText('Schritt 1 von 3 · Rechnungsadresse')).toBeVisible()
+    await shot(g2, 'ticketing-11-invoice-address-error-phone')
+  } finally {
+    await ctx.close()
+  }
+})
+
+test('an expired order: the server gives the tickets back by itself; the guest continues and starts again', async ({ page, browser }) => {
+  test.setTimeout(120_000)
+  // this journey's server runs on Postgres, so the test can let the 30-minute hold run out
+  const pgSchema = await createSchema()
+  const server = await startServer({ DATABASE_URL: pgSchema.url })
+  const db = new pg.Client({ connectionString: pgSchema.url.replace(/\?.*$/, ''), options: `-c search_path=${pgSchema.schema}` })
+  try {
+    await db.connect()
+    await setupAdmin(page, server)
+    const eventId = await paidEvent(page, server)
+    const cats = (await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/ticketCategories`)).json()).items
+    const r = await page.request.post(`${server.url}/proxy/api/public/events/${eventId}/registrations`, {
+      data: { salutation: 'Frau', firstName: 'Erna', lastName: 'Eilig', email: 'erna@example.org', tickets: [{ categoryId: cats[0].id, amount: 1 }] },
+    })
+    expect(r.status()).toBe(201)
+    const { ticketOrderId } = await r.json()
+    expect((await db.query('select sold from ticket_category where id = $1', [cats[0].id])).rows[0].sold).toBe(1)
+    // half an hour later, as far as the order and its expiry task know
+    const past = new Date(Date.now() - 60_000).toISOString()
+    await db.query('update ticket_order set hold_until = $1 where public_id = $2', [past, ticketOrderId])
+    await db.query(`update task set run_after = $1 where kind = 'ticketing.expire'`, [past])
+    await expect.poll(async () => (await db.query('select step from ticket_order where public_id = $1', [ticketOrderId])).rows[0].step, { timeout: 20_000 }).toBe(901)
+    expect((await db.query('select sold from ticket_category where id = $1', [cats[0].id])).rows[0].sold).toBe(0)
+    await server.smtp.waitFor((m) => m.to.includes('erna@example.org') && m.subject.startsWith('Bestellung abgelaufen'), 15_000)
+
+    const ctx = await browser.newContext(PHONE)
+    try {
+      const g = await ctx.newPage()
+      await g.goto(`${server.url}/pay/${ticketOrderId}`)
+      await expect(g.getByText('Die Zeit für diese Bestellung ist abgelaufen; die Tickets wurden freigegeben.')).toBeVisible()
+      await shot(g, 'ticketing-12-expired-phone')
+      await g.getByRole('button', { name: 'Weiter und neu starten' }).click()
+      await expect(g.getByText('Ok, die Zahlung wurde zurückgesetzt.')).toBeVisible()
+      await expect(g.getByText('Schritt 1 von 3 · Rechnungsadresse')).toBeVisible()
+      await shot(g, 'ticketing-13-expired-reset-phone')
+      expect((await db.query('select sold from ticket_category where id = $1', [cats[0].id])).rows[0].sold).toBe(1)
+    } finally {
+      await ctx.close()
+    }
+  } finally {
+    await db.end()
+    await server.stop()
+    await pgSchema.drop()
+  }
+})
+
+test('the organiser sets up sales: seller data, a transfer account (IBAN checked), a category and the event’s method', async ({ page, server }) => {
+  test.setTimeout(90_000)
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 30 * 86400_000)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Sommerkonzert', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Park', city: 'Dresden' },
+  })
+  const eventId = (await ev.json()).id as number
+  await page.goto(`${server.url}/agency/sales`)
+  await page.getByRole('link', { name: 'Verkauf' }).first().waitFor()
+  await page.getByLabel('Name', { exact: true }).fill('Konzertbüro Dresden GmbH')
+  await page.getByLabel('Link zum Impressum').fill('https://example.org/impressum')
+  await page.getByRole('button', { name: 'Speichern' }).click()
+  await expect(page.getByText('Die Verkäuferangaben wurden gespeichert.')).toBeVisible()
+  await page.getByLabel('Kontoinhaber').fill('Konzertbüro Dresden GmbH')
+  await page.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 01')
+  await page.getByLabel('BIC').fill('COBADEFFXXX')
+  await page.getByRole('button', { name: 'Zahlungsart anlegen' }).click()
+  await expect(page.getByText('Bitte geben Sie eine gültige IBAN ein.')).toBeVisible()
+  await shot(page, 'ticketing-16-sales-iban-error')
+  await page.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 00')
+  await page.getByRole('button', { name: 'Zahlungsart anlegen' }).click()
+  await expect(page.getByText('Die Zahlungsart wurde angelegt.')).toBeVisible()
+  await expect(page.getByText(/DE89370400440532013000/)).toBeVisible()
+  await shot(page, 'ticketing-17-sales-settings')
+
+  await page.goto(`${server.url}/events/${eventId}/tickets`)
+  await expect(page.getByText('Noch keine Ticketkategorie.', { exact: false })).toBeVisible()
+  await page.getByLabel('Bezeichnung').fill('Rasenplatz')
+  await page.getByLabel('Preis (brutto)').fill('19,90')
+  await page.getByLabel('Steuersatz').selectOption('TAX_7')
+  await page.getByLabel('Kontingent').fill('300')
+  await page.getByRole('button', { name: 'Kategorie anlegen' }).click()
+  await expect(page.getByRole('row', { name: /Rasenplatz/ })).toContainText('19,90 €')
+  await page.getByLabel('Überweisung').check()
+  await expect(page.getByLabel('Überweisung')).toBeChecked()
+  await shot(page, 'ticketing-18-event-tickets-setup')
+  const pub = await (await page.request.get(`${server.url}/proxy/api/public/events/${eventId}`)).json()
+  expect(pub.isPayedEvent).toBe(true)
+})

@@ -1,0 +1,159 @@
+// Ticketing payloads (docs/ticketing.md): zod schemas shared by the server and the UI. Field names
+// are the spec's (guest-side.md §3 Ticket order, Payment method, Invoice address; §7 bodies).
+import { z } from 'zod'
+import { isoDateTime, optionalText, requiredText } from '../../shared/validation'
+import { CURRENCIES } from './money'
+
+const cents = (max = 10_000_000) => z.number().int('INVALID').min(0, 'TOO_SMALL').max(max, 'TOO_BIG')
+const nullableIso = () => isoDateTime().nullish().transform((v) => (v ? new Date(v).toISOString() : null))
+
+export const CategoryInput = z
+  .object({
+    displayName: requiredText(200),
+    translations: z.array(z.object({ language: z.string().min(2).max(10), displayName: requiredText(200) })).max(50).default([]),
+    grossPrice: cents(),
+    taxCode: z.string().max(20),
+    quota: z.number().int().min(0).max(1_000_000).nullish().transform((v) => v ?? null),
+    saleFrom: nullableIso(),
+    saleUntil: nullableIso(),
+    minPerOrder: z.number().int().min(0).max(100).default(0),
+    maxPerOrder: z.number().int().min(1).max(100).default(10),
+    sortOrder: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+  })
+  .refine((c) => c.minPerOrder <= c.maxPerOrder, { path: ['minPerOrder'], message: 'MIN_ABOVE_MAX' })
+  .refine((c) => !c.saleFrom || !c.saleUntil || c.saleFrom < c.saleUntil, { path: ['saleUntil'], message: 'END_BEFORE_START' })
+export type CategoryInput = z.infer<typeof CategoryInput>
+
+export const CouponInput = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .min(3, 'TOO_SHORT')
+      .max(40, 'TOO_LONG')
+      .regex(/^[A-Z0-9_-]+$/, 'INVALID'),
+    valueType: z.enum(['PERCENT', 'FIXED']),
+    reduction: z.number().int().min(1, 'TOO_SMALL').max(10_000_000, 'TOO_BIG'),
+    categoryId: z.number().int().positive().nullish().transform((v) => v ?? null),
+    maxUses: z.number().int().min(1).max(1_000_000).nullish().transform((v) => v ?? null),
+    validFrom: nullableIso(),
+    validUntil: nullableIso(),
+  })
+  .refine((c) => c.valueType !== 'PERCENT' || c.reduction <= 100, { path: ['reduction'], message: 'TOO_BIG' })
+  .refine((c) => !c.validFrom || !c.validUntil || c.validFrom < c.validUntil, { path: ['validUntil'], message: 'END_BEFORE_START' })
+export type CouponInput = z.infer<typeof CouponInput>
+
+/** The offline methods of this issue; STRIPE, PAYPAL, MOLLIE slot in with the next one (payment-methods.ts). */
+export const OFFLINE_METHODS = ['TRANSFER', 'INVOICE', 'LOCATION', 'COUPON'] as const
+export const ALL_METHODS = ['TRANSFER', 'INVOICE', 'PAYPAL', 'STRIPE', 'MOLLIE', 'LOCATION', 'COUPON'] as const
+
+export const PaymentMethodInput = z.object({
+  method: z.enum(OFFLINE_METHODS),
+  currency: z.enum(CURRENCIES).default('EURO'),
+  confirmationText: optionalText(2000),
+  accountHolder: optionalText(70),
+  iban: optionalText(40),
+  bic: optionalText(11),
+  bank: optionalText(200),
+  transferReferencePrefix: optionalText(20),
+})
+export type PaymentMethodInput = z.infer<typeof PaymentMethodInput>
+
+export const EventPaymentMethodsInput = z.object({ ids: z.array(z.number().int().positive()).max(20) })
+
+const url = () =>
+  z
+    .string()
+    .trim()
+    .max(500, 'TOO_LONG')
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v == null || /^https?:\/\/\S+$/.test(v), 'INVALID_URL')
+
+export const SellerSettingsInput = z.object({
+  name: optionalText(200),
+  street: optionalText(200),
+  streetNumber: optionalText(20),
+  postCode: optionalText(20),
+  city: optionalText(200),
+  country: z.string().length(3, 'INVALID').toUpperCase().default('DEU'),
+  vatId: optionalText(30),
+  taxNumber: optionalText(30),
+  contactName: optionalText(200),
+  phone: optionalText(40),
+  email: z
+    .string()
+    .trim()
+    .max(254, 'TOO_LONG')
+    .nullish()
+    .transform((v) => (v ? v.toLowerCase() : null))
+    .refine((v) => v == null || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), 'INVALID_EMAIL'),
+  invoiceNumberPrefix: optionalText(20),
+  useInvoiceXML: z.boolean().default(false),
+  requireReferenceId: z.boolean().default(false),
+  paymentTermsDays: z.number().int().min(0).max(365).default(14),
+  imprintUrl: url(),
+  privacyUrl: url(),
+})
+export type SellerSettingsInput = z.infer<typeof SellerSettingsInput>
+
+/** What the registration call carries for a paid event. */
+export const TicketPick = z.object({ categoryId: z.number().int().positive(), amount: z.number().int().min(0, 'TOO_SMALL').max(100, 'TOO_BIG') })
+export const TicketsInput = z.array(TicketPick).max(50)
+
+export const InvoiceAddressInput = z.object({
+  receiver: requiredText(200),
+  addition: optionalText(200),
+  street: requiredText(200),
+  streetNumber: requiredText(20),
+  postCode: requiredText(20),
+  city: requiredText(200),
+  country: z.string().trim().toUpperCase().length(3, 'INVALID').default('DEU'),
+})
+
+/** POST .../proceed/invoiceAddress (spec §7) */
+export const InvoiceAddressStep = z.object({
+  invoiceAddress: InvoiceAddressInput,
+  taxIdentificationNumber: optionalText(50),
+  referenceNumber: optionalText(50),
+  additionalInvoiceText: optionalText(500),
+  invoiceReceiver: optionalText(200),
+})
+export type InvoiceAddressStep = z.infer<typeof InvoiceAddressStep>
+
+/** POST .../proceed/additionalInformations */
+export const AdditionalInformationsStep = z.object({
+  escortPersons: z.array(z.record(z.string(), z.unknown())).max(100).default([]),
+  fieldData: z.record(z.string(), z.unknown()).default({}),
+})
+
+/** POST .../proceed/paymentSelection */
+export const PaymentSelectionStep = z.object({ paymentMethod: z.enum(ALL_METHODS), stripePaymentType: z.string().max(20).nullish() })
+
+/** POST .../proceed/paymentPay */
+export const PaymentPayStep = z.object({ paymentMethod: z.enum(ALL_METHODS).nullish(), stripePaymentType: z.string().max(20).nullish(), fullName: optionalText(200) })
+
+/** POST .../proceed/reset: go back to an earlier user step */
+export const BackStep = z.object({ step: z.number().int() })
+
+export const ORDER_STATUSES = ['OPEN', 'CONFIRMED', 'PAID', 'WAITING_LIST', 'REQUIRE_APPROVAL', 'CANCELED', 'REFUNDED', 'DELETED'] as const
+export const OrderSearch = z.object({
+  status: z.enum(ORDER_STATUSES).nullish(),
+  paymentMethod: z.enum(ALL_METHODS).nullish(),
+  payment: z.enum(['PAID', 'OPEN', 'OVERDUE']).nullish(),
+  search: z.string().trim().max(200).nullish(),
+  page: z.number().int().min(0).max(100_000).default(0),
+  perPage: z.number().int().min(1).max(100).default(25),
+})
+export type OrderSearch = z.infer<typeof OrderSearch>
+
+export const MarkPaidInput = z.object({ amount: cents(100_000_000), paidAt: isoDateTime().transform((v) => new Date(v).toISOString()) })
+
+/** the export's query: the list's filters without paging */
+export const OrderExportQuery = z.object({
+  status: z.enum(ORDER_STATUSES).optional(),
+  paymentMethod: z.enum(ALL_METHODS).optional(),
+  payment: z.enum(['PAID', 'OPEN', 'OVERDUE']).optional(),
+  search: z.string().trim().max(200).optional(),
+})

@@ -1,0 +1,183 @@
+// A paid event's registration creates the ticket order in the registration's transaction
+// (docs/ticketing.md, "Quota and capacity"). planOrder checks and prices before the transaction;
+// holdOrder takes each category's quota and the coupon use with conditional updates (the event's
+// places are taken by the registration itself, one per ticket) and writes the order with its lines.
+import type { AppContext } from '../../../context'
+import type { Db } from '../../../db/database'
+import { isoNow, toJson } from '../../../db/types'
+import { AppError, fieldError } from '../../../shared/errors'
+import type { FieldError } from '../../../shared/validation'
+import type { EventRow } from '../../events/events.table'
+import { randomString } from '../../identity/tokens'
+import { enqueueTask } from '../../tasks/runner'
+import { redeemableCoupon } from '../coupons'
+import { type PricedOrder, priceOrder } from '../money'
+import type { CouponRow, OrderStatus, TicketCategoryRow, TicketOrderRow } from '../ticketing.table'
+import { STEP, nextStep } from './steps'
+
+/** How long an order's tickets are held while the guest is on the pay page (docs/ticketing.md). */
+export const HOLD_MINUTES = 30
+export const EXPIRE_TASK = 'ticketing.expire'
+
+export interface OrderPlan {
+  priced: PricedOrder
+  coupon: CouponRow | null
+  /** tickets in the order = persons of the registration */
+  tickets: number
+}
+
+const ORDER_CODE = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+/** 8 characters without 0/O and 1/I (like pretix's order codes); 40 bits, unique index behind it. */
+export function orderNumber(): string {
+  const b = new Uint8Array(8)
+  crypto.getRandomValues(b)
+  return [...b].map((x) => ORDER_CODE[x & 31]).join('')
+}
+
+/** Checks the guest's picks against the categories (before the transaction) and prices them. */
+export async function planOrder(db: Db, event: EventRow, picks: Array<{ categoryId: number; amount: number }> | undefined, couponCode: string | null | undefined, now: Date): Promise<OrderPlan> {
+  const cats: TicketCategoryRow[] = await db.selectFrom('ticket_category').selectAll().where('event_id', '=', event.id).execute()
+  const byId = new Map(cats.map((c) => [c.id, c]))
+  const problems: FieldError[] = []
+  const amounts = new Map<number, number>()
+  ;(picks ?? []).forEach((p, i) => {
+    const c = byId.get(p.categoryId)
+    if (!c) return problems.push({ field: `tickets.${i}.categoryId`, errorType: 'INVALID' })
+    amounts.set(c.id, (amounts.get(c.id) ?? 0) + p.amount)
+  })
+  const t = now.toISOString()
+  const index = (id: number) => (picks ?? []).findIndex((p) => p.categoryId === id)
+  for (const [id, amount] of amounts) {
+    const c = byId.get(id)!
+    if (amount === 0) continue
+    const field = `tickets.${index(id)}.amount`
+    if ((c.sale_from && c.sale_from > t) || (c.sale_until && c.sale_until < t)) problems.push({ field, errorType: 'NOT_ON_SALE' })
+    else if (amount < c.min_per_order) problems.push({ field, errorType: 'BELOW_MIN_PER_ORDER' })
+    else if (amount > c.max_per_order) problems.push({ field, errorType: 'ABOVE_MAX_PER_ORDER' })
+  }
+  const tickets = [...amounts.values()].reduce((s, n) => s + n, 0)
+  if (!problems.length && tickets === 0) problems.push({ field: 'tickets', errorType: 'TICKETS_REQUIRED' })
+  if (!problems.length && event.max_visitor_per_subscription > 0 && tickets > event.max_visitor_per_subscription) problems.push({ field: 'tickets', errorType: 'TOO_BIG' })
+  let coupon: CouponRow | null = null
+  if (couponCode && couponCode.trim()) {
+    coupon = await redeemableCoupon(db, event.id, couponCode, now)
+    if (!coupon) problems.push({ field: 'couponCode', errorType: 'COUPON_INVALID' })
+  }
+  if (problems.length) throw fieldError(problems)
+  const priced = priceOrder(
+    [...amounts].map(([id, amount]) => {
+      const c = byId.get(id)!
+      return { category: { id, displayName: c.display_name, grossPrice: c.gross_price, taxCode: c.tax_code, sortOrder: c.sort_order }, amount }
+    }),
+    coupon && { code: coupon.code, valueType: coupon.value_type, reduction: coupon.reduction, categoryId: coupon.category_id },
+    event.start_date,
+    event.currency,
+  )
+  if (coupon && !priced.couponApplies) throw fieldError([{ field: 'couponCode', errorType: 'COUPON_NO_TICKETS' }])
+  return { priced, coupon, tickets }
+}
+
+/**
+ * Inside the registration's transaction: takes each line's quota and the coupon use (conditional
+ * updates; any refusal rolls the whole registration back) and writes the order. A waiting-list or
+ * approval registration gets its order without holding anything.
+ */
+export async function holdOrder(
+  ctx: AppContext,
+  trx: Db,
+  event: EventRow,
+  plan: OrderPlan,
+  visitor: { id: number; email: string | null; fullName: string; language: string; status: string; persons: number; escorts: number },
+  /** the methods enabled for the event: a single one is preselected (§4) */
+  methods: string[],
+  now: Date,
+): Promise<TicketOrderRow> {
+  const holding = visitor.status === 'PENDING'
+  if (holding) {
+    for (const l of plan.priced.lines) {
+      if (!(await takeQuota(trx, l.categoryId, l.amount))) throw new AppError(409, 'TICKETS_SOLD_OUT', { fields: [{ field: `tickets.${l.categoryId}`, errorType: 'SOLD_OUT' }], extra: { categoryId: l.categoryId } })
+    }
+    if (plan.coupon && !(await takeCoupon(trx, plan.coupon.id))) throw fieldError([{ field: 'couponCode', errorType: 'COUPON_INVALID' }])
+  }
+  const at = isoNow(now)
+  const status: OrderStatus = holding ? 'OPEN' : visitor.status === 'WAITING_LIST' ? 'WAITING_LIST' : 'REQUIRE_APPROVAL'
+  const free = plan.priced.grossPrice === 0
+  const preselected = free ? 'COUPON' : methods.length === 1 ? methods[0] : null
+  const step = holding
+    ? nextStep({ grossPrice: plan.priced.grossPrice, invoiceAddressDisabled: free, hasInvoiceAddress: false, requiredActions: visitor.escorts < visitor.persons - 1 ? ['REQUIRE_ESCORT_PERSONS'] : [], paymentMethod: preselected, methodCount: methods.length, needsPaymentData: false, additionalApplies: visitor.persons > 1 })
+    : STEP.INVOICE_ADDRESS
+  const order = await trx
+    .insertInto('ticket_order')
+    .values({
+      public_id: randomString(15),
+      number: orderNumber(),
+      agency_id: event.agency_id,
+      event_id: event.id,
+      visitor_id: visitor.id,
+      email: visitor.email,
+      full_name: visitor.fullName || null,
+      language: visitor.language,
+      status,
+      step,
+      currency: event.currency,
+      gross_price: plan.priced.grossPrice,
+      tax_price: plan.priced.taxPrice,
+      discount: plan.priced.discount,
+      coupon_id: plan.coupon?.id ?? null,
+      coupon_held: holding && plan.coupon ? 1 : 0,
+      seats_held: 0,
+      tickets_held: holding ? 1 : 0,
+      invoice_address_disabled: free,
+      payment_method: preselected,
+      hold_until: holding ? isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000)) : null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  await trx
+    .insertInto('ticket_order_line')
+    .values(
+      plan.priced.lines.map((l, i) => ({
+        order_id: order.id,
+        category_id: l.categoryId,
+        amount: l.amount,
+        display_name: l.displayName,
+        unit_price: l.unitPrice,
+        gross_price: l.grossPrice,
+        discount: l.discount,
+        tax_code: l.taxCode,
+        tax_rate: l.taxRate,
+        tax_price: l.taxPrice,
+        sort_order: i,
+      })),
+    )
+    .execute()
+  await addHistory(trx, order.id, at, 'CREATED', null, { grossPrice: order.gross_price, coupon: plan.coupon?.code ?? null })
+  if (holding) await enqueueTask(ctx.clock, trx, { kind: EXPIRE_TASK, agencyId: event.agency_id, payload: { orderId: order.id }, runAfter: new Date(order.hold_until!) })
+  return order
+}
+
+export async function takeQuota(trx: Db, categoryId: number, n: number): Promise<boolean> {
+  const r = await trx
+    .updateTable('ticket_category')
+    .set((eb) => ({ sold: eb('sold', '+', n) }))
+    .where('id', '=', categoryId)
+    .where((eb) => eb.or([eb('quota', 'is', null), eb(eb('sold', '+', n), '<=', eb.ref('quota'))]))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+export async function takeCoupon(trx: Db, couponId: number): Promise<boolean> {
+  const r = await trx
+    .updateTable('coupon')
+    .set((eb) => ({ used: eb('used', '+', 1) }))
+    .where('id', '=', couponId)
+    .where((eb) => eb.or([eb('max_uses', 'is', null), eb(eb('used', '+', 1), '<=', eb.ref('max_uses'))]))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+export async function addHistory(trx: Db, orderId: number, at: string, kind: string, accountId: number | null, data: Record<string, unknown> = {}) {
+  await trx.insertInto('ticket_order_history').values({ order_id: orderId, at, kind, account_id: accountId, data: toJson(data) }).execute()
+}

@@ -1,0 +1,323 @@
+// The guest's ticket order calls of guest-side.md §7 (docs/ticketing.md, "Pay page and step
+// machine"). Every proceed call names the step it serves; it changes the order only with a
+// conditional update on (id, step, status OPEN), so a stale tab, a double click or a replay
+// changes nothing and answers 409 ORDER_STEP_CHANGED with the current step. Each call is one
+// transaction: nothing is half-written.
+import type { AppContext } from '../../../context'
+import type { Db } from '../../../db/database'
+import { bool, fromJson, isoNow, toJson } from '../../../db/types'
+import { AppError, fieldError, notFound } from '../../../shared/errors'
+import type { FieldError } from '../../../shared/validation'
+import { eventPaymentMethods, paymentMethodDto, paymentProvider } from '../payment-methods'
+import { giroCodePng } from '../girocode'
+import { formatPrice } from '../money'
+import type { InvoiceAddressStep } from '../model'
+import { sellerSettings } from '../seller-settings'
+import type { InvoiceAddress, OrderStatus, PaymentMethodRow, TicketOrderRow, TicketOrderTable } from '../ticketing.table'
+import { enqueueTask } from '../../tasks/runner'
+import { EXPIRE_TASK, HOLD_MINUTES, addHistory } from './create'
+import { isValidLeitwegId } from './leitweg'
+import { enqueueOrderMail, transferReference } from './mails'
+import { reholdOrder } from './release'
+import { onOrderSettled } from './settle'
+import { NOT_PAYABLE, STEP, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
+
+export async function orderByPublicId(db: Db, publicId: string): Promise<TicketOrderRow> {
+  if (!/^[a-z2-7]{24}$/.test(publicId)) throw notFound()
+  const o = await db.selectFrom('ticket_order').selectAll().where('public_id', '=', publicId).executeTakeFirst()
+  if (!o) throw notFound()
+  return o
+}
+
+/** REQUIRE_ESCORT_PERSONS while the tickets name fewer persons than they are; whether step 5 applies. */
+async function additional(db: Db, order: TicketOrderRow): Promise<{ actions: string[]; applies: boolean }> {
+  if (order.visitor_id == null || (NOT_PAYABLE as readonly string[]).includes(order.status)) return { actions: [], applies: false }
+  const v = await db.selectFrom('event_visitor').select('visitor_count').where('id', '=', order.visitor_id).executeTakeFirst()
+  if (!v) return { actions: [], applies: false }
+  const n = await db.selectFrom('escort_person').select((eb) => eb.fn.countAll<number>().as('n')).where('visitor_id', '=', order.visitor_id).executeTakeFirstOrThrow()
+  return { actions: Number(n.n) < v.visitor_count - 1 ? ['REQUIRE_ESCORT_PERSONS'] : [], applies: v.visitor_count > 1 }
+}
+
+async function stepState(db: Db, order: TicketOrderRow, methods?: PaymentMethodRow[]): Promise<StepState> {
+  const ms = methods ?? (await eventPaymentMethods(db, { id: order.event_id, agency_id: order.agency_id, currency: order.currency }))
+  const more = await additional(db, order)
+  return {
+    additionalApplies: more.applies,
+    grossPrice: order.gross_price,
+    invoiceAddressDisabled: bool(order.invoice_address_disabled),
+    hasInvoiceAddress: order.invoice_address != null,
+    requiredActions: more.actions,
+    paymentMethod: order.payment_method,
+    methodCount: ms.length,
+    // step 10 belongs to the online providers (next issue): they will record their payment data here
+    needsPaymentData: false,
+  }
+}
+
+/** GET /api/guest/ticketOrder/{id}: the Ticket info of §3. */
+export async function ticketInfo(ctx: AppContext, publicId: string) {
+  const order = await orderByPublicId(ctx.db, publicId)
+  const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', order.event_id).executeTakeFirstOrThrow()
+  const methods = await eventPaymentMethods(ctx.db, event)
+  const state = await stepState(ctx.db, order, methods)
+  const seller = await sellerSettings(ctx.db, order.agency_id)
+  const lines = await ctx.db.selectFrom('ticket_order_line').selectAll().where('order_id', '=', order.id).orderBy('sort_order').execute()
+  const coupon = order.coupon_id ? await ctx.db.selectFrom('coupon').select(['code', 'value_type', 'reduction']).where('id', '=', order.coupon_id).executeTakeFirst() : undefined
+  const escorts = order.visitor_id ? await ctx.db.selectFrom('escort_person').select(['number', 'first_name', 'last_name']).where('visitor_id', '=', order.visitor_id).orderBy('number').execute() : []
+  const visitor = order.visitor_id ? await ctx.db.selectFrom('event_visitor').select(['id', 'status', 'visitor_count', 'first_name', 'last_name', 'salutation']).where('id', '=', order.visitor_id).executeTakeFirst() : undefined
+  const chosen = methods.find((m) => m.method === order.payment_method) ?? null
+  const taxPrices = new Map<string, { taxCode: string; taxValue: number; totalPrice: number; grossPrice: number }>()
+  for (const l of lines) {
+    if (l.tax_code === 'TAX_NONE') continue
+    const t = taxPrices.get(l.tax_code) ?? { taxCode: l.tax_code, taxValue: l.tax_rate / 100, totalPrice: 0, grossPrice: 0 }
+    t.totalPrice += l.tax_price
+    t.grossPrice += l.gross_price
+    taxPrices.set(l.tax_code, t)
+  }
+  const transfer = order.payment_method === 'TRANSFER' && chosen
+  // a transfer still to be paid shows its GiroCode again when the page is opened later
+  const qrCode =
+    transfer && chosen.iban && order.status === 'OPEN' && order.step === STEP.FINISHED && order.currency === 'EURO'
+      ? await giroCodePng({ bic: chosen.bic, name: chosen.account_holder ?? '', iban: chosen.iban, amount: order.gross_price, reference: transferReference(order, chosen) })
+      : null
+  return {
+    ticketOrder: {
+      number: order.number,
+      step: order.step,
+      displayStep: displayNumber(order.step, order.gross_price),
+      status: order.status,
+      grossPrice: order.gross_price,
+      grossPriceText: formatPrice(order.gross_price, order.currency),
+      currency: order.currency,
+      tax: order.tax_price,
+      discount: order.discount,
+      taxPrices: [...taxPrices.values()].sort((a, b) => b.taxValue - a.taxValue),
+      visitorTickets: lines.map((l) => ({ amount: l.amount, displayName: l.display_name, grossPrice: l.gross_price, unitPrice: l.unit_price, discount: l.discount, sortOrder: l.sort_order, chairInfo: null, tax: l.tax_rate / 100, taxCode: l.tax_code, taxPrice: l.tax_price })),
+      usedCoupons: coupon ? [{ code: coupon.code, valueType: coupon.value_type, reduction: coupon.reduction }] : [],
+      invoiceAddress: fromJson<InvoiceAddress | null>(order.invoice_address, null),
+      taxIdentificationNumber: order.tax_identification_number,
+      referenceNumber: order.reference_number,
+      additionalInvoiceText: order.additional_invoice_text,
+      invoiceReceiver: order.invoice_receiver,
+      paymentMethod: order.payment_method,
+      fullName: order.full_name,
+      invoiceAddressDisabled: bool(order.invoice_address_disabled),
+      holdUntil: order.status === 'OPEN' && order.step < STEP.FINISHED ? order.hold_until : null,
+      editableSteps: order.status === 'OPEN' ? editableSteps(order.step, state) : [],
+      transferReference: transfer ? transferReference(order, chosen) : null,
+    },
+    event: { id: event.id, displayName: event.display_name, startDate: event.start_date, endDate: event.end_date, timezone: event.timezone, registrationButtonType: event.registration_button_type, primaryColor: event.primary_color, currency: event.currency, locationName: event.location_name, city: event.city },
+    logoPath: event.image_asset_id ? `/proxy/api/asset/${event.image_asset_id}?dimension=Regular_400` : null,
+    eventLink: `${ctx.config.baseUrl}/public/event/${event.id}`,
+    qrCode,
+    paymentMethods: methods.map(paymentMethodDto),
+    requiredActions: state.requiredActions,
+    missingFields: [] as Array<{ defaultField: string }>,
+    escortPersons: escorts.map((e) => ({ number: e.number, firstName: e.first_name, lastName: e.last_name })),
+    language: order.language,
+    locale: order.language,
+    email: order.email,
+    visitor: visitor ? { id: visitor.id, status: visitor.status, visitorCount: visitor.visitor_count, firstName: visitor.first_name, lastName: visitor.last_name } : null,
+    useInvoiceXML: seller.useInvoiceXML,
+    requireReferenceId: seller.requireReferenceId,
+    userAccount: null,
+    stripePayment: null,
+    imprintUrl: seller.imprintUrl,
+    privacyUrl: seller.privacyUrl,
+  }
+}
+
+export async function orderState(ctx: AppContext, publicId: string) {
+  const o = await orderByPublicId(ctx.db, publicId)
+  return { step: o.step, status: o.status, displayStep: displayNumber(o.step, o.gross_price) }
+}
+
+const stepChanged = (o: Pick<TicketOrderRow, 'step' | 'status'>) => new AppError(409, 'ORDER_STEP_CHANGED', { extra: { step: o.step, orderStatus: o.status } })
+
+/**
+ * Runs one proceed call: checks status and expected step, lets `work` compute the changes, then
+ * writes them with a conditional update on the step it read (a concurrent call loses cleanly).
+ */
+async function proceed(
+  ctx: AppContext,
+  publicId: string,
+  expected: number | ((step: number) => boolean),
+  work: (trx: Db, order: TicketOrderRow) => Promise<{ set: Partial<Record<keyof TicketOrderTable, unknown>>; history?: string; after?: (o: TicketOrderRow) => Promise<void> }>,
+) {
+  const order0 = await orderByPublicId(ctx.db, publicId)
+  const now = ctx.clock.now()
+  const at = isoNow(now)
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const order = (await trx.selectFrom('ticket_order').selectAll().where('id', '=', order0.id).executeTakeFirst())!
+    if ((NOT_PAYABLE as readonly string[]).includes(order.status)) throw new AppError(409, 'ORDER_NOT_PAYABLE', { extra: { step: order.step, orderStatus: order.status } })
+    const ok = typeof expected === 'number' ? order.step === expected : expected(order.step)
+    if (!ok || order.status !== 'OPEN') throw stepChanged(order)
+    const w = await work(trx, order)
+    const merged = { ...order, ...w.set } as TicketOrderRow
+    if (w.set.step === undefined) merged.step = nextStep(await stepState(trx, merged))
+    const holding = merged.status === 'OPEN' && merged.step < STEP.EXTERNAL_SITE
+    const updated = await trx
+      .updateTable('ticket_order')
+      .set({ ...(w.set as any), step: merged.step, ...(holding ? { hold_until: isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000)) } : {}), updated_at: at })
+      .where('id', '=', order.id)
+      .where('step', '=', order.step)
+      .where('status', '=', 'OPEN')
+      .returningAll()
+      .executeTakeFirst()
+    if (!updated) throw stepChanged((await trx.selectFrom('ticket_order').select(['step', 'status']).where('id', '=', order.id).executeTakeFirstOrThrow()) as TicketOrderRow)
+    if (w.history) await addHistory(trx, order.id, at, w.history, null, { from: order.step, to: updated.step })
+    if (w.after) await w.after(updated)
+    return updated
+  })
+  ctx.notifyMail()
+  return result
+}
+
+const answer = (o: TicketOrderRow, extra: Record<string, unknown> = {}) => ({ step: o.step, status: o.status, displayStep: displayNumber(o.step, o.gross_price), ...extra })
+
+/** POST .../proceed/invoiceAddress (§5 rules). */
+export async function proceedInvoiceAddress(ctx: AppContext, publicId: string, input: InvoiceAddressStep) {
+  const pre = await orderByPublicId(ctx.db, publicId)
+  const seller = await sellerSettings(ctx.db, pre.agency_id)
+  const problems: FieldError[] = []
+  if (seller.useInvoiceXML && seller.requireReferenceId && !input.referenceNumber) problems.push({ field: 'referenceNumber', errorType: 'REQUIRED' })
+  if (seller.useInvoiceXML && input.referenceNumber && !isValidLeitwegId(input.referenceNumber)) problems.push({ field: 'referenceNumber', errorType: 'INVALID_LEITWEG_ID' })
+  if (problems.length) throw fieldError(problems)
+  const xml = seller.useInvoiceXML
+  const o = await proceed(ctx, publicId, STEP.INVOICE_ADDRESS, async () => ({
+    set: {
+      invoice_address: toJson(input.invoiceAddress),
+      tax_identification_number: xml ? input.taxIdentificationNumber : null,
+      reference_number: xml ? (input.referenceNumber?.toUpperCase() ?? null) : null,
+      additional_invoice_text: xml ? input.additionalInvoiceText : null,
+      invoice_receiver: xml ? input.invoiceReceiver : null,
+    },
+    history: 'INVOICE_ADDRESS',
+  }))
+  return answer(o)
+}
+
+/** POST .../proceed/additionalInformations: the escort persons the tickets still lack. */
+export async function proceedAdditionalInformations(ctx: AppContext, publicId: string, input: { escortPersons: Array<Record<string, unknown>> }) {
+  const o = await proceed(ctx, publicId, STEP.ADDITIONAL_INFORMATIONS, async (trx, order) => {
+    const v = order.visitor_id ? await trx.selectFrom('event_visitor').select(['id', 'visitor_count']).where('id', '=', order.visitor_id).executeTakeFirst() : undefined
+    if (v) {
+      const want = v.visitor_count - 1
+      const problems: FieldError[] = []
+      const str = (x: unknown) => (typeof x === 'string' ? x.trim().slice(0, 200) : '')
+      if (input.escortPersons.length !== want) problems.push({ field: 'escortPersons', errorType: input.escortPersons.length < want ? 'REQUIRED' : 'TOO_BIG' })
+      input.escortPersons.forEach((e, i) => {
+        if (!str(e.firstName)) problems.push({ field: `escortPersons.${i}.firstName`, errorType: 'REQUIRED' })
+        if (!str(e.lastName)) problems.push({ field: `escortPersons.${i}.lastName`, errorType: 'REQUIRED' })
+      })
+      if (problems.length) throw fieldError(problems)
+      await trx.deleteFrom('escort_person').where('visitor_id', '=', v.id).execute()
+      if (want > 0) {
+        await trx
+          .insertInto('escort_person')
+          .values(input.escortPersons.map((e, i) => ({ visitor_id: v.id, number: i + 1, salutation: str(e.salutation) || null, first_name: str(e.firstName), last_name: str(e.lastName), email: str(e.email) || null })))
+          .execute()
+      }
+    }
+    return { set: {}, history: 'ADDITIONAL_INFORMATIONS' }
+  })
+  return answer(o)
+}
+
+/** POST .../proceed/paymentSelection: one of the event's enabled methods. */
+export async function proceedPaymentSelection(ctx: AppContext, publicId: string, input: { paymentMethod: string }) {
+  const o = await proceed(ctx, publicId, STEP.PAYMENT_METHOD, async (trx, order) => {
+    const methods = await eventPaymentMethods(trx, { id: order.event_id, agency_id: order.agency_id, currency: order.currency })
+    if (!methods.some((m) => m.method === input.paymentMethod) || !paymentProvider(input.paymentMethod)) {
+      throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'paymentMethod', errorType: 'INVALID' }] })
+    }
+    return { set: { payment_method: input.paymentMethod }, history: 'PAYMENT_METHOD' }
+  })
+  return answer(o)
+}
+
+/** POST .../proceed/paymentPay on the confirmation: the method's provider decides what follows. */
+export async function proceedPaymentPay(ctx: AppContext, publicId: string, input: { paymentMethod?: string | null; fullName?: string | null }) {
+  let qrCode: string | null = null
+  let redirectUrl: string | null = null
+  const o = await proceed(ctx, publicId, STEP.CONFIRMATION, async (trx, order) => {
+    const method = order.gross_price === 0 ? 'COUPON' : order.payment_method
+    if (!method || (input.paymentMethod && input.paymentMethod !== method)) throw stepChanged(order)
+    const row = method === 'COUPON' ? null : ((await eventPaymentMethods(trx, { id: order.event_id, agency_id: order.agency_id, currency: order.currency })).find((m) => m.method === method) ?? null)
+    const provider = paymentProvider(method)
+    if (!provider || (method !== 'COUPON' && !row)) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
+    const r = await provider.pay(ctx, trx, order, row, { fullName: input.fullName })
+    qrCode = r.qrCode ?? null
+    redirectUrl = r.redirectUrl ?? null
+    const settles = r.status === 'PAID' || r.status === 'CONFIRMED'
+    const seller = await sellerSettings(trx, order.agency_id)
+    const now = ctx.clock.now()
+    return {
+      set: {
+        payment_method: method,
+        step: r.step,
+        status: r.status,
+        full_name: input.fullName ?? order.full_name,
+        hold_until: null,
+        payment_due_at: r.status === 'OPEN' || r.status === 'CONFIRMED' ? isoNow(new Date(now.getTime() + seller.paymentTermsDays * 86400_000)) : null,
+        ...(r.status === 'PAID' ? { paid_amount: order.gross_price, paid_at: isoNow(now) } : {}),
+      },
+      history: `PAY_${method}`,
+      after: async (updated) => {
+        // the registration of an order still waiting for its transfer holds its places: CONFIRMED too
+        if (updated.status === 'OPEN' && updated.visitor_id != null) {
+          await trx.updateTable('event_visitor').set({ status: 'CONFIRMED' }).where('id', '=', updated.visitor_id).where('status', '=', 'PENDING').execute()
+        }
+        if (settles) await onOrderSettled(ctx, trx, updated)
+        await enqueueOrderMail(ctx, trx, updated, 'received', row)
+      },
+    }
+  })
+  return answer(o, { qrCode, redirectUrl })
+}
+
+/** POST .../proceed/reset {step}: back to an earlier user step (§4 back rules). */
+export async function proceedBack(ctx: AppContext, publicId: string, target: number) {
+  const pre = await orderByPublicId(ctx.db, publicId)
+  const state = await stepState(ctx.db, pre)
+  if (pre.status === 'OPEN' && !canGoBack(pre.step, target, state)) throw new AppError(409, 'ORDER_BACK_NOT_ALLOWED', { extra: { step: pre.step, orderStatus: pre.status } })
+  const o = await proceed(ctx, publicId, pre.step, async () => ({
+    // back to payment method clears the chosen method (§4)
+    set: { step: target, ...(target === STEP.PAYMENT_METHOD ? { payment_method: null } : {}) },
+    history: 'BACK',
+  }))
+  return answer(o)
+}
+
+/**
+ * GET .../reset: continue after a cancelled, expired or failed payment, or the confirmed reset on
+ * SYSTEM_PAYMENT_WAIT: takes the tickets again if they were given back, clears method and payment,
+ * and starts at the first step. The page answers 'Ok, die Zahlung wurde zurückgesetzt.'.
+ */
+export async function resetOrder(ctx: AppContext, publicId: string) {
+  const pre = await orderByPublicId(ctx.db, publicId)
+  const resettable = (pre.status === 'CANCELED' && (pre.step === STEP.EXPIRED || pre.step === STEP.FAILED)) || (pre.status === 'OPEN' && (pre.step === STEP.WAIT || pre.step === STEP.FAILED || pre.step === STEP.CANCELED))
+  if (!resettable) throw new AppError(409, 'ORDER_RESET_NOT_ALLOWED', { extra: { step: pre.step, orderStatus: pre.status } })
+  const now = ctx.clock.now()
+  const at = isoNow(now)
+  const o = await ctx.db.transaction().execute(async (trx) => {
+    const flip = await trx
+      .updateTable('ticket_order')
+      .set({ status: 'OPEN' as OrderStatus, payment_method: bool(pre.invoice_address_disabled) ? 'COUPON' : null, hold_until: isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000)), updated_at: at })
+      .where('id', '=', pre.id)
+      .where('step', '=', pre.step)
+      .where('status', '=', pre.status)
+      .returningAll()
+      .executeTakeFirst()
+    if (!flip) throw stepChanged(pre)
+    await reholdOrder(trx, flip, at)
+    const methods = await eventPaymentMethods(trx, { id: flip.event_id, agency_id: flip.agency_id, currency: flip.currency })
+    const preselected = flip.payment_method ?? (methods.length === 1 ? methods[0].method : null)
+    const step = nextStep(await stepState(trx, { ...flip, payment_method: preselected }, methods))
+    const row = (await trx.updateTable('ticket_order').set({ step, payment_method: preselected }).where('id', '=', flip.id).returningAll().executeTakeFirst())!
+    await addHistory(trx, flip.id, at, 'RESET', null, { from: pre.step })
+    await enqueueTask(ctx.clock, trx, { kind: EXPIRE_TASK, agencyId: row.agency_id, payload: { orderId: row.id }, runAfter: new Date(row.hold_until!) })
+    return row
+  })
+  return answer(o)
+}

@@ -1,0 +1,248 @@
+// The organiser's orders of an event (docs/ticketing.md, "Orders"): search with filters and paging
+// (indexes on event+created, event+status, event+email), detail with history, mark as paid,
+// cancel (gives everything back), resend the mail, CSV export, revenue per category.
+import { stringify } from 'csv-stringify/sync'
+import type { AppContext } from '../../../context'
+import type { Db } from '../../../db/database'
+import { fromJson, isoNow } from '../../../db/types'
+import { AppError, notFound } from '../../../shared/errors'
+import type { EventRow } from '../../events/events.table'
+import type { AccountActor } from '../../identity/auth'
+import { eventPaymentMethods } from '../payment-methods'
+import { formatPrice } from '../money'
+import type { OrderSearch } from '../model'
+import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
+import { addHistory } from './create'
+import { cancelOrderInvoice } from './invoicing'
+import { enqueueOrderMail } from './mails'
+import { releaseOrder } from './release'
+import { onOrderSettled } from './settle'
+import { STEP } from './steps'
+
+const OPEN_STATES = ['OPEN', 'CONFIRMED'] as const
+
+function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: string) {
+  let q = db.selectFrom('ticket_order').where('event_id', '=', eventId)
+  if (s.status) q = q.where('status', '=', s.status)
+  if (s.paymentMethod) q = q.where('payment_method', '=', s.paymentMethod)
+  if (s.payment === 'PAID') q = q.where('paid_at', 'is not', null)
+  if (s.payment === 'OPEN') q = q.where('paid_at', 'is', null).where('status', 'in', OPEN_STATES)
+  if (s.payment === 'OVERDUE') q = q.where('paid_at', 'is', null).where('status', 'in', OPEN_STATES).where('payment_due_at', '<', now)
+  const term = s.search?.trim()
+  if (term) {
+    // prefix search; LIKE wildcards in the term are dropped (escaping differs between dialects)
+    const like = `${term.replace(/[\\%_]/g, '')}%`
+    q = q.where((eb) => eb.or([eb('number', '=', term.toUpperCase()), eb('email', 'like', like.toLowerCase()), eb('full_name', 'like', like)]))
+  }
+  return q
+}
+
+export function orderListDto(o: TicketOrderRow, now: string) {
+  return {
+    id: o.id,
+    number: o.number,
+    status: o.status,
+    step: o.step,
+    email: o.email,
+    fullName: o.full_name,
+    grossPrice: o.gross_price,
+    grossPriceText: formatPrice(o.gross_price, o.currency),
+    currency: o.currency,
+    paymentMethod: o.payment_method,
+    paidAmount: o.paid_amount,
+    paidAt: o.paid_at,
+    paymentDueAt: o.payment_due_at,
+    overdue: !o.paid_at && (OPEN_STATES as readonly string[]).includes(o.status) && !!o.payment_due_at && o.payment_due_at < now,
+    visitorId: o.visitor_id,
+    createdAt: o.created_at,
+  }
+}
+
+export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSearch) {
+  const now = isoNow(ctx.clock.now())
+  const [rows, total] = await Promise.all([
+    filtered(ctx.db, event.id, s, now).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(s.perPage).offset(s.page * s.perPage).execute(),
+    filtered(ctx.db, event.id, s, now).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { items: rows.map((o) => orderListDto(o, now)), total: Number(total.n), page: s.page, perPage: s.perPage }
+}
+
+async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
+  const o = await db.selectFrom('ticket_order').selectAll().where('id', '=', orderId).where('event_id', '=', event.id).executeTakeFirst()
+  if (!o) throw notFound()
+  return o
+}
+
+export async function orderDetail(ctx: AppContext, event: EventRow, orderId: number) {
+  const o = await orderOfEvent(ctx.db, event, orderId)
+  const [lines, history, coupon] = await Promise.all([
+    ctx.db.selectFrom('ticket_order_line').selectAll().where('order_id', '=', o.id).orderBy('sort_order').execute(),
+    ctx.db.selectFrom('ticket_order_history').selectAll().where('order_id', '=', o.id).orderBy('id').execute(),
+    o.coupon_id ? ctx.db.selectFrom('coupon').select('code').where('id', '=', o.coupon_id).executeTakeFirst() : undefined,
+  ])
+  return {
+    ...orderListDto(o, isoNow(ctx.clock.now())),
+    publicId: o.public_id,
+    payUrl: `${ctx.config.baseUrl}/pay/${o.public_id}`,
+    tax: o.tax_price,
+    discount: o.discount,
+    coupon: coupon?.code ?? null,
+    invoiceAddress: fromJson<InvoiceAddress | null>(o.invoice_address, null),
+    referenceNumber: o.reference_number,
+    lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxPrice: l.tax_price })),
+    history: history.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, data: fromJson<Record<string, unknown>>(h.data, {}) })),
+  }
+}
+
+/** Records the payment; a transfer, invoice or location order becomes PAID (and settles if it was not yet). */
+export async function markPaid(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, input: { amount: number; paidAt: string }) {
+  const at = isoNow(ctx.clock.now())
+  await ctx.db.transaction().execute(async (trx) => {
+    const o = await orderOfEvent(trx, event, orderId)
+    const wasSettled = o.status === 'CONFIRMED'
+    const row = await trx
+      .updateTable('ticket_order')
+      .set({ status: 'PAID', step: STEP.FINISHED, paid_amount: input.amount, paid_at: input.paidAt, hold_until: null, updated_at: at })
+      .where('id', '=', o.id)
+      .where('status', 'in', OPEN_STATES)
+      .where('tickets_held', '=', 1)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) throw new AppError(409, 'ORDER_NOT_OPEN')
+    await addHistory(trx, o.id, at, 'MARKED_PAID', actor.account.id, { amount: input.amount, paidAt: input.paidAt })
+    if (!wasSettled) await onOrderSettled(ctx, trx, row)
+    await enqueueOrderMail(ctx, trx, row, 'paid')
+  })
+  ctx.notifyMail()
+  return orderDetail(ctx, event, orderId)
+}
+
+/** Cancels an open, confirmed or paid order: tickets, places and coupon use go back. */
+export async function cancelOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
+  const at = isoNow(ctx.clock.now())
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('ticket_order')
+      .set({ status: 'CANCELED', step: STEP.CANCELED, hold_until: null, updated_at: at })
+      .where('id', '=', orderId)
+      .where('event_id', '=', event.id)
+      .where('status', 'in', ['OPEN', 'CONFIRMED', 'PAID', 'WAITING_LIST', 'REQUIRE_APPROVAL'])
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) {
+      await orderOfEvent(trx, event, orderId)
+      throw new AppError(409, 'ORDER_NOT_OPEN')
+    }
+    await releaseOrder(trx, row, at)
+    await cancelOrderInvoice(ctx, trx, row)
+    await addHistory(trx, row.id, at, 'CANCELED', actor.account.id)
+    await enqueueOrderMail(ctx, trx, row, 'canceled')
+  })
+  ctx.notifyMail()
+  return orderDetail(ctx, event, orderId)
+}
+
+/** Records an offline refund of a paid order: REFUNDED (step 902), tickets back, cancellation invoice. */
+export async function refundOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
+  const at = isoNow(ctx.clock.now())
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('ticket_order')
+      .set({ status: 'REFUNDED', step: STEP.REFUNDED, updated_at: at })
+      .where('id', '=', orderId)
+      .where('event_id', '=', event.id)
+      .where('status', '=', 'PAID')
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) {
+      await orderOfEvent(trx, event, orderId)
+      throw new AppError(409, 'ORDER_NOT_PAID')
+    }
+    await releaseOrder(trx, row, at)
+    await cancelOrderInvoice(ctx, trx, row)
+    await addHistory(trx, row.id, at, 'REFUNDED', actor.account.id, { amount: row.paid_amount })
+    await enqueueOrderMail(ctx, trx, row, 'refunded')
+  })
+  ctx.notifyMail()
+  return orderDetail(ctx, event, orderId)
+}
+
+export async function resendOrderMail(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
+  const at = isoNow(ctx.clock.now())
+  await ctx.db.transaction().execute(async (trx) => {
+    const o = await orderOfEvent(trx, event, orderId)
+    const kind = o.status === 'PAID' ? 'paid' : o.status === 'REFUNDED' ? 'refunded' : o.status === 'CANCELED' ? (o.step === STEP.EXPIRED ? 'expired' : 'canceled') : 'received'
+    const method = (await eventPaymentMethods(trx, event)).find((m) => m.method === o.payment_method) ?? null
+    await enqueueOrderMail(ctx, trx, o, kind, method)
+    await addHistory(trx, o.id, at, 'MAIL_RESENT', actor.account.id, { kind })
+  })
+  ctx.notifyMail()
+  return { sent: true }
+}
+
+/** OWASP CSV injection: a cell starting with = + - @ TAB or CR is prefixed with a quote. */
+export const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v)
+
+export const ORDER_CSV_COLUMNS = ['Bestellnummer', 'Status', 'Name', 'E-Mail', 'Betrag', 'Währung', 'Zahlungsart', 'Bezahlt am', 'Bezahlter Betrag', 'Fällig am', 'Erstellt am']
+const cents = (n: number | null) => (n == null ? '' : (n / 100).toFixed(2).replace('.', ','))
+
+export function exportOrdersCsv(ctx: AppContext, event: EventRow, s: Partial<OrderSearch>): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder()
+  const now = isoNow(ctx.clock.now())
+  let lastId = 0
+  let started = false
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true
+        controller.enqueue(enc.encode(`\uFEFF${stringify([ORDER_CSV_COLUMNS], { delimiter: ';' })}`))
+        return
+      }
+      const rows = await filtered(ctx.db, event.id, s, now).selectAll().where('id', '>', lastId).orderBy('id').limit(1000).execute()
+      if (!rows.length) return controller.close()
+      lastId = rows[rows.length - 1].id
+      const out = rows.map((o) =>
+        [o.number, o.status, o.full_name ?? '', o.email ?? '', cents(o.gross_price), o.currency, o.payment_method ?? '', o.paid_at ?? '', cents(o.paid_amount), o.payment_due_at ?? '', o.created_at].map((v) => neutralise(String(v))),
+      )
+      controller.enqueue(enc.encode(stringify(out, { delimiter: ';' })))
+    },
+  })
+}
+
+/** Revenue per category: tickets and gross of open, confirmed and paid orders (cancelled ones left out). */
+export async function revenueByCategory(ctx: AppContext, event: EventRow) {
+  const rows = await ctx.db
+    .selectFrom('ticket_order_line as l')
+    .innerJoin('ticket_order as o', 'o.id', 'l.order_id')
+    .select((eb) => ['l.category_id', 'l.display_name', 'o.status', eb.fn.sum<number>('l.amount').as('tickets'), eb.fn.sum<number>('l.gross_price').as('gross')])
+    .where('o.event_id', '=', event.id)
+    .where('o.status', 'in', ['OPEN', 'CONFIRMED', 'PAID'])
+    .groupBy(['l.category_id', 'l.display_name', 'o.status'])
+    .execute()
+  const byCat = new Map<string, { categoryId: number | null; displayName: string; tickets: number; gross: number; paid: number }>()
+  for (const r of rows) {
+    const key = `${r.category_id}`
+    const c = byCat.get(key) ?? { categoryId: r.category_id, displayName: r.display_name, tickets: 0, gross: 0, paid: 0 }
+    c.tickets += Number(r.tickets)
+    c.gross += Number(r.gross)
+    if (r.status === 'PAID') c.paid += Number(r.gross)
+    byCat.set(key, c)
+  }
+  const items = [...byCat.values()]
+  return { currency: event.currency, items, total: items.reduce((s, c) => s + c.gross, 0), paid: items.reduce((s, c) => s + c.paid, 0) }
+}
+
+/** The desk: LOCATION orders of a registration (or the event) still to be paid at the door. */
+export async function openLocationPayments(ctx: AppContext, event: EventRow, visitorId: number | null) {
+  let q = ctx.db.selectFrom('ticket_order').selectAll().where('event_id', '=', event.id).where('payment_method', '=', 'LOCATION').where('status', '=', 'CONFIRMED').where('paid_at', 'is', null)
+  if (visitorId != null) q = q.where('visitor_id', '=', visitorId)
+  const now = isoNow(ctx.clock.now())
+  return (await q.orderBy('id').limit(200).execute()).map((o) => orderListDto(o, now))
+}
+
+/** The desk takes a LOCATION payment: the full amount, now. */
+export async function takeLocationPayment(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
+  const o = await orderOfEvent(ctx.db, event, orderId)
+  if (o.payment_method !== 'LOCATION') throw new AppError(409, 'ORDER_NOT_OPEN')
+  return markPaid(ctx, actor, event, orderId, { amount: o.gross_price, paidAt: isoNow(ctx.clock.now()) })
+}

@@ -1,0 +1,46 @@
+// Giving back what an order took (quota per line, the coupon use, the registration's places), and
+// taking it again on reset. Exactly once: the flip of tickets_held 1 → 0 is a conditional update,
+// so of two expiries or an expiry racing a cancellation only one releases (docs/ticketing.md).
+import type { Db } from '../../../db/database'
+import { AppError, fieldError } from '../../../shared/errors'
+import { releaseSeats, takeSeats } from '../../visitors/capacity'
+import type { TicketOrderRow } from '../ticketing.table'
+import { takeCoupon, takeQuota } from './create'
+
+/** Releases the order's tickets, coupon use and places; false when they were not held (any more). */
+export async function releaseOrder(trx: Db, order: Pick<TicketOrderRow, 'id' | 'visitor_id' | 'coupon_id'>, at: string, visitorStatus = 'DELETED'): Promise<boolean> {
+  const flip = await trx.updateTable('ticket_order').set({ tickets_held: 0, updated_at: at }).where('id', '=', order.id).where('tickets_held', '=', 1).executeTakeFirst()
+  if (Number(flip.numUpdatedRows) !== 1) return false
+  const lines = await trx.selectFrom('ticket_order_line').select(['category_id', 'amount']).where('order_id', '=', order.id).execute()
+  for (const l of lines) {
+    if (l.category_id != null) await trx.updateTable('ticket_category').set((eb) => ({ sold: eb('sold', '-', l.amount) })).where('id', '=', l.category_id).execute()
+  }
+  const c = await trx.updateTable('ticket_order').set({ coupon_held: 0 }).where('id', '=', order.id).where('coupon_held', '=', 1).executeTakeFirst()
+  if (Number(c.numUpdatedRows) === 1 && order.coupon_id != null) await trx.updateTable('coupon').set((eb) => ({ used: eb('used', '-', 1) })).where('id', '=', order.coupon_id).execute()
+  if (order.visitor_id != null) {
+    const v = await trx.selectFrom('event_visitor').select(['event_id', 'seats_held']).where('id', '=', order.visitor_id).executeTakeFirst()
+    if (v) {
+      await trx.updateTable('event_visitor').set({ status: visitorStatus as any, seats_held: 0, updated_at: at }).where('id', '=', order.visitor_id).execute()
+      await releaseSeats(trx, v.event_id, v.seats_held)
+    }
+  }
+  return true
+}
+
+/** Takes the tickets, coupon use and places again (reset of a cancelled/expired/failed order). */
+export async function reholdOrder(trx: Db, order: TicketOrderRow, at: string): Promise<void> {
+  const flip = await trx.updateTable('ticket_order').set({ tickets_held: 1, updated_at: at }).where('id', '=', order.id).where('tickets_held', '=', 0).executeTakeFirst()
+  if (Number(flip.numUpdatedRows) !== 1) return
+  const lines = await trx.selectFrom('ticket_order_line').select(['category_id', 'amount']).where('order_id', '=', order.id).execute()
+  let persons = 0
+  for (const l of lines) {
+    persons += l.amount
+    if (l.category_id != null && !(await takeQuota(trx, l.category_id, l.amount))) throw new AppError(409, 'TICKETS_SOLD_OUT', { extra: { categoryId: l.category_id } })
+  }
+  if (order.coupon_id != null) {
+    if (!(await takeCoupon(trx, order.coupon_id))) throw fieldError([{ field: 'couponCode', errorType: 'COUPON_INVALID' }])
+    await trx.updateTable('ticket_order').set({ coupon_held: 1 }).where('id', '=', order.id).execute()
+  }
+  if (!(await takeSeats(trx, order.event_id, persons))) throw new AppError(409, 'TICKETS_SOLD_OUT')
+  if (order.visitor_id != null) await trx.updateTable('event_visitor').set({ status: 'PENDING', seats_held: persons, updated_at: at }).where('id', '=', order.visitor_id).execute()
+}

@@ -1,0 +1,168 @@
+// Organiser calls of ticketing setup (docs/ticketing.md, "Organiser side"): categories and coupons
+// per event, payment methods and seller settings per agency, methods enabled per event.
+import { Elysia } from 'elysia'
+import { z } from 'zod'
+import type { AppContext } from '../../context'
+import { idParam } from '../../shared/validation'
+import { eventOfAgency } from '../events/service'
+import { requireOrganiser } from '../identity/auth'
+import { categoryDto, createCategory, deleteCategory, listCategories, updateCategory } from './categories'
+import { couponDto, createCoupon, deleteCoupon, listCoupons, updateCoupon } from './coupons'
+import { CategoryInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput } from './model'
+import { TAX_CODES } from './money'
+import { createPaymentMethod, deletePaymentMethod, eventPaymentMethods, listPaymentMethods, paymentMethodDto, setEventPaymentMethods, updatePaymentMethod } from './payment-methods'
+import { saveSellerSettings, sellerSettings } from './seller-settings'
+
+const tags = ['ticketing']
+const ev = z.object({ id: idParam() })
+const evSub = z.object({ id: idParam(), cid: idParam() })
+const sub = z.object({ pid: idParam() })
+
+export function ticketingSetupRoutes(ctx: AppContext) {
+  return new Elysia({ name: 'ticketing-setup' })
+    .get(
+      '/proxy/api/events/:id/ticketCategories',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        return { currency: e.currency, taxCodes: TAX_CODES[e.currency as 'EURO'] ?? [], items: (await listCategories(ctx.db, e.id)).map(categoryDto) }
+      },
+      { params: ev, detail: { tags, summary: 'Ticket categories of an event, with the tax codes of its currency' } },
+    )
+    .post(
+      '/proxy/api/events/:id/ticketCategories',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        c.set.status = 201
+        return categoryDto(await createCategory(ctx, e, c.body))
+      },
+      { params: ev, body: CategoryInput, detail: { tags, summary: 'Create a ticket category (the event becomes paid)' } },
+    )
+    .put(
+      '/proxy/api/events/:id/ticketCategories/:cid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        return categoryDto(await updateCategory(ctx, e, c.params.cid, c.body))
+      },
+      { params: evSub, body: CategoryInput, detail: { tags, summary: 'Change a ticket category (quota never below sold)' } },
+    )
+    .delete(
+      '/proxy/api/events/:id/ticketCategories/:cid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        await deleteCategory(ctx, e, c.params.cid)
+        return { deleted: true }
+      },
+      { params: evSub, detail: { tags, summary: 'Delete a ticket category without orders' } },
+    )
+    .get(
+      '/proxy/api/events/:id/coupons',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        return (await listCoupons(ctx.db, e.id)).map(couponDto)
+      },
+      { params: ev, detail: { tags, summary: 'Coupons of an event' } },
+    )
+    .post(
+      '/proxy/api/events/:id/coupons',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        c.set.status = 201
+        return couponDto(await createCoupon(ctx, e, c.body))
+      },
+      { params: ev, body: CouponInput, detail: { tags, summary: 'Create a coupon' } },
+    )
+    .put(
+      '/proxy/api/events/:id/coupons/:cid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        return couponDto(await updateCoupon(ctx, e, c.params.cid, c.body))
+      },
+      { params: evSub, body: CouponInput, detail: { tags, summary: 'Change a coupon' } },
+    )
+    .delete(
+      '/proxy/api/events/:id/coupons/:cid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        await deleteCoupon(ctx, e, c.params.cid)
+        return { deleted: true }
+      },
+      { params: evSub, detail: { tags, summary: 'Delete a coupon' } },
+    )
+    .get(
+      '/proxy/api/events/:id/paymentMethods',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        return (await eventPaymentMethods(ctx.db, e)).map(paymentMethodDto)
+      },
+      { params: ev, detail: { tags, summary: 'Payment methods enabled for an event' } },
+    )
+    .put(
+      '/proxy/api/events/:id/paymentMethods',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        await setEventPaymentMethods(ctx, e, c.body.ids)
+        return (await eventPaymentMethods(ctx.db, e)).map(paymentMethodDto)
+      },
+      { params: ev, body: EventPaymentMethodsInput, detail: { tags, summary: 'Enable payment methods of the agency for an event' } },
+    )
+    .get(
+      '/proxy/api/agency/paymentMethods',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        return (await listPaymentMethods(ctx.db, actor.account.agency_id)).map(paymentMethodDto)
+      },
+      { detail: { tags, summary: 'Payment methods of the agency' } },
+    )
+    .post(
+      '/proxy/api/agency/paymentMethods',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        c.set.status = 201
+        return paymentMethodDto(await createPaymentMethod(ctx, actor.account.agency_id, c.body))
+      },
+      { body: PaymentMethodInput, detail: { tags, summary: 'Create a payment method (TRANSFER: IBAN and BIC checked)' } },
+    )
+    .put(
+      '/proxy/api/agency/paymentMethods/:pid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        return paymentMethodDto(await updatePaymentMethod(ctx, actor.account.agency_id, c.params.pid, c.body))
+      },
+      { params: sub, body: PaymentMethodInput, detail: { tags, summary: 'Change a payment method' } },
+    )
+    .delete(
+      '/proxy/api/agency/paymentMethods/:pid',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        await deletePaymentMethod(ctx, actor.account.agency_id, c.params.pid)
+        return { deleted: true }
+      },
+      { params: sub, detail: { tags, summary: 'Delete a payment method' } },
+    )
+    .get(
+      '/proxy/api/agency/sellerSettings',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        return sellerSettings(ctx.db, actor.account.agency_id)
+      },
+      { detail: { tags, summary: 'Seller and invoice settings of the agency' } },
+    )
+    .put(
+      '/proxy/api/agency/sellerSettings',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        return saveSellerSettings(ctx, actor.account.agency_id, c.body)
+      },
+      { body: SellerSettingsInput, detail: { tags, summary: 'Save the seller and invoice settings' } },
+    )
+}

@@ -1,0 +1,38 @@
+// Test helpers of ticketing: a paid event with categories and payment methods, and a buyer.
+import { expect } from 'bun:test'
+import { type Agent, type Harness, eventBody, uniqueEmail } from '../../testing/harness'
+
+export const TRANSFER = { method: 'TRANSFER', accountHolder: 'Agentur GmbH', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank: 'Commerzbank', transferReferencePrefix: 'SF-' }
+
+export async function paidEvent(admin: Agent, opts: { event?: Record<string, unknown>; categories?: Array<Record<string, unknown>>; methods?: Array<Record<string, unknown>> } = {}) {
+  const e = await admin.post('/proxy/api/events', eventBody({ maxVisitors: 100, ...opts.event }))
+  expect(e.status).toBe(201)
+  const cats = []
+  for (const c of opts.categories ?? [{ displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_19', quota: 10 }]) {
+    const r = await admin.post(`/proxy/api/events/${e.body.id}/ticketCategories`, c)
+    expect(r.status).toBe(201)
+    cats.push(r.body)
+  }
+  const ids = []
+  const existing = (await admin.get('/proxy/api/agency/paymentMethods')).body as Array<{ id: number; method: string; currency: string }>
+  for (const m of opts.methods ?? [TRANSFER, { method: 'INVOICE' }, { method: 'LOCATION' }]) {
+    const have = existing.find((x) => x.method === m.method && x.currency === ((m as { currency?: string }).currency ?? 'EURO'))
+    if (have) ids.push(have.id)
+    else {
+      const r = await admin.post('/proxy/api/agency/paymentMethods', m)
+      expect(r.status).toBe(201)
+      ids.push(r.body.id)
+    }
+  }
+  expect((await admin.put(`/proxy/api/events/${e.body.id}/paymentMethods`, { ids })).status).toBe(200)
+  return { event: e.body as { id: number; [k: string]: any }, categories: cats as Array<{ id: number; [k: string]: any }> }
+}
+
+export const buyer = (tickets: Array<{ categoryId: number; amount: number }>, extra: Record<string, unknown> = {}) => ({ salutation: 'Frau', firstName: 'Berta', lastName: 'Käuferin', email: uniqueEmail('buyer'), tickets, ...extra })
+
+export async function buy(h: Harness, eventId: number, body: Record<string, unknown>) {
+  const r = await h.request('POST', `/proxy/api/public/events/${eventId}/registrations`, { body })
+  return r
+}
+
+export const address = { receiver: 'Berta Käuferin', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin' }

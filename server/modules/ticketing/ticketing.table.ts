@@ -1,0 +1,164 @@
+// Kysely types of the ticketing tables (migration 2026-11-23-410_ticketing, docs/ticketing.md).
+import type { Generated, Selectable } from 'kysely'
+import type { GenBool, GenJson, Id, Json, Timestamp } from '../../db/types'
+
+export interface TicketCategoryTable {
+  id: Id
+  event_id: number
+  display_name: string
+  translations: GenJson<Array<{ language: string; displayName: string }>>
+  gross_price: number
+  tax_code: string
+  quota: number | null
+  sold: Generated<number>
+  sale_from: Timestamp | null
+  sale_until: Timestamp | null
+  min_per_order: Generated<number>
+  max_per_order: Generated<number>
+  sort_order: Generated<number>
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+export type TicketCategoryRow = Selectable<TicketCategoryTable>
+
+export interface CouponTable {
+  id: Id
+  event_id: number
+  code: string
+  value_type: 'PERCENT' | 'FIXED'
+  reduction: number
+  category_id: number | null
+  max_uses: number | null
+  used: Generated<number>
+  valid_from: Timestamp | null
+  valid_until: Timestamp | null
+  created_at: Generated<Timestamp>
+}
+export type CouponRow = Selectable<CouponTable>
+
+export interface PaymentMethodTable {
+  id: Id
+  agency_id: number
+  method: string
+  currency: Generated<string>
+  confirmation_text: string | null
+  account_holder: string | null
+  iban: string | null
+  bic: string | null
+  bank: string | null
+  transfer_reference_prefix: string | null
+  created_at: Generated<Timestamp>
+}
+export type PaymentMethodRow = Selectable<PaymentMethodTable>
+
+export interface EventPaymentMethodTable {
+  event_id: number
+  payment_method_id: number
+}
+
+export interface SellerSettingsTable {
+  agency_id: number
+  name: string | null
+  street: string | null
+  street_number: string | null
+  post_code: string | null
+  city: string | null
+  country: Generated<string>
+  vat_id: string | null
+  tax_number: string | null
+  contact_name: string | null
+  phone: string | null
+  email: string | null
+  invoice_number_prefix: string | null
+  use_invoice_xml: GenBool
+  require_reference_id: GenBool
+  payment_terms_days: Generated<number>
+  imprint_url: string | null
+  privacy_url: string | null
+  updated_at: Generated<Timestamp>
+}
+export type SellerSettingsRow = Selectable<SellerSettingsTable>
+
+export type OrderStatus = 'OPEN' | 'CONFIRMED' | 'PAID' | 'WAITING_LIST' | 'REQUIRE_APPROVAL' | 'CANCELED' | 'REFUNDED' | 'DELETED'
+
+export interface TicketOrderTable {
+  id: Id
+  public_id: string
+  number: string
+  agency_id: number
+  event_id: number
+  visitor_id: number | null
+  email: string | null
+  full_name: string | null
+  language: Generated<string>
+  status: OrderStatus
+  step: number
+  currency: string
+  gross_price: number
+  tax_price: number
+  discount: Generated<number>
+  coupon_id: number | null
+  coupon_held: Generated<number>
+  seats_held: Generated<number>
+  tickets_held: Generated<number>
+  payment_method: string | null
+  invoice_address: Json<InvoiceAddress> | null
+  tax_identification_number: string | null
+  reference_number: string | null
+  additional_invoice_text: string | null
+  invoice_receiver: string | null
+  invoice_address_disabled: GenBool
+  hold_until: Timestamp | null
+  payment_due_at: Timestamp | null
+  paid_amount: number | null
+  paid_at: Timestamp | null
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+export type TicketOrderRow = Selectable<TicketOrderTable>
+
+export interface InvoiceAddress {
+  receiver: string
+  addition?: string | null
+  street: string
+  streetNumber: string
+  postCode: string
+  city: string
+  country: string
+}
+
+export interface TicketOrderLineTable {
+  id: Id
+  order_id: number
+  category_id: number | null
+  amount: number
+  display_name: string
+  unit_price: number
+  gross_price: number
+  discount: Generated<number>
+  tax_code: string
+  tax_rate: number
+  tax_price: number
+  sort_order: Generated<number>
+}
+export type TicketOrderLineRow = Selectable<TicketOrderLineTable>
+
+export interface TicketOrderHistoryTable {
+  id: Id
+  order_id: number
+  at: Timestamp
+  kind: string
+  account_id: number | null
+  data: GenJson<Record<string, unknown>>
+}
+
+export interface TicketingTables {
+  ticket_category: TicketCategoryTable
+  coupon: CouponTable
+  payment_method: PaymentMethodTable
+  event_payment_method: EventPaymentMethodTable
+  seller_settings: SellerSettingsTable
+  ticket_order: TicketOrderTable
+  ticket_order_line: TicketOrderLineTable
+  ticket_order_history: TicketOrderHistoryTable
+}

@@ -1,0 +1,181 @@
+// /agency/sales (AGENCY.MANAGE): the agency's seller and invoice data and its payment methods
+// (docs/ticketing.md, "Payment methods", "Seller settings"). Events enable methods on their Tickets tab.
+import { useEffect, useState } from 'preact/hooks'
+import { errorText, get, post, put, del } from '../../../api/client'
+import { useResource } from '../../../components/hooks'
+import { toast } from '../../../components/overlay'
+import { Button, Card, PageHeader, Spinner } from '../../../components/ui'
+import { fieldMessage, t } from '../../../i18n'
+
+interface Seller {
+  name: string | null
+  street: string | null
+  streetNumber: string | null
+  postCode: string | null
+  city: string | null
+  country: string
+  vatId: string | null
+  taxNumber: string | null
+  contactName: string | null
+  phone: string | null
+  email: string | null
+  invoiceNumberPrefix: string | null
+  useInvoiceXML: boolean
+  requireReferenceId: boolean
+  paymentTermsDays: number
+  imprintUrl: string | null
+  privacyUrl: string | null
+}
+interface Method {
+  id: number
+  method: string
+  currency: string
+  accountHolder: string | null
+  iban: string | null
+  bic: string | null
+  bank: string | null
+  transferReferencePrefix: string | null
+  confirmationText: string | null
+}
+
+const TEXT_FIELDS = ['name', 'street', 'streetNumber', 'postCode', 'city', 'country', 'vatId', 'taxNumber', 'contactName', 'phone', 'email', 'invoiceNumberPrefix', 'imprintUrl', 'privacyUrl'] as const
+
+export function SalesSettingsPage() {
+  return (
+    <>
+      <PageHeader title={t('ticketing.sales.title')} subtitle={t('ticketing.sales.subtitle')} />
+      <div class="tickets-tab">
+        <SellerCard />
+        <MethodsCard />
+      </div>
+    </>
+  )
+}
+
+function SellerCard() {
+  const [v, setV] = useState<Seller | null>(null)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  useEffect(() => {
+    void get<Seller>('/proxy/api/agency/sellerSettings').then(setV)
+  }, [])
+  if (!v) return <Spinner />
+  const save = async (e: Event) => {
+    e.preventDefault()
+    try {
+      setV(await put<Seller>('/proxy/api/agency/sellerSettings', v))
+      setErrors({})
+      toast(t('ticketing.sales.saved'))
+    } catch (err) {
+      const f = (err as { errorFields?: Array<{ field: string; errorType: string }> }).errorFields ?? []
+      if (f.length) setErrors(Object.fromEntries(f.map((x) => [x.field, x.errorType])))
+      else toast(errorText(err), 'error')
+    }
+  }
+  return (
+    <Card>
+      <h2>{t('ticketing.sales.seller')}</h2>
+      <form class="tickets-form" onSubmit={save} noValidate>
+        {TEXT_FIELDS.map((k) => (
+          <label key={k}>
+            {t(`ticketing.sales.${k}`)}
+            <input value={v[k] ?? ''} onInput={(e) => setV({ ...v, [k]: (e.target as HTMLInputElement).value })} />
+            {errors[k] && <small class="field-error">{fieldMessage(errors[k])}</small>}
+          </label>
+        ))}
+        <label>
+          {t('ticketing.sales.paymentTermsDays')}
+          <input inputMode="numeric" value={String(v.paymentTermsDays)} onInput={(e) => setV({ ...v, paymentTermsDays: Number((e.target as HTMLInputElement).value) || 0 })} />
+        </label>
+        <label class="tickets-check">
+          <input type="checkbox" checked={v.useInvoiceXML} onChange={() => setV({ ...v, useInvoiceXML: !v.useInvoiceXML })} /> {t('ticketing.sales.useInvoiceXML')}
+        </label>
+        <label class="tickets-check">
+          <input type="checkbox" checked={v.requireReferenceId} onChange={() => setV({ ...v, requireReferenceId: !v.requireReferenceId })} /> {t('ticketing.sales.requireReferenceId')}
+        </label>
+        <div class="tickets-form-actions">
+          <Button type="submit">{t('ticketing.sales.save')}</Button>
+        </div>
+      </form>
+    </Card>
+  )
+}
+
+function MethodsCard() {
+  const res = useResource<Method[]>('/proxy/api/agency/paymentMethods')
+  const blank = { method: 'TRANSFER', currency: 'EURO', accountHolder: '', iban: '', bic: '', bank: '', transferReferencePrefix: '', confirmationText: '' }
+  const [f, setF] = useState(blank)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  if (!res.data) return <Spinner />
+  const add = async (e: Event) => {
+    e.preventDefault()
+    try {
+      await post('/proxy/api/agency/paymentMethods', f)
+      setF(blank)
+      setErrors({})
+      toast(t('ticketing.sales.methodSaved'))
+      await res.reload()
+    } catch (err) {
+      const list = (err as { errorFields?: Array<{ field: string; errorType: string }> }).errorFields ?? []
+      if (list.length) setErrors(Object.fromEntries(list.map((x) => [x.field, x.errorType])))
+      else toast(errorText(err), 'error')
+    }
+  }
+  const remove = async (m: Method) => {
+    await del(`/proxy/api/agency/paymentMethods/${m.id}`).catch((err) => toast(errorText(err), 'error'))
+    await res.reload()
+  }
+  const input = (k: keyof typeof f, label: string) => (
+    <label>
+      {label}
+      <input value={f[k]} onInput={(e) => setF({ ...f, [k]: (e.target as HTMLInputElement).value })} />
+      {errors[k] && <small class="field-error">{fieldMessage(errors[k])}</small>}
+    </label>
+  )
+  return (
+    <Card>
+      <h2>{t('ticketing.sales.methods')}</h2>
+      <ul class="tickets-list">
+        {res.data.map((m) => (
+          <li key={m.id}>
+            <strong>{t(`ticketing.method.${m.method}`)}</strong> ({m.currency}){m.iban && ` · ${m.accountHolder} · ${m.iban} · ${m.bic}`}{' '}
+            <Button variant="ghost" onClick={() => void remove(m)}>
+              {t('ticketing.admin.delete')}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <form class="tickets-form" onSubmit={add} noValidate>
+        <label>
+          {t('ticketing.sales.method')}
+          <select value={f.method} onChange={(e) => setF({ ...f, method: (e.target as HTMLSelectElement).value })}>
+            {['TRANSFER', 'INVOICE', 'LOCATION'].map((m) => (
+              <option key={m} value={m}>
+                {t(`ticketing.method.${m}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('ticketing.sales.currency')}
+          <select value={f.currency} onChange={(e) => setF({ ...f, currency: (e.target as HTMLSelectElement).value })}>
+            <option value="EURO">EURO</option>
+            <option value="CHF">CHF</option>
+          </select>
+        </label>
+        {f.method === 'TRANSFER' && (
+          <>
+            {input('accountHolder', t('ticketing.pay.accountHolder'))}
+            {input('iban', 'IBAN')}
+            {input('bic', 'BIC')}
+            {input('bank', t('ticketing.pay.bank'))}
+            {input('transferReferencePrefix', t('ticketing.sales.referencePrefix'))}
+          </>
+        )}
+        {input('confirmationText', t('ticketing.sales.confirmationText'))}
+        <div class="tickets-form-actions">
+          <Button type="submit">{t('ticketing.sales.addMethod')}</Button>
+        </div>
+      </form>
+    </Card>
+  )
+}
