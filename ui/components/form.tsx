@@ -20,9 +20,11 @@ interface FieldProps {
   required?: boolean
   size?: 'full' | 'half'
   children: (p: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ComponentChildren
+  /** the input's length limit: a TOO_LONG message names it ("Höchstens N Zeichen.") */
+  maxLength?: number
 }
 
-export function Field({ label, name, errors, hint, required, size = 'full', children }: FieldProps) {
+export function Field({ label, name, errors, hint, required, size = 'full', children, maxLength }: FieldProps) {
   const id = `f-${name.replace(/\./g, '-')}`
   // a message does not move the form under a pressed pointer (settle.ts)
   const err = useSettled(errorOf(errors, name))
@@ -41,7 +43,7 @@ export function Field({ label, name, errors, hint, required, size = 'full', chil
       )}
       {err && (
         <small id={`${id}-error`} class="field-error" role="alert">
-          {fieldMessage(err)}
+          {err === 'TOO_LONG' && maxLength ? t('field.MAX_CHARACTERS', { max: maxLength }) : fieldMessage(err)}
         </small>
       )}
     </div>
@@ -55,7 +57,7 @@ export function TextField({ label, reg, errors, hint, required, size, ...input }
   const [shown, setShown] = useState(false)
   const password = input.type === 'password'
   return (
-    <Field label={label} name={reg.name} errors={errors} hint={hint} required={required} size={size}>
+    <Field label={label} name={reg.name} errors={errors} hint={hint} required={required} size={size} maxLength={(reg as { maxLength?: number }).maxLength ?? (input as { maxLength?: number }).maxLength}>
       {(a) =>
         password ? (
           <div class="password-row">
