@@ -18,6 +18,7 @@ import { escortDto } from '../visitors/dto'
 import { escortsOf, findVisitor } from '../visitors/repository'
 import type { EventVisitorRow } from '../visitors/visitors.table'
 import type { EscortEdit } from './model'
+import { escortColumns } from '../visitors/escort-columns'
 
 /** The guest's own registration: another guest's id (or a removed one) answers 404. */
 export async function ownRegistration(db: Db, guest: GuestActor, visitorId: number): Promise<{ v: EventVisitorRow; event: EventRow }> {
@@ -100,25 +101,6 @@ export async function registrationDetails(ctx: AppContext, guest: GuestActor, vi
   }
 }
 
-const escortColumns = (e: EscortEdit) => ({
-  salutation: e.salutation ?? null,
-  title: e.title ?? null,
-  first_name: e.firstName ?? null,
-  last_name: e.lastName ?? null,
-  email: e.email ?? null,
-  company: e.company ?? null,
-  position: e.position ?? null,
-  phone_number: e.phoneNumber ?? null,
-  web: e.web ?? null,
-  info: e.info ?? null,
-  birthday: e.birthday ?? null,
-  covid_state: e.covidState ?? null,
-  street: e.address?.street ?? null,
-  street_number: e.address?.streetNumber ?? null,
-  post_code: e.address?.postCode ?? null,
-  city: e.address?.city ?? null,
-  country: e.address?.country ?? null,
-})
 
 /**
  * Saves the escort list of the guest's registration: listed ids are kept (with their check-in

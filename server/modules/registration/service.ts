@@ -32,6 +32,7 @@ import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
 import { attributeShortLink } from '../shortlinks/service'
 import { holdOrder, planOrder } from '../ticketing/orders/create'
+import { escortColumns } from '../visitors/escort-columns'
 import { eventPaymentMethods } from '../ticketing/payment-methods'
 import { releaseSeats, takeSeats } from '../visitors/capacity'
 import type { Contact } from '../visitors/model'
@@ -423,27 +424,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     if (d.escortPersons.length) {
       await Q.insertEscorts(
         trx,
-        d.escortPersons.map((e, i) => ({
-          visitor_id: visitor.id,
-          number: i + 1,
-          salutation: e.salutation ?? null,
-          title: e.title ?? null,
-          first_name: e.firstName ?? null,
-          last_name: e.lastName ?? null,
-          email: e.email ?? null,
-          company: e.company ?? null,
-          position: e.position ?? null,
-          phone_number: e.phoneNumber ?? null,
-          web: e.web ?? null,
-          info: e.info ?? null,
-          birthday: e.birthday ?? null,
-          covid_state: e.covidState ?? null,
-          street: e.address?.street ?? null,
-          street_number: e.address?.streetNumber ?? null,
-          post_code: e.address?.postCode ?? null,
-          city: e.address?.city ?? null,
-          country: e.address?.country ?? null,
-        })),
+        d.escortPersons.map((e, i) => ({ visitor_id: visitor.id, number: i + 1, ...escortColumns(e) })),
       )
     }
 
