@@ -30,6 +30,7 @@ import { mailGreeting } from '../mail/greeting'
 import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
 import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
+import { fixChairHolds, releaseVisitorChairs } from '../seating/holds'
 import { attributeShortLink } from '../shortlinks/service'
 import { holdOrder, planOrder } from '../ticketing/orders/create'
 import { eventPaymentMethods } from '../ticketing/payment-methods'
@@ -363,6 +364,9 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     if (kind === 'TIMESLOT') for (const x of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...x })
     fieldRows.push({ field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
   }
+  // the visit's chair holds (seating plan): only a guest's own visit holds chairs; the organiser assigns them
+  const chairTokens = admin ? [] : [...new Set(input.chairReservations ?? [])]
+  if (chairTokens.length && !input.identification) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: 'chairs', errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
   const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : plan ? 'PENDING' : 'CONFIRMED'
   // a paying guest hears from the order (ticketing mails), not the registration confirmation
   const wantsMail = !plan && !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
@@ -471,6 +475,12 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
         }
       }
     } else await fixSlotSelections(trx, now, visitor.id, eventId, slotPicks, !!admin)
+    // Chairs: fixed to the registration while it holds places; a gone hold refuses it (nothing
+    // written). On the waiting list the guest holds no chair: the holds are checked, then given back.
+    if (chairTokens.length) {
+      await fixChairHolds(trx, now, visitor.id, eventId, input.identification!, chairTokens)
+      if (status === 'WAITING_LIST') await releaseVisitorChairs(trx, visitor.id)
+    }
 
     if (wantsMail && userId) {
       // rendered by the mail worker when it sends it (confirmationTemplate below)
@@ -566,6 +576,7 @@ async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns, pend
   await trx.deleteFrom('escort_person').where('visitor_id', '=', visitorId).execute()
   await trx.deleteFrom('visitor_field_value').where('visitor_id', '=', visitorId).execute()
   await releaseVisitorSlots(trx, visitorId)
+  await releaseVisitorChairs(trx, visitorId)
   return row
 }
 
