@@ -118,3 +118,99 @@ test('a guest on a phone picks two seats, the countdown runs out, picks again an
     await server.stop()
   }
 })
+
+test('an organiser draws an area with two blocks of rows, a table and two price categories, blocks a chair, assigns a chair to a guest', async ({ page, server }) => {
+  await setupAdmin(page, server)
+  const eventId = await createEvent(page, server)
+  const g = await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors`, { data: { salutation: 'Herr', firstName: 'Gustav', lastName: 'Gastmann', email: 'gustav@example.org', status: 'CONFIRMED' } })
+  expect(g.status()).toBe(201)
+  await page.setViewportSize({ width: 1400, height: 1000 })
+  await page.goto(`${server.url}/events/${eventId}/seating`)
+  await expect(page.getByText('Noch kein Bereich: legen Sie einen Bereich an.')).toBeVisible()
+
+  // two price categories with colours
+  await page.getByRole('button', { name: 'Kategorie hinzufügen' }).click()
+  await page.getByRole('button', { name: 'Kategorie hinzufügen' }).click()
+  await page.getByLabel('Name der Kategorie 1').fill('Parkett')
+  await page.getByLabel('Name der Kategorie 2').fill('Rang')
+  // an area
+  await page.getByRole('button', { name: 'Bereich hinzufügen' }).click()
+  await page.getByLabel('Name des Bereichs').fill('Großer Saal')
+  const tools = page.locator('.card', { has: page.getByRole('heading', { name: 'Werkzeuge' }) })
+  // block 1: rows A–C with 8 seats, Parkett
+  await tools.getByLabel('Reihen').fill('3')
+  await tools.getByLabel('Plätze je Reihe').fill('8')
+  await tools.getByLabel('Preiskategorie').selectOption({ label: 'Parkett' })
+  await tools.getByRole('button', { name: 'Block einfügen' }).click()
+  await expect(page.getByRole('heading', { name: '24 Plätze ausgewählt' })).toBeVisible()
+  // block 2: rows D–E with 10 seats numbered from the middle, Rang
+  await tools.getByLabel('Reihen').fill('2')
+  await tools.getByLabel('Plätze je Reihe').fill('10')
+  await tools.getByLabel('Erste Reihe').fill('D')
+  await tools.getByLabel('Nummerierung').selectOption({ label: 'von der Mitte aus' })
+  await tools.getByLabel('Preiskategorie').selectOption({ label: 'Rang' })
+  await tools.getByRole('button', { name: 'Block einfügen' }).click()
+  await expect(page.getByRole('heading', { name: '20 Plätze ausgewählt' })).toBeVisible()
+  // a table of six
+  await tools.getByRole('button', { name: 'Tisch', exact: true }).click()
+  await tools.getByLabel('Plätze am Tisch').fill('6')
+  await tools.getByRole('button', { name: 'Tisch einfügen' }).click()
+  await expect(page.getByRole('heading', { name: '1 Plätze ausgewählt' })).toBeVisible()
+  await expect(page.getByLabel('Bezeichnung')).toHaveValue('Tisch 1')
+
+  // select row A with a rectangle (rows start at 8 % from the top, 10 % from the left)
+  const svg = page.getByRole('application', { name: /Sitzplan Großer Saal mit 45 Plätzen/ })
+  const box = (await svg.boundingBox())!
+  const pt = (x: number, y: number) => [box.x + (x / 100) * box.width, box.y + (y / 100) * box.height] as const
+  await page.mouse.move(...pt(5, 6))
+  await page.mouse.down()
+  await page.mouse.move(...pt(30, 9), { steps: 4 })
+  await page.mouse.move(...pt(60, 11), { steps: 4 })
+  await page.mouse.up()
+  await expect(page.getByRole('heading', { name: '8 Plätze ausgewählt' })).toBeVisible()
+  // move them and undo
+  const first = svg.locator('.seating-chair').first()
+  const before = await first.getAttribute('cy')
+  const fb = (await first.boundingBox())!
+  await page.mouse.move(fb.x + fb.width / 2, fb.y + fb.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(fb.x + fb.width / 2, fb.y + fb.height / 2 + 60, { steps: 5 })
+  await page.mouse.up()
+  await expect(first).not.toHaveAttribute('cy', before!)
+  await page.getByRole('button', { name: 'Rückgängig' }).click()
+  await expect(first).toHaveAttribute('cy', before!)
+  // one chair: A 1 blocked, marked as wheelchair space
+  await first.click()
+  await expect(page.getByLabel('Bezeichnung')).toHaveValue('A 1')
+  await page.getByRole('button', { name: 'Sperren' }).click()
+  await page.getByLabel('Rollstuhlplatz').check()
+  await page.getByRole('button', { name: 'Sitzplan speichern' }).click()
+  await expect(page.getByText('Sitzplan gespeichert.')).toBeVisible()
+  const occ = page.locator('.card', { has: page.getByRole('heading', { name: 'Belegung' }) })
+  await expect(occ.getByRole('row', { name: /Parkett 24 0 0 1 23/ })).toBeVisible()
+  await expect(occ.getByRole('row', { name: /Rang 26 0 0 0 26/ })).toBeVisible()
+  await shot(page, 'seating-10-editor')
+
+  const plan = await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/seatingplan`)).json()
+  expect(plan.priceCategories.map((c: { displayName: string }) => c.displayName)).toEqual(['Parkett', 'Rang'])
+  const chairs = plan.areas[0].chairs as Array<{ label: string; status: string | null; places: number; options: string[] }>
+  expect(chairs).toHaveLength(45)
+  expect(chairs.find((c) => c.label === 'A 1')).toMatchObject({ status: 'BLOCKED', options: ['DISABLED_CHAIR'] })
+  expect(chairs.find((c) => c.label === 'Tisch 1')).toMatchObject({ places: 6 })
+  // numbered from the middle: row D of ten reads 9 7 5 3 1 2 4 6 8 10
+  expect(chairs.filter((c) => c.label.startsWith('D ')).map((c) => c.label)).toEqual(['D 9', 'D 7', 'D 5', 'D 3', 'D 1', 'D 2', 'D 4', 'D 6', 'D 8', 'D 10'])
+
+  // assign mode from the guest dialog
+  await page.goto(`${server.url}/events/${eventId}/guests`)
+  await page.getByRole('button', { name: 'Gastmann' }).click()
+  const seat = page.getByRole('region', { name: 'Sitzplatz' })
+  await expect(seat.getByText('Kein Platz zugewiesen.')).toBeVisible()
+  await expect(seat.getByLabel('Platz zuweisen').locator('option', { hasText: /^A 1 ·/ })).toHaveCount(0)
+  await seat.getByLabel('Platz zuweisen').selectOption({ label: 'A 2 · Großer Saal · Parkett' })
+  await seat.getByRole('button', { name: 'Zuweisen' }).click()
+  await expect(seat.getByText('A 2', { exact: true })).toBeVisible()
+  await seat.scrollIntoViewIfNeeded()
+  await shot(page, 'seating-11-assign')
+  const list = await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/visitors`)).json()
+  expect(list.items[0].chairs.map((c: { label: string }) => c.label)).toEqual(['A 2'])
+})
