@@ -1,6 +1,7 @@
 // Seating journeys (issue 14): a guest on a phone picks two seats (one on the plan, one from the
 // list of free seats), watches the countdown run out, picks again and registers; the seats show on
 // the confirmation and in the organiser's guest list.
+import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
 
@@ -213,4 +214,65 @@ test('an organiser draws an area with two blocks of rows, a table and two price 
   await shot(page, 'seating-11-assign')
   const list = await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/visitors`)).json()
   expect(list.items[0].chairs.map((c: { label: string }) => c.label)).toEqual(['A 2'])
+  // the seat in the guest list and at the desk
+  await page.getByRole('button', { name: 'Abbrechen' }).click()
+  await expect(page.getByRole('row', { name: /Gastmann/ }).getByText('Platz A 2')).toBeVisible()
+  await page.goto(`${server.url}/events/${eventId}/checkin`)
+  const code = page.getByLabel('Ticket-Code oder Name')
+  await code.fill('Gastmann')
+  await code.press('Enter')
+  await expect(page.getByText('Sitzplatz: A 2')).toBeVisible()
+  await shot(page, 'seating-12-desk')
+})
+
+test('the seat picker on a desktop: wheel zoom, zoom buttons up to 4, no axe findings; ?nocanvas shows only the list', async ({ page, server, browser }) => {
+  await setupAdmin(page, server)
+  const eventId = await createEvent(page, server)
+  expect((await page.request.put(`${server.url}/proxy/api/events/${eventId}/seatingplan`, { data: hall() })).status()).toBe(200)
+  const ctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 1280, height: 900 } })
+  const g = await ctx.newPage()
+  await g.goto(`${server.url}/public/event/${eventId}`)
+  const picker = g.getByRole('region', { name: 'Sitzplatz wählen' })
+  const canvas = picker.getByRole('img', { name: /Saalplan Großer Saal/ })
+  await expect(canvas).toBeVisible()
+  const out = picker.getByRole('button', { name: 'Verkleinern' })
+  const zoomIn = picker.getByRole('button', { name: 'Vergrößern' })
+  await expect(out).toBeDisabled()
+  // the wheel zooms around the cursor
+  const box = (await canvas.boundingBox())!
+  await g.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await g.mouse.wheel(0, -400)
+  await expect(out).toBeEnabled()
+  await picker.getByRole('button', { name: 'Ganzer Plan' }).click()
+  await expect(out).toBeDisabled()
+  // the buttons stop at 4 (15 steps of 0.2 from 1)
+  for (let i = 0; i < 15; i++) await zoomIn.click()
+  await expect(zoomIn).toBeDisabled()
+  await shot(g, 'seating-06-desktop-zoomed')
+  await picker.getByRole('button', { name: 'Ganzer Plan' }).click()
+  await picker.getByText('Freie Plätze als Liste').click()
+  const axe = await new AxeBuilder({ page: g }).include('.seat-picker').analyze()
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  // keyboard: a seat from the list, reserved with Enter
+  await picker.getByRole('button', { name: /^R 3 · Rang/ }).focus()
+  await g.keyboard.press('Enter')
+  await expect(picker.getByRole('dialog', { name: 'R 3' }).getByRole('button', { name: 'Platz reservieren' })).toBeFocused()
+  await g.keyboard.press('Enter')
+  await expect(picker.getByRole('status')).toHaveText('Ihre Plätze: R 3')
+
+  // a table: the quantity chooser offers minAmount 2 up to maxAmount 4
+  await picker.getByRole('button', { name: /^Tisch 1 · Rang/ }).click()
+  const table = picker.getByRole('dialog', { name: 'Tisch 1' })
+  await expect(table.getByLabel('Anzahl Plätze').locator('option')).toHaveText(['2', '3'])
+  await table.getByLabel('Anzahl Plätze').selectOption('3')
+  await table.getByRole('button', { name: 'Platz reservieren' }).click()
+  await expect(picker.getByRole('status')).toHaveText('Ihre Plätze: R 3, Tisch 1 (3)')
+
+  // ?nocanvas: the list only, open
+  const plain = await ctx.newPage()
+  await plain.goto(`${server.url}/public/event/${eventId}?nocanvas`)
+  const p2 = plain.getByRole('region', { name: 'Sitzplatz wählen' })
+  await expect(p2.getByRole('group', { name: 'Reihe A' })).toBeVisible()
+  await expect(p2.locator('canvas')).toHaveCount(0)
+  await ctx.close()
 })

@@ -88,6 +88,8 @@ export const de = {
   'seating.assign.choose': 'Platz zuweisen',
   'seating.assign.action': 'Zuweisen',
   'seating.assign.done': 'Platz {label} zugewiesen.',
+  'seating.seatBadge': 'Platz {labels}',
+  'seating.deskSeat': 'Sitzplatz: {labels}',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -183,4 +185,6 @@ export const en: Record<Keys, string> = {
   'seating.assign.choose': 'Assign seat',
   'seating.assign.action': 'Assign',
   'seating.assign.done': 'Seat {label} assigned.',
+  'seating.seatBadge': 'Seat {labels}',
+  'seating.deskSeat': 'Seat: {labels}',
 }
