@@ -276,3 +276,38 @@ test('the seat picker on a desktop: wheel zoom, zoom buttons up to 4, no axe fin
   await expect(p2.locator('canvas')).toHaveCount(0)
   await ctx.close()
 })
+
+test('5,000 chairs on a phone with 4× CPU throttling: the plan draws and a tap answers quickly', async ({ page, server, browser }) => {
+  await setupAdmin(page, server)
+  const eventId = await createEvent(page, server)
+  const chairs: Array<Record<string, unknown>> = []
+  for (let r = 0; r < 50; r++)
+    for (let i = 0; i < 100; i++) chairs.push({ label: `${r + 1} ${i + 1}`, priceCategory: r < 25 ? 'parkett' : 'rang', percentX: 0.5 + i * 0.99, percentY: 1 + r * 1.96, percentWidth: 0.8, percentHeight: 1.5 })
+  const big = { ...hall(), areas: [{ displayName: 'Arena', chairs }] }
+  const saved = await page.request.put(`${server.url}/proxy/api/events/${eventId}/seatingplan`, { data: big })
+  expect(saved.status()).toBe(200)
+  const ctx = await browser.newContext(PHONE)
+  const g = await ctx.newPage()
+  const cdp = await ctx.newCDPSession(g)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+  const t0 = Date.now()
+  await g.goto(`${server.url}/public/event/${eventId}`)
+  const picker = g.getByRole('region', { name: 'Sitzplatz wählen' })
+  const canvas = picker.getByRole('img', { name: /Saalplan Arena/ })
+  await expect(canvas).toBeVisible()
+  // drawn: the canvas holds coloured pixels
+  await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 0 && v > 150)), { timeout: 10_000 }).toBe(true)
+  const loaded = Date.now() - t0
+  // zoom in with the buttons and tap a chair: the popup answers within a second
+  for (let i = 0; i < 10; i++) await picker.getByRole('button', { name: 'Vergrößern' }).click()
+  const box = (await canvas.boundingBox())!
+  const t1 = Date.now()
+  // chair "26 51" has its centre at (50.4 %, 50.75 %); zoom 3 around the middle puts it at 50 + 3 × (q − 50)
+  await canvas.tap({ position: { x: ((50 + 3 * 0.4) / 100) * box.width, y: ((50 + 3 * 0.75) / 100) * box.height } })
+  await expect(picker.getByRole('dialog', { name: '26 51' })).toBeVisible()
+  const tapped = Date.now() - t1
+  console.log(`5,000 chairs, 4x CPU throttling: page to drawn plan ${loaded} ms, tap to popup ${tapped} ms`)
+  expect(tapped).toBeLessThan(1000)
+  await shot(g, 'seating-07-5000-chairs')
+  await ctx.close()
+})

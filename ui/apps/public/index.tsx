@@ -70,11 +70,11 @@ interface Done {
 }
 
 /** The seat picker's chunk: asked for only when the event has a seating plan (it is not part of the page's budget). */
-function useSeatPicker(eventId: number): ComponentType<SeatPickerProps> | null | undefined {
-  const [picker, setPicker] = useState<ComponentType<SeatPickerProps> | null | undefined>(undefined)
+function useSeatPicker(eventId: number): { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan'] } | null | undefined {
+  const [picker, setPicker] = useState<{ Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan'] } | null | undefined>(undefined)
   useEffect(() => {
-    get<{ areas: unknown[] }>(`/proxy/api/public/events/${eventId}/seatingplan`)
-      .then((r) => (r.areas.length ? import('../../components/seat-picker').then((m) => setPicker(() => m.default)) : setPicker(null)))
+    get<NonNullable<SeatPickerProps['plan']>>(`/proxy/api/public/events/${eventId}/seatingplan`)
+      .then((plan) => (plan.areas.length ? import('../../components/seat-picker').then((m) => setPicker({ Picker: m.default, plan })) : setPicker(null)))
       .catch(() => setPicker(null))
   }, [eventId])
   return picker
@@ -193,7 +193,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         locked={prefill.locked}
         submitLabel={prefill.invitation ? t('registration.confirmInvitation') : form.isPayedEvent ? t('registration.tickets.submit') : t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
-        seats={SeatPicker ? (h) => <SeatPicker {...h} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={setSeats} /> : undefined}
+        seats={SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={setSeats} /> : undefined}
       >
         {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} onChange={setChoice} />}
         {agreementUi && agreements.length > 0 && (

@@ -75,6 +75,8 @@ export interface SeatPickerProps extends SeatHolds {
   maxPerVisit: number
   /** the labels of the chairs the guest holds, for the confirmation */
   onLabels?(labels: string[]): void
+  /** the plan the page already read (GET …/seatingplan): saves asking again */
+  plan?: { areas: Area[]; priceCategories: Category[] }
 }
 
 export default function SeatPicker(p: SeatPickerProps) {
@@ -90,7 +92,7 @@ export default function SeatPicker(p: SeatPickerProps) {
   const held = Object.keys(p.chairs).length
 
   useEffect(() => {
-    get<{ areas: Area[]; priceCategories: Category[] }>(`/proxy/api/public/events/${p.eventId}/seatingplan`)
+    ;(p.plan ? Promise.resolve(p.plan) : get<{ areas: Area[]; priceCategories: Category[] }>(`/proxy/api/public/events/${p.eventId}/seatingplan`))
       .then((r) => {
         setAreas(r.areas)
         setCategories(r.priceCategories)
@@ -387,7 +389,7 @@ function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unkno
         g.strokeStyle = '#6b7280'
         g.stroke()
       }
-      if (m * v.z > 34 && c.places > 1) {
+      if (m * v.z > 34) {
         g.fillStyle = taken ? '#374151' : '#fff'
         g.font = `${Math.min(m * 0.22, 14 / v.z)}px sans-serif`
         g.textAlign = 'center'
