@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
 
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
 
 async function createEvent(page: Page, server: Server) {
@@ -137,6 +138,10 @@ test('an organiser draws an area with two blocks of rows, a table and two price 
   // an area
   await page.getByRole('button', { name: 'Bereich hinzufügen' }).click()
   await page.getByLabel('Name des Bereichs').fill('Großer Saal')
+  // a background image from an upload
+  await page.getByLabel('Hintergrundbild (füllt den Bereich)').setInputFiles({ name: 'saal.png', mimeType: 'image/png', buffer: PNG })
+  await expect(page.getByRole('button', { name: 'Hintergrundbild entfernen' })).toBeVisible()
+  await expect(page.locator('.seating-svg image')).toHaveCount(1)
   const tools = page.locator('.card', { has: page.getByRole('heading', { name: 'Werkzeuge' }) })
   // block 1: rows A–C with 8 seats, Parkett
   await tools.getByLabel('Reihen').fill('3')
@@ -161,6 +166,7 @@ test('an organiser draws an area with two blocks of rows, a table and two price 
 
   // select row A with a rectangle (rows start at 8 % from the top, 10 % from the left)
   const svg = page.getByRole('application', { name: /Sitzplan Großer Saal mit 45 Plätzen/ })
+  await page.evaluate(() => window.scrollTo(0, 0))
   const box = (await svg.boundingBox())!
   const pt = (x: number, y: number) => [box.x + (x / 100) * box.width, box.y + (y / 100) * box.height] as const
   await page.mouse.move(...pt(5, 6))
@@ -194,6 +200,9 @@ test('an organiser draws an area with two blocks of rows, a table and two price 
 
   const plan = await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/seatingplan`)).json()
   expect(plan.priceCategories.map((c: { displayName: string }) => c.displayName)).toEqual(['Parkett', 'Rang'])
+  expect(plan.areas[0].areaImage).toEqual(expect.any(Number))
+  // the image is public: guests see it behind the plan
+  expect((await fetch(`${server.url}/proxy/api/asset/${plan.areas[0].areaImage}?dimension=Regular_2000`)).status).toBe(200)
   const chairs = plan.areas[0].chairs as Array<{ label: string; status: string | null; places: number; options: string[] }>
   expect(chairs).toHaveLength(45)
   expect(chairs.find((c) => c.label === 'A 1')).toMatchObject({ status: 'BLOCKED', options: ['DISABLED_CHAIR'] })
@@ -228,7 +237,12 @@ test('an organiser draws an area with two blocks of rows, a table and two price 
 test('the seat picker on a desktop: wheel zoom, zoom buttons up to 4, no axe findings; ?nocanvas shows only the list', async ({ page, server, browser }) => {
   await setupAdmin(page, server)
   const eventId = await createEvent(page, server)
-  expect((await page.request.put(`${server.url}/proxy/api/events/${eventId}/seatingplan`, { data: hall() })).status()).toBe(200)
+  // the area has a background image (an upload of the agency, public)
+  const img = await page.request.post(`${server.url}/proxy/api/asset`, { multipart: { file: { name: 'saal.png', mimeType: 'image/png', buffer: PNG }, fileName: 'saal.png', type: 'EVENT', secure: 'false' } })
+  expect(img.status()).toBe(201)
+  const withImage = hall()
+  ;(withImage.areas[0] as Record<string, unknown>).areaImage = (await img.json()).id
+  expect((await page.request.put(`${server.url}/proxy/api/events/${eventId}/seatingplan`, { data: withImage })).status()).toBe(200)
   const ctx = await browser.newContext({ locale: 'de-DE', viewport: { width: 1280, height: 900 } })
   const g = await ctx.newPage()
   await g.goto(`${server.url}/public/event/${eventId}`)

@@ -89,6 +89,8 @@ export const de = {
   'seating.assign.action': 'Zuweisen',
   'seating.assign.done': 'Platz {label} zugewiesen.',
   'seating.seatBadge': 'Platz {labels}',
+  'seating.image': 'Hintergrundbild (füllt den Bereich)',
+  'seating.imageRemove': 'Hintergrundbild entfernen',
   'seating.deskSeat': 'Sitzplatz: {labels}',
 }
 type Keys = keyof typeof de
@@ -186,5 +188,7 @@ export const en: Record<Keys, string> = {
   'seating.assign.action': 'Assign',
   'seating.assign.done': 'Seat {label} assigned.',
   'seating.seatBadge': 'Seat {labels}',
+  'seating.image': 'Background image (fills the area)',
+  'seating.imageRemove': 'Remove background image',
   'seating.deskSeat': 'Seat: {labels}',
 }

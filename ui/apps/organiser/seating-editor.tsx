@@ -6,7 +6,7 @@
 // occupancy per price category sit beside it. An SVG in area percent: the organiser's plan is edited,
 // not sold, so one node per chair is fine here.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { errorText, get, post, put } from '../../api/client'
+import { api, errorText, get, post, put } from '../../api/client'
 import { toast } from '../../components/overlay'
 import { Alert, Button, Card, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
@@ -284,6 +284,34 @@ export function SeatingTab({ event }: { event: EventFull }) {
                   {t('seating.height')}
                   <input type="number" min={100} max={20000} value={area.height} onChange={(e) => changeArea((a) => ({ ...a, height: clamp(Number((e.target as HTMLInputElement).value) || 1000, 100, 20000) }))} />
                 </label>
+                <label class="field field-full">
+                  {t('seating.image')}
+                  <input
+                    type="file"
+                    accept="image/png,image/jpeg,image/webp"
+                    onChange={async (e) => {
+                      const file = (e.target as HTMLInputElement).files?.[0]
+                      if (!file) return
+                      try {
+                        // a public image (guests see it behind the plan), an asset of the agency
+                        const form = new FormData()
+                        form.append('file', file)
+                        form.append('fileName', file.name)
+                        form.append('type', 'EVENT')
+                        form.append('secure', 'false')
+                        const a = await api<{ id: number }>('POST', '/proxy/api/asset', form)
+                        changeArea((x) => ({ ...x, areaImage: a.id }))
+                      } catch (x) {
+                        setError(errorText(x))
+                      }
+                    }}
+                  />
+                </label>
+                {area.areaImage && (
+                  <Button variant="ghost" onClick={() => changeArea((a) => ({ ...a, areaImage: null }))}>
+                    {t('seating.imageRemove')}
+                  </Button>
+                )}
               </div>
             )}
           </Card>
@@ -546,6 +574,7 @@ function PlanSvg(p: { area: EArea; categoryOf(k: string | null): ECategory | und
       onPointerCancel={() => setDrag(null)}
     >
       <rect x={0} y={0} width={W} height={H} class="seating-bg" />
+      {p.area.areaImage && <image href={`/proxy/api/asset/${p.area.areaImage}?dimension=Regular_2000`} x={0} y={0} width={W} height={H} preserveAspectRatio="none" opacity={0.6} pointer-events="none" />}
       {p.snapOn && <rect x={0} y={0} width={W} height={H} fill="url(#seating-grid)" pointer-events="none" />}
       <defs>
         <pattern id="seating-grid" width={sx * 5} height={sy * 5} patternUnits="userSpaceOnUse">

@@ -21,6 +21,8 @@ interface Area {
   displayName: string
   width: number
   height: number
+  /** asset id of the background image (drawn to fill the area, as in the editor) */
+  areaImage: number | null
 }
 export interface Chair {
   id: number
@@ -322,6 +324,17 @@ function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unkno
   const frame = useRef(0)
   const props = useRef(p)
   props.current = p
+  const image = useRef<HTMLImageElement | null>(null)
+  useEffect(() => {
+    image.current = null
+    if (!p.area.areaImage) return
+    const img = new Image()
+    img.onload = () => {
+      image.current = img
+      redraw()
+    }
+    img.src = `/proxy/api/asset/${p.area.areaImage}?dimension=Regular_2000`
+  }, [p.area.areaImage])
 
   // the canvas follows its box, resized at most every 100 ms (§9)
   useEffect(() => {
@@ -351,6 +364,11 @@ function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unkno
     g.clearRect(0, 0, cv.width, cv.height)
     g.setTransform(dpr * v.z, 0, 0, dpr * v.z, dpr * v.x, dpr * v.y)
     const { chairs, mine } = props.current
+    if (image.current) {
+      g.globalAlpha = 0.6
+      g.drawImage(image.current, 0, 0, size.w, size.h)
+      g.globalAlpha = 1
+    }
     const sx = size.w / 100
     const sy = size.h / 100
     const line = 1 / v.z
