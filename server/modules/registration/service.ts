@@ -30,7 +30,7 @@ import { mailGreeting } from '../mail/greeting'
 import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
 import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
-import { fixChairHolds, releaseVisitorChairs } from '../seating/holds'
+import { chairsOfVisitors, fixChairHolds, releaseVisitorChairs } from '../seating/holds'
 import { attributeShortLink } from '../shortlinks/service'
 import { holdOrder, planOrder } from '../ticketing/orders/create'
 import { eventPaymentMethods } from '../ticketing/payment-methods'
@@ -634,10 +634,12 @@ registerMailTemplate<ConfirmationParams>(CONFIRMATION_TEMPLATE, async (ctx, m, p
   const values = await ctx.db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', m.visitor_id!).execute()
   const fields = Object.fromEntries(values.map((x) => [String(x.field_id), fromJson<unknown>(x.value, null)]))
   const person = { salutation: v.salutation, title: v.title, firstName: v.first_name, lastName: v.last_name, visitorCount: v.visitor_count, status: p.status }
-  return confirmationMail(ctx, event, agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token)
+  // the seats the registration holds on the event's seating plan
+  const seats = ((await chairsOfVisitors(ctx.db, [m.visitor_id!])).get(m.visitor_id!) ?? []).map((c) => (c.amount > 1 ? `${c.label} (${c.amount})` : c.label))
+  return confirmationMail(ctx, event, agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token, seats)
 })
 
-function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string) {
+function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string, seats: string[] = []) {
   const name = [person.salutation, person.title, person.firstName, person.lastName].filter(Boolean).join(' ')
   const kind = person.status === 'REQUIRE_APPROVAL' ? 'approval' : person.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
   const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
@@ -655,6 +657,7 @@ function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, 
       t(lang, `registration.mail.${kind}`, params),
       t(lang, 'registration.mail.persons', { n: person.visitorCount }),
       ...(place ? [t(lang, 'registration.mail.place', { place })] : []),
+      ...(seats.length ? [t(lang, 'registration.mail.seats', { labels: seats.join(', ') })] : []),
       ...details,
     ],
     button: { label: t(lang, 'registration.mail.button'), url },

@@ -27,6 +27,7 @@ export const de = {
   'registration.seats.legendMine': 'Ihre Wahl',
   'registration.seats.legendTaken': 'vergeben',
   'registration.seats.done': 'Ihre Plätze: {labels}',
+  'registration.mail.seats': 'Ihre Plätze: {labels}',
   // the organiser's editor, occupancy and assign mode
   'events.tab.seating': 'Sitzplan',
   'seating.save': 'Sitzplan speichern',
@@ -99,6 +100,7 @@ export const deDu: Partial<Record<Keys, string>> = {
   'registration.seats.chosen': 'Deine Plätze: {labels}',
   'registration.seats.legendMine': 'Deine Wahl',
   'registration.seats.done': 'Deine Plätze: {labels}',
+  'registration.mail.seats': 'Deine Plätze: {labels}',
 }
 export const en: Record<Keys, string> = {
   'errors.SEAT_NOT_AVAILABLE': 'Unfortunately this seat is no longer available.',
@@ -127,6 +129,7 @@ export const en: Record<Keys, string> = {
   'registration.seats.legendMine': 'your choice',
   'registration.seats.legendTaken': 'taken',
   'registration.seats.done': 'Your seats: {labels}',
+  'registration.mail.seats': 'Your seats: {labels}',
   'events.tab.seating': 'Seating plan',
   'seating.save': 'Save seating plan',
   'seating.saved': 'Seating plan saved.',

@@ -46,8 +46,13 @@ forEachDialect('registering with seats', (h) => {
     const me = visit()
     const a = await reserve(event.id, chair('A 1').id, me)
     const b = await reserve(event.id, chair('A 2').id, me)
-    const r = await register(event.id, { ...guest({ escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }] }), identification: me, chairReservations: [a, b] })
+    const email = uniqueEmail('seated')
+    const r = await register(event.id, { ...guest({ email, escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }] }), identification: me, chairReservations: [a, b] })
     expect(r.status).toBe(201)
+    // the confirmation names the seats
+    await h().deliverMail()
+    const mail = await h().smtp.waitFor((m) => m.to.includes(email))
+    expect(mail.text).toMatch(/Ihre Plätze: A [12], A [12]/)
     // fixed: no longer a hold of the visit, no expiry, still taken
     const rows = await h().ctx.db.selectFrom('chair_reservation').select(['fixed', 'expires_at', 'visitor_id']).where('event_id', '=', event.id).execute()
     expect(rows).toHaveLength(2)
