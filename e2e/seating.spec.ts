@@ -85,6 +85,7 @@ test('a guest on a phone picks two seats, the countdown runs out, picks again an
     await expect(b1.getByText('Rollstuhlplatz')).toBeVisible()
     await b1.getByRole('button', { name: 'Platz reservieren' }).click()
     await expect(picker.getByRole('status')).toHaveText('Ihre Plätze: A 4, B 1')
+    await expect(picker.getByText('Gewählte Plätze: 2 · angemeldete Personen: 1')).toBeVisible()
     await expect(rowB.getByRole('button', { name: /^✓ B 1/ })).toHaveAttribute('aria-pressed', 'true')
     await expect(g.getByRole('timer')).toContainText(/00:0\d/)
     await shot(g, 'seating-03-two-seats-countdown')

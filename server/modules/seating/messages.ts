@@ -28,6 +28,7 @@ export const de = {
   'registration.seats.legendTaken': 'vergeben',
   'registration.seats.done': 'Ihre Plätze: {labels}',
   'registration.mail.seats': 'Ihre Plätze: {labels}',
+  'registration.seats.forPersons': 'Gewählte Plätze: {places} · angemeldete Personen: {persons}',
   // the organiser's editor, occupancy and assign mode
   'events.tab.seating': 'Sitzplan',
   'seating.save': 'Sitzplan speichern',
@@ -130,6 +131,7 @@ export const en: Record<Keys, string> = {
   'registration.seats.legendTaken': 'taken',
   'registration.seats.done': 'Your seats: {labels}',
   'registration.mail.seats': 'Your seats: {labels}',
+  'registration.seats.forPersons': 'Places chosen: {places} · persons registered: {persons}',
   'events.tab.seating': 'Seating plan',
   'seating.save': 'Save seating plan',
   'seating.saved': 'Seating plan saved.',

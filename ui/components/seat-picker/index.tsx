@@ -179,6 +179,7 @@ export default function SeatPicker(p: SeatPickerProps) {
       <p class="seat-chosen" role="status">
         {held ? t('registration.seats.chosen', { labels: heldLabels.join(', ') }) : t('registration.seats.none')}
       </p>
+      {held > 0 && heldPlaces !== p.persons && <p class="muted">{t('registration.seats.forPersons', { places: heldPlaces, persons: p.persons })}</p>}
       {error && (
         <Alert tone="error" role="alert">
           {error}
