@@ -13,6 +13,7 @@ import { checkState } from '../visitors/dto'
 import { normaliseCode, visitorQuery } from '../visitors/repository'
 import { GuestFilter } from '../visitors/model'
 import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
+import { chairsOfVisitors } from '../seating/holds'
 import { generationOf, looksSigned, verifyTicketCode } from './signed-code'
 import { ensureTicketCode, formatTicketCode } from './ticket'
 import type { CheckinInput, Person } from './model'
@@ -159,11 +160,12 @@ async function checkedInBy(db: Db, visitorId: number): Promise<Map<number, { by:
 
 /** What the desk shows for one registration. */
 export async function registrationView(ctx: AppContext, event: EventRow, v: EventVisitorRow, escorts?: EscortPersonRow[]) {
-  const [es, agreements, decisions, by] = await Promise.all([
+  const [es, agreements, decisions, by, chairs] = await Promise.all([
     escorts ? Promise.resolve(escorts) : escortsOf(ctx.db, v),
     effectiveAgreements(ctx.db, event),
     decisionsOf(ctx.db, v.id),
     checkedInBy(ctx.db, v.id),
+    chairsOfVisitors(ctx.db, [v.id]),
   ])
   const byAgreement = new Map(decisions.map((d) => [d.agreement_id, d]))
   const list = agreements.map((a) => {
@@ -181,6 +183,8 @@ export async function registrationView(ctx: AppContext, event: EventRow, v: Even
     ticketCode: v.ticket_code ? formatTicketCode(v.ticket_code) : canCheckIn(v.status) ? formatTicketCode(await ensureTicketCode(ctx.db, v.id)) : null,
     canCheckin: canCheckIn(v.status),
     persons: personsOf(v, es).map((p) => (p.checkState === 'CHECKED_IN' ? { ...p, checkinBy: by.get(p.person)?.by ?? null, checkinOrigin: by.get(p.person)?.origin ?? null } : p)),
+    /** the seats on the event's seating plan (label per chair) */
+    chairs: chairs.get(v.id) ?? [],
     agreements: list,
     missingAgreements: list.filter((a) => a.appearance === 'REQUIRED' && a.status !== 'CONFIRMED').map((a) => ({ id: a.id, displayName: a.displayName })),
   }

@@ -30,6 +30,7 @@ import { mailGreeting } from '../mail/greeting'
 import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
 import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
+import { chairsOfVisitors, fixChairHolds, releaseVisitorChairs } from '../seating/holds'
 import { attributeShortLink } from '../shortlinks/service'
 import { holdOrder, planOrder } from '../ticketing/orders/create'
 import { escortColumns } from '../visitors/escort-columns'
@@ -364,6 +365,9 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     if (kind === 'TIMESLOT') for (const x of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...x })
     fieldRows.push({ field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
   }
+  // the visit's chair holds (seating plan): only a guest's own visit holds chairs; the organiser assigns them
+  const chairTokens = admin ? [] : [...new Set(input.chairReservations ?? [])]
+  if (chairTokens.length && !input.identification) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: 'chairs', errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
   const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : plan ? 'PENDING' : 'CONFIRMED'
   // a paying guest hears from the order (ticketing mails), not the registration confirmation
   const wantsMail = !plan && !!email && (!admin || (input as AdminRegistrationInput).sendMail !== false)
@@ -452,6 +456,12 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
         }
       }
     } else await fixSlotSelections(trx, now, visitor.id, eventId, slotPicks, !!admin)
+    // Chairs: fixed to the registration while it holds places; a gone hold refuses it (nothing
+    // written). On the waiting list the guest holds no chair: the holds are checked, then given back.
+    if (chairTokens.length) {
+      await fixChairHolds(trx, now, visitor.id, eventId, input.identification!, chairTokens)
+      if (status === 'WAITING_LIST') await releaseVisitorChairs(trx, visitor.id)
+    }
 
     if (wantsMail && userId) {
       // rendered by the mail worker when it sends it (confirmationTemplate below)
@@ -547,6 +557,7 @@ async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns, pend
   await trx.deleteFrom('escort_person').where('visitor_id', '=', visitorId).execute()
   await trx.deleteFrom('visitor_field_value').where('visitor_id', '=', visitorId).execute()
   await releaseVisitorSlots(trx, visitorId)
+  await releaseVisitorChairs(trx, visitorId)
   return row
 }
 
@@ -604,10 +615,12 @@ registerMailTemplate<ConfirmationParams>(CONFIRMATION_TEMPLATE, async (ctx, m, p
   const values = await ctx.db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', m.visitor_id!).execute()
   const fields = Object.fromEntries(values.map((x) => [String(x.field_id), fromJson<unknown>(x.value, null)]))
   const person = { salutation: v.salutation, title: v.title, firstName: v.first_name, lastName: v.last_name, visitorCount: v.visitor_count, status: p.status }
-  return confirmationMail(ctx, event, agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token)
+  // the seats the registration holds on the event's seating plan
+  const seats = ((await chairsOfVisitors(ctx.db, [m.visitor_id!])).get(m.visitor_id!) ?? []).map((c) => (c.amount > 1 ? `${c.label} (${c.amount})` : c.label))
+  return confirmationMail(ctx, event, agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token, seats)
 })
 
-function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string) {
+function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string, seats: string[] = []) {
   const name = [person.salutation, person.title, person.firstName, person.lastName].filter(Boolean).join(' ')
   const kind = person.status === 'REQUIRE_APPROVAL' ? 'approval' : person.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
   const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
@@ -625,6 +638,7 @@ function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, 
       t(lang, `registration.mail.${kind}`, params),
       t(lang, 'registration.mail.persons', { n: person.visitorCount }),
       ...(place ? [t(lang, 'registration.mail.place', { place })] : []),
+      ...(seats.length ? [t(lang, 'registration.mail.seats', { labels: seats.join(', ') })] : []),
       ...details,
     ],
     button: { label: t(lang, 'registration.mail.button'), url },

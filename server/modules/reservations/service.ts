@@ -198,6 +198,7 @@ export async function reserveTimeslot(ctx: AppContext, input: ReserveInput, clie
     if (!taken) throw notAvailable(await freeSlots(trx, slot.id))
     const token = randomString(24)
     const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
+    await alignVisitHolds(trx, input.identification, expireDate, isoNow(now))
     await Q.insert(trx, { token, timeslotId: slot.id, eventId: slot.event_id, identification: input.identification, amount: input.amount, registrationChange: input.registrationChange, expiresAt: expireDate, at: isoNow(now), client })
     return { succeeded: true, reservationToken: token, expireDate, freeSlots: freeOf(taken) }
   })
@@ -208,18 +209,22 @@ async function freeSlots(db: Db, id: number): Promise<number> {
   return s ? freeOf(s) : 0
 }
 
-/** Extends every timed reservation of this visitor; REGISTRATION_VALID_UNTIL_EXPIRED when none is left. */
+/**
+ * One countdown for a visit (guest-side.md §4): its timeslot and chair holds expire together. Every
+ * new hold and every renew moves all live holds of the visit to the same expiry.
+ */
+export async function alignVisitHolds(trx: Db, identification: string, expireDate: string, now: string): Promise<number> {
+  const a = await trx.updateTable('timeslot_reservation').set({ expires_at: expireDate }).where('identification', '=', identification).where('fixed', '=', NO).where('expires_at', '>', now).executeTakeFirst()
+  const b = await trx.updateTable('chair_reservation').set({ expires_at: expireDate }).where('identification', '=', identification).where('fixed', '=', NO).where('expires_at', '>', now).executeTakeFirst()
+  return Number(a.numUpdatedRows) + Number(b.numUpdatedRows)
+}
+
+/** Extends every timed reservation of this visitor, timeslots and chairs alike; REGISTRATION_VALID_UNTIL_EXPIRED when none is left. */
 export async function renewReservations(ctx: AppContext, identification: string) {
   const now = ctx.clock.now()
   const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
-  const r = await ctx.db
-    .updateTable('timeslot_reservation')
-    .set({ expires_at: expireDate })
-    .where('identification', '=', identification)
-    .where('fixed', '=', NO)
-    .where('expires_at', '>', isoNow(now))
-    .executeTakeFirst()
-  if (Number(r.numUpdatedRows) === 0) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED')
+  const n = await ctx.db.transaction().execute((trx) => alignVisitHolds(trx, identification, expireDate, isoNow(now)))
+  if (n === 0) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED')
   return { expireDate }
 }
 

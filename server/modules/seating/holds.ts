@@ -10,7 +10,7 @@ import { AppError, notFound } from '../../shared/errors'
 import { registrationState } from '../events/rules'
 import { groupCommit } from '../forms/group-commit'
 import { randomString } from '../identity/tokens'
-import { reservationMs } from '../reservations/service'
+import { alignVisitHolds, renewReservations, reservationMs } from '../reservations/service'
 import { type HoldOfVisit, areaDto, chairDto, priceCategoryDto } from './dto'
 
 /** How many places one visit may hold when the event sets no maxVisitorPerSubscription. */
@@ -145,6 +145,8 @@ export async function reserveChair(ctx: AppContext, eventId: number, input: { ch
     }
     const token = randomString(24)
     const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
+    // one countdown: the visit's other chair and timeslot holds expire with this one
+    await alignVisitHolds(trx, input.identification, expireDate, isoNow(now))
     await trx
       .insertInto('chair_reservation')
       .values({ token, chair_id: chair.id, event_id: eventId, identification: input.identification, amount: input.amount, fixed: false, expires_at: expireDate, created_at: isoNow(now) })
@@ -153,20 +155,9 @@ export async function reserveChair(ctx: AppContext, eventId: number, input: { ch
   })
 }
 
-/** Extends every chair hold of the visit (the countdown is shared with timeslots). */
-export async function renewChairs(ctx: AppContext, eventId: number, identification: string) {
-  const now = ctx.clock.now()
-  const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
-  const r = await ctx.db
-    .updateTable('chair_reservation')
-    .set({ expires_at: expireDate })
-    .where('identification', '=', identification)
-    .where('event_id', '=', eventId)
-    .where('fixed', '=', false as never)
-    .where('expires_at', '>', isoNow(now))
-    .executeTakeFirst()
-  if (Number(r.numUpdatedRows) === 0) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED')
-  return { expireDate }
+/** Extends every hold of the visit, chairs and timeslots alike (the countdown is shared with timeslots). */
+export async function renewChairs(ctx: AppContext, _eventId: number, identification: string) {
+  return renewReservations(ctx, identification)
 }
 
 /** DELETE …/reservation/chair: gives back `amount` places of a hold (all of it without amount), or every hold of the visit. */

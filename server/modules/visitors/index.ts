@@ -10,6 +10,7 @@ import { requireGuest, requireOrganiser } from '../identity/auth'
 import { labelsOfVisitors } from '../tags/service'
 import { parseContactCard } from './contact-parser'
 import { visitorDetail } from './detail'
+import { chairsOfVisitors } from '../seating/holds'
 import { visitorListDto } from './dto'
 import { ActionInput, GuestDecision, GuestListQuery, GuestSearch, VISITOR_ACTIONS, VisitorInput, VisitorPatch, queryToGuestSearch } from './model'
 import { searchVisitors, waitingListCount, waitingListPositions } from './repository'
@@ -31,16 +32,21 @@ export function visitorRoutes(ctx: AppContext) {
     const event = await eventOfAgency(ctx, actor, c.params.id)
     const { rows, total } = await searchVisitors(ctx.db, event.id, s)
     const waitingIds = rows.filter((r) => r.status === 'WAITING_LIST').map((r) => r.id)
-    const [labels, positions, waiting] = await Promise.all([
+    const [labels, positions, waiting, chairs] = await Promise.all([
       labelsOfVisitors(
         ctx.db,
         rows.map((r) => r.id),
       ),
       waitingListPositions(ctx.db, waitingIds),
       waitingListCount(ctx.db, event.id),
+      chairsOfVisitors(
+        ctx.db,
+        rows.map((r) => r.id),
+      ),
     ])
     return {
-      items: rows.map((v) => visitorListDto(v, labels.get(v.id), positions.get(v.id) ?? null)),
+      // the seats a registration holds on the event's seating plan (label per chair)
+      items: rows.map((v) => ({ ...visitorListDto(v, labels.get(v.id), positions.get(v.id) ?? null), chairs: chairs.get(v.id) ?? [] })),
       total,
       page: s.page,
       perPage: s.perPage,

@@ -11,6 +11,7 @@ import { newTicketCode } from '../checkin/ticket'
 import { randomString } from '../identity/tokens'
 import { assertLabelsOfAgency, setVisitorLabels } from '../tags/service'
 import { releaseFieldPlaces, takeFieldPlaces } from '../reservations/service'
+import { releaseVisitorChairs } from '../seating/holds'
 import { holdsSeats, releaseSeats, takeSeats } from './capacity'
 import { queueGuestMail } from './mails'
 import type { ActionInput, VisitorAction, VisitorInput } from './model'
@@ -65,7 +66,11 @@ async function settleSeats(trx: Db, v: { id: number; event_id: number; seats_hel
   const diff = need - v.seats_held
   if (diff > 0 && !(await takeSeats(trx, v.event_id, diff))) throw new AppError(409, 'EVENT_FULL')
   if (diff < 0) await releaseSeats(trx, v.event_id, -diff)
-  if (v.seats_held > 0 && need === 0) await releaseFieldPlaces(trx, v.id)
+  if (v.seats_held > 0 && need === 0) {
+    await releaseFieldPlaces(trx, v.id)
+    // chairs are given back for good (someone else may take them meanwhile); the organiser assigns again
+    await releaseVisitorChairs(trx, v.id)
+  }
   if (v.seats_held === 0 && need > 0) await takeFieldPlaces(trx, v.id, v.event_id, now)
   return need
 }

@@ -22,6 +22,8 @@ interface Registration {
   ticketCode: string | null
   canCheckin: boolean
   persons: Person[]
+  /** seats on the event's seating plan */
+  chairs?: Array<{ chairId: number; label: string; amount: number }>
   agreements: Array<{ id: number; displayName: string; appearance: string; status: string }>
   missingAgreements: Array<{ id: number; displayName: string }>
 }
@@ -321,6 +323,11 @@ export function CheckinDesk({ event }: { event: EventFull }) {
           <p class="muted">
             {[current.company, current.email, current.ticketCode].filter(Boolean).join(' · ')}
           </p>
+          {!!current.chairs?.length && (
+            <p class="desk-seat">
+              <strong>{t('seating.deskSeat', { labels: current.chairs.map((c) => (c.amount > 1 ? `${c.label} (${c.amount})` : c.label)).join(', ') })}</strong>
+            </p>
+          )}
           {!current.canCheckin && <Alert tone="error">{t('checkin.notAllowed')}</Alert>}
           <ul class="desk-persons">
             {current.persons.map((p) => (

@@ -14,6 +14,7 @@ import { ConfirmDialog, hasFeature, StatusBadge, Tabs, usePermission, usePostRes
 import { EmbedDialog } from './embed-dialog'
 import { EventForm } from './event-form'
 import { GuestList } from './guests'
+import { SeatingTab } from './seating-editor'
 import { StatisticsTab } from './statistics'
 import { TicketsTab } from './tickets'
 import { useUser } from './user'
@@ -81,7 +82,7 @@ export const placeOf = (e: Pick<EventFull, 'eventType' | 'address'>) => (e.event
 export const placesText = (e: Pick<EventFull, 'maxVisitors' | 'seatsTaken'>) =>
   e.maxVisitors == null ? t('events.placesUnlimited', { taken: e.seatsTaken }) : t('events.places', { taken: e.seatsTaken, max: e.maxVisitors })
 
-const TABS = ['overview', 'guests', 'tickets', 'checkin', 'statistics', 'agreements', 'edit'] as const
+const TABS = ['overview', 'guests', 'tickets', 'checkin', 'statistics', 'agreements', 'seating', 'edit'] as const
 
 export function EventPage({ id, tab }: { id: number; tab?: string }) {
   const active = (TABS as readonly string[]).includes(tab ?? '') ? tab! : 'overview'
@@ -101,6 +102,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
     ...(canCheckin ? [{ key: 'checkin', href: `${base}/checkin`, label: t('events.tab.checkin') }] : []),
     ...(canStats ? [{ key: 'statistics', href: `${base}/statistics`, label: t('events.tab.statistics') }] : []),
     ...(canGuests ? [{ key: 'agreements', href: `${base}/agreements`, label: t('events.tab.agreements') }] : []),
+    ...(canEdit ? [{ key: 'seating', href: `${base}/seating`, label: t('events.tab.seating') }] : []),
     ...(canEdit ? [{ key: 'edit', href: `${base}/edit`, label: t('events.tab.edit') }] : []),
   ]
   return (
@@ -130,6 +132,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       {active === 'checkin' && <CheckinDesk event={event} />}
       {active === 'statistics' && <StatisticsTab event={event} />}
       {active === 'agreements' && <AgreementsTab event={event} />}
+      {active === 'seating' && canEdit && <SeatingTab event={event} />}
       {active === 'edit' && <EventForm key={event.id} event={event} onSaved={() => void reload()} />}
     </>
   )

@@ -8,6 +8,7 @@ import { ACTION_FROM } from '../../../server/modules/visitors/transitions'
 import { ApiError, errorText, post, put } from '../../api/client'
 import { Dialog } from '../../components/dialog'
 import { applyServerErrors, CheckboxField, SelectField, TextField } from '../../components/form'
+import { AssignSeat } from './seating-editor'
 import { useResource } from '../../components/hooks'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
@@ -33,6 +34,8 @@ export interface GuestDetail extends Contact {
   escortPersons: Array<{ id: number; number: number; salutation: string | null; title: string | null; firstName: string | null; lastName: string | null; email: string | null; checkState: string }>
   presentDates?: Array<{ person: number; checkin: string; checkout: string | null; note: string | null }>
   transfers?: Array<{ from: { firstName: string | null; lastName: string | null; email: string | null }; to: { firstName: string; lastName: string; email: string }; date: string }>
+  /** seats on the event's seating plan */
+  chairs?: Array<{ chairId: number; label: string; amount: number }>
   agreements?: Array<{ id: number; displayName: string; appearance: string; status: string | null; confirmDate: string | null; declineDate: string | null; signatureId: number | null }>
   /** the answers to the organiser's own questions, as the guest saw them */
   answers?: Array<{ fieldId: number; label: string; type: string; value: string }>
@@ -291,6 +294,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
           </Button>
         </fieldset>
       </form>
+      {guest && <AssignSeat eventId={event.id} guestId={guest.id} chairs={guest.chairs ?? []} onChanged={onChanged} />}
       {guest?.agreements && guest.agreements.length > 0 && (
         <section class="guest-section-block">
           <h3>{t('events.tab.agreements')}</h3>

@@ -3,6 +3,7 @@
 // host page its height (einlass:height) and where to scroll (einlass:scroll); /embed.js applies both.
 // first: this area's German strings are registered before any of its modules render
 import '../../i18n/part-public'
+import type { ComponentType } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { useRoute } from 'wouter'
 import type { FieldDef, VisitorData } from '../../../server/modules/forms/definitions'
@@ -10,6 +11,7 @@ import { formatDate, formatTime } from '../../../server/i18n/format'
 import { ApiError, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
+import type { SeatPickerProps } from '../../components/seat-picker'
 import { newIdentification } from '../../components/form-engine/reservations'
 import { NotFound } from '../../components/not-found'
 import { PublicFrame } from '../../components/public-frame'
@@ -63,6 +65,19 @@ interface Done {
   email: string | null
   /** paid events: the order the guest pays at /pay/{id} */
   ticketOrderId?: string
+  /** the seats the guest registered with (seating plan) */
+  seats?: string[]
+}
+
+/** The seat picker's chunk: asked for only when the event has a seating plan (it is not part of the page's budget). */
+function useSeatPicker(eventId: number): { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan'] } | null | undefined {
+  const [picker, setPicker] = useState<{ Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan'] } | null | undefined>(undefined)
+  useEffect(() => {
+    get<NonNullable<SeatPickerProps['plan']>>(`/proxy/api/public/events/${eventId}/seatingplan`)
+      .then((plan) => (plan.areas.length ? import('../../components/seat-picker').then((m) => setPicker({ Picker: m.default, plan })) : setPicker(null)))
+      .catch(() => setPicker(null))
+  }, [eventId])
+  return picker
 }
 
 interface EmbedOptions {
@@ -105,6 +120,8 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   const tickets = useTicketCategories(event.id, !!form.isPayedEvent)
   const [choice, setChoice] = useState<TicketChoice>({ amounts: {}, couponCode: '' })
   const [ticketErrors, setTicketErrors] = useState<Record<string, string>>({})
+  const SeatPicker = useSeatPicker(event.id)
+  const [seats, setSeats] = useState<string[]>([])
   useEffect(() => {
     if (prefill) return
     get<{ values: Partial<VisitorData>; locked: string[]; invitation?: { visitorId: number; status: string } }>(`/proxy/api/public/events/${event.id}/prefill`)
@@ -118,8 +135,8 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   useEffect(() => {
     if (agreements.length) void import('./agreements').then(setAgreementUi)
   }, [agreements.length])
-  if (!prefill || (agreements.length > 0 && !agreementUi) || (form.isPayedEvent && !tickets)) return <Spinner />
-  const submit = async (data: VisitorData): Promise<ServerFieldError[] | void> => {
+  if (!prefill || SeatPicker === undefined || (agreements.length > 0 && !agreementUi) || (form.isPayedEvent && !tickets)) return <Spinner />
+  const submit = async (data: VisitorData & { chairReservations?: string[] }): Promise<ServerFieldError[] | void> => {
     setError(null)
     setTicketErrors({})
     // a REQUIRED agreement needs its signature before anything is sent
@@ -140,7 +157,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         location.assign(`/pay/${r.ticketOrderId}`)
         return
       }
-      onDone(r)
+      onDone({ ...r, seats: data.chairReservations?.length ? seats : [] })
       tellParent({ type: 'einlass:scroll', scrollId: opts.scrollId, eventId: event.id })
     } catch (e) {
       const all = e instanceof ApiError ? e.errorFields : []
@@ -176,6 +193,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         locked={prefill.locked}
         submitLabel={prefill.invitation ? t('registration.confirmInvitation') : form.isPayedEvent ? t('registration.tickets.submit') : t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
+        seats={SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={setSeats} /> : undefined}
       >
         {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} onChange={setChoice} />}
         {agreementUi && agreements.length > 0 && (
@@ -217,6 +235,7 @@ function DoneMessage({ done, event, frame }: { done: Done; event: PublicEvent; f
           </a>
         </p>
       )}
+      {!waiting && !!done.seats?.length && <p class="done-seats">{t('registration.seats.done', { labels: done.seats.join(', ') })}</p>}
     </div>
   )
 }

@@ -11,7 +11,7 @@ import { Button, Spinner } from '../ui'
 import { SmartList, TimeslotPicker } from './choices'
 import { AddressInput, BirthdayInput, CountrySelect, type FieldChrome, ListInput, NumberInput, SelectInput, TextInput, YesNo, covidOptions, genderOptions, salutationOptions } from './fields'
 import { shownLabel } from './labels'
-import { formatCountdown, useReservations } from './reservations'
+import { type Reservations, formatCountdown, useReservations } from './reservations'
 import { UploadField } from './upload'
 
 export interface EngineEvent {
@@ -40,9 +40,20 @@ export interface FormEngineProps {
   /** a guest changes an existing registration: reservations are asked for with registrationChange */
   registrationChange?: boolean
   submitLabel: string
-  /** resolves with server field errors to mark, or nothing */
-  onSubmit?(data: VisitorData): Promise<ServerFieldError[] | void>
+  /** resolves with server field errors to mark, or nothing; `chairReservations`: the seat picker's hold tokens */
+  onSubmit?(data: VisitorData & { chairReservations?: string[] }): Promise<ServerFieldError[] | void>
+  /** the seat picker (public page of an event with a seating plan): its holds share the form's countdown */
+  seats?(r: SeatHolds): ComponentChildren
   children?: ComponentChildren
+}
+
+/** What the seat picker gets from the form: the visit and its chair holds (one countdown with the timeslots). */
+export interface SeatHolds {
+  identification: string
+  chairs: Reservations['chairs']
+  setChair: Reservations['setChair']
+  /** places the guest registers (main guest and escorts) */
+  persons: number
 }
 
 const MAX_ESCORTS_UNLIMITED = 10
@@ -235,7 +246,8 @@ function FormEngineInner(p: FormEngineProps) {
     if (!p.onSubmit) return
     setBusy(true)
     try {
-      const errs = await p.onSubmit(data)
+      const chairReservations = Object.values(res.chairs).map((c) => c.token)
+      const errs = await p.onSubmit(chairReservations.length ? { ...data, chairReservations } : data)
       if (errs?.length) setServerErrors(Object.fromEntries(errs.map((x) => [x.field, x.errorType])))
     } finally {
       setBusy(false)
@@ -252,6 +264,7 @@ function FormEngineInner(p: FormEngineProps) {
           </Button>
         </div>
       )}
+      {p.seats && p.mode === 'public' && <div class="field-full">{p.seats({ identification: p.identification, chairs: res.chairs, setChair: res.setChair, persons: 1 + data.escortPersons.length })}</div>}
       {visibleDefs.map((f) => (
         <Frag key={f.id}>{renderField(f)}</Frag>
       ))}

@@ -27,7 +27,18 @@ export function formatCountdown(ms: number): string {
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
 }
 
+/** A chair hold of this visit (seating plan): one countdown with the timeslots. */
+export interface ChairHold {
+  token: string
+  amount: number
+  expireDate: string
+}
+
 export interface Reservations {
+  /** chair holds per chair id (the seat picker's) */
+  chairs: Record<number, ChairHold>
+  /** the seat picker tells of a new hold (null: given back); every hold of the visit now expires with the newest */
+  setChair(chairId: number, hold: ChairHold | null): void
   /** per timeslot id */
   slots: Record<number, SlotState>
   /** free places per timeslot id from the last availability poll (negative = unlimited) */
@@ -53,6 +64,9 @@ export function useReservations(opts: {
   onExpire(): void
 }): Reservations {
   const [slots, setSlots] = useState<Record<number, SlotState>>({})
+  const [chairs, setChairs] = useState<Record<number, ChairHold>>({})
+  const chairsRef = useRef(chairs)
+  chairsRef.current = chairs
   const [free, setFree] = useState<Record<number, number>>({})
   const [now, setNow] = useState(() => Date.now())
   const [expired, setExpired] = useState(false)
@@ -61,7 +75,12 @@ export function useReservations(opts: {
   const onExpire = useRef(opts.onExpire)
   onExpire.current = opts.onExpire
 
-  const latest = Object.values(slots).reduce<number | null>((m, s) => (s.expireDate ? Math.max(m ?? 0, new Date(s.expireDate).getTime()) : m), null)
+  const latest = [...Object.values(slots), ...Object.values(chairs)].reduce<number | null>((m, s) => (s.expireDate ? Math.max(m ?? 0, new Date(s.expireDate).getTime()) : m), null)
+  // one countdown: the server moves every hold of the visit to the newest expiry (reservations/service.ts alignVisitHolds)
+  const align = (expireDate: string) => {
+    setSlots((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.expireDate ? { ...v, expireDate } : v])))
+    setChairs((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, { ...v, expireDate }])))
+  }
   // Date.now() as well: `now` only moves with the tick, a fresh reservation must not show extra seconds
   const remaining = latest === null ? null : Math.max(0, latest - Math.max(now, Date.now()))
 
@@ -86,12 +105,15 @@ export function useReservations(opts: {
   // expiry: clear timed picks, release them on the server, tell the guest
   useEffect(() => {
     if (latest === null || now < latest) return
+    const hadChairs = Object.keys(chairsRef.current).length > 0
     setSlots({})
+    setChairs({})
     setExpired(true)
     onExpire.current()
     void api('DELETE', '/proxy/api/public/reservation/timeslot', { deleteAllTimed: true, identification: opts.identification })
       .catch(() => undefined)
       .then(poll)
+    if (hadChairs) void api('DELETE', `/proxy/api/public/events/${opts.eventId}/seatingplan/reservation/chair`, { deleteAll: true, identification: opts.identification }).catch(() => undefined)
   }, [now, latest])
 
   // Leaving the page (closing the tab, navigating away, going back) releases the timed holds: a
@@ -168,6 +190,7 @@ export function useReservations(opts: {
         amount,
         registrationChange: opts.registrationChange ?? false,
       })
+      align(r.expireDate)
       setSlots((m) => ({ ...m, [slotId]: { status: 'selected', token: r.reservationToken, expireDate: r.expireDate } }))
       setFree((f) => ({ ...f, [slotId]: r.freeSlots }))
       setExpired(false)
@@ -187,11 +210,22 @@ export function useReservations(opts: {
   const renew = async () => {
     try {
       const r = await post<{ expireDate: string }>('/proxy/api/public/reservation/timeslot/renew', { identification: opts.identification })
-      setSlots((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.expireDate ? { ...v, expireDate: r.expireDate } : v])))
+      align(r.expireDate)
     } catch {
       setNow(Number.MAX_SAFE_INTEGER)
     }
   }
 
-  return { slots, free, remaining, expired, dismissExpired: () => setExpired(false), toggle, renew }
+  const setChair = (chairId: number, hold: ChairHold | null) => {
+    if (hold) {
+      align(hold.expireDate)
+      setExpired(false)
+    }
+    setChairs((m) => {
+      const { [chairId]: _, ...rest } = m
+      return hold ? { ...rest, [chairId]: hold } : rest
+    })
+  }
+
+  return { chairs, setChair, slots, free, remaining, expired, dismissExpired: () => setExpired(false), toggle, renew }
 }
