@@ -15,9 +15,16 @@ forEachDialect('choices hold a place per person', (h) => {
     return { admin, eventId: ev.id as number, field: f.body }
   }
   const escorts = (k: number) => Array.from({ length: k }, (_, i) => ({ firstName: `Eva${i}`, lastName: 'Escort' }))
-  const reserve = (timeslotId: number, identification: string, amount = 1) => h().request('POST', '/api/public/reservation/timeslot', { body: { timeslotId, identification, amount } })
+  // each visit is another guest on another device: holds are limited per client address too
+  const addresses = new Map<string, string>()
+  const from = (identification: unknown) => {
+    const key = String(identification ?? '')
+    if (!addresses.has(key)) addresses.set(key, `10.30.${addresses.size >> 8}.${addresses.size & 255}`)
+    return { 'x-forwarded-for': addresses.get(key)! }
+  }
+  const reserve = (timeslotId: number, identification: string, amount = 1) => h().request('POST', '/api/public/reservation/timeslot', { body: { timeslotId, identification, amount }, headers: from(identification) })
   const register = (eventId: number, body: Record<string, unknown>) =>
-    h().request('POST', `/proxy/api/public/events/${eventId}/registrations`, { body: { salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', email: uniqueEmail('p'), ...body } })
+    h().request('POST', `/proxy/api/public/events/${eventId}/registrations`, { body: { salutation: 'Frau', firstName: 'Grete', lastName: 'Gast', email: uniqueEmail('p'), ...body }, headers: from(body.identification) })
   const availability = async (eventId: number) => (await h().request('POST', '/api/public/reservation/availabilities', { body: { eventId } })).body
   const slotTaken = async (id: number) => (await h().ctx.db.selectFrom('timeslot').select('taken').where('id', '=', id).executeTakeFirstOrThrow()).taken
 
