@@ -12,6 +12,8 @@ import { type DatabaseHandle, openDatabase } from './database'
 import { migrateToLatest } from './migrate'
 
 patientTests()
+// reading both schemas table by table takes a while with 60-odd tables (seconds idle, more under load)
+const SHAPE_MS = 120_000
 
 describe.if(postgresAvailable())('migrations give the same schema on SQLite and Postgres', () => {
   let dir: string
@@ -25,7 +27,7 @@ describe.if(postgresAvailable())('migrations give the same schema on SQLite and 
     pgHandle = await openDatabase({ dialect: 'postgres', url: pg.url.replace(/\?.*$/, ''), schema: pg.schema })
     await migrateToLatest(lite.db)
     await migrateToLatest(pgHandle.db)
-  })
+  }, SHAPE_MS)
   afterAll(async () => {
     await lite?.close()
     await pgHandle?.close()
@@ -39,7 +41,7 @@ describe.if(postgresAvailable())('migrations give the same schema on SQLite and 
     expect(Object.keys(a.columns).length).toBeGreaterThan(5)
     expect(a.indexes.length).toBeGreaterThan(5)
     expect(diffShapes(a, b)).toEqual([])
-  })
+  }, SHAPE_MS)
 
   test('a migration that diverges is caught', async () => {
     const a = await sqliteShape(lite.db)
@@ -63,5 +65,5 @@ describe.if(postgresAvailable())('migrations give the same schema on SQLite and 
     } finally {
       await sql`alter table event drop column diverged_only_here`.execute(lite.db)
     }
-  })
+  }, SHAPE_MS)
 })
