@@ -168,7 +168,9 @@ registerPaymentProvider({
   async prepare(ctx, order, method): Promise<PayPalCaptured> {
     const a = await ctx.db.selectFrom('payment_attempt').selectAll().where('order_id', '=', order.id).where('status', '=', 'OPEN').where('provider', '=', 'PAYPAL').executeTakeFirst()
     if (!a?.external_id) throw new AppError(409, 'PAYMENT_NOT_STARTED')
-    const r = await call(ctx, 'paypal.capture', () => payPalClient(ctx, method).capture(a.external_id!, `${a.idempotency_key}-capture`))
+    // a PayPal order is captured at most once (a second capture answers ORDER_ALREADY_CAPTURED), so
+    // each try gets its own request id: a declined try must not be replayed after the buyer re-approved
+    const r = await call(ctx, 'paypal.capture', () => payPalClient(ctx, method).capture(a.external_id!, `${a.idempotency_key}-capture-${crypto.randomUUID()}`))
     if (r.status === 422 && JSON.stringify(r.json).includes('INSTRUMENT_DECLINED')) throw new AppError(402, 'PAYMENT_DECLINED', { extra: { code: 'INSTRUMENT_DECLINED' } })
     if (r.status === 422 && !JSON.stringify(r.json).includes('ORDER_ALREADY_CAPTURED')) throw new AppError(409, 'PAYMENT_NOT_STARTED')
     if (r.status >= 400 && r.status !== 422) throw providerDown()
