@@ -12,6 +12,13 @@ export const de = {
   'payments.mail.lateOrganiser.body': "Die Zahlung von {total} für die Bestellung {number} („{event}“) kam nach Ablauf der Reservierung an. Die Tickets waren vergeben; der Betrag wurde automatisch über den Zahlungsdienst erstattet.",
   'payments.mail.partialRefund.subject': "Teilerstattung: {number}",
   'payments.mail.partialRefund.body': "Für Ihre Bestellung {number} („{event}“) haben wir Ihnen {amount} erstattet.",
+  'payments.pay.holder': "Name des Karten- bzw. Kontoinhabers",
+  'payments.pay.nameTooShort': "Bitte geben Sie mindestens {min} Zeichen ein.",
+  'payments.pay.cardNumber': "Die Kartennummer ist ungültig.",
+  'payments.pay.failed': "Die Zahlung ist fehlgeschlagen (Fehlercode: {code}).",
+  'payments.pay.aborted': "Die Zahlung wurde abgebrochen.",
+  'payments.pay.scriptFailed': "Der Zahlungsdienst konnte nicht geladen werden. Bitte laden Sie die Seite neu.",
+  'payments.pay.toMollie': "Weiter zur Zahlung bei Mollie",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -20,6 +27,8 @@ export const deDu: Partial<Record<Keys, string>> = {
   'errors.REFUND_NOT_ONLINE': "Diese Bestellung wurde nicht online bezahlt; bitte erfasse die Erstattung manuell.",
   'payments.mail.lateRefunded.body': "Deine Zahlung für die Bestellung {number} („{event}“) kam erst nach Ablauf der Reservierung an, und die Tickets sind inzwischen vergeben. Wir haben dir {total} automatisch erstattet.",
   'payments.mail.partialRefund.body': "Für deine Bestellung {number} („{event}“) haben wir dir {amount} erstattet.",
+  'payments.pay.nameTooShort': "Bitte gib mindestens {min} Zeichen ein.",
+  'payments.pay.scriptFailed': "Der Zahlungsdienst konnte nicht geladen werden. Bitte lade die Seite neu.",
 }
 export const en: Record<Keys, string> = {
   'errors.PAYMENT_PROVIDER_UNAVAILABLE': "The payment service cannot be reached right now. Nothing was charged; please try again in a few minutes.",
@@ -34,4 +43,11 @@ export const en: Record<Keys, string> = {
   'payments.mail.lateOrganiser.body': "The payment of {total} for order {number} (\"{event}\") arrived after the reservation had expired. The tickets were gone; the amount was refunded automatically through the payment service.",
   'payments.mail.partialRefund.subject': "Partial refund: {number}",
   'payments.mail.partialRefund.body': "For your order {number} (\"{event}\") we have refunded {amount} to you.",
+  'payments.pay.holder': "Name of the card or account holder",
+  'payments.pay.nameTooShort': "Please enter at least {min} characters.",
+  'payments.pay.cardNumber': "The card number is invalid.",
+  'payments.pay.failed': "The payment failed (error code: {code}).",
+  'payments.pay.aborted': "The payment was cancelled.",
+  'payments.pay.scriptFailed': "The payment service could not be loaded. Please reload the page.",
+  'payments.pay.toMollie': "Continue to payment with Mollie",
 }

@@ -167,3 +167,15 @@ forEachDialect(
   },
   { env: fakes.env, log },
 )
+
+forEachDialect('pay page CSP', (h) => {
+  test('the pay page may load the configured provider scripts; other pages keep the strict policy', async () => {
+    const pay = await h().request('GET', '/pay/abcdefghijklmnopqrstuvwx')
+    const csp = pay.headers.get('content-security-policy')!
+    expect(csp).toContain('script-src \'self\' http://127.0.0.1:')
+    expect(csp).toContain('https://js.stripe.com')
+    expect(csp).toContain('frame-src')
+    const other = await h().request('GET', '/events')
+    expect(other.headers.get('content-security-policy')).toContain("script-src 'self';")
+  })
+}, { env: { ...fakes.env, EINLASS_STRIPE_JS_URL: `${fakes.stripe.url}/stripe.js` } })

@@ -127,6 +127,8 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     useInvoiceXML: seller.useInvoiceXML,
     requireReferenceId: seller.requireReferenceId,
     userAccount: null,
+    // provider scripts (settings), loaded by the page only for their method (docs/payments.md)
+    paymentScripts: { stripe: ctx.config.payments.stripe_js_url, paypal: ctx.config.payments.paypal_js_url },
     stripePayment: stripePaymentInfo ? await stripePaymentInfo(ctx, order, chosen) : null,
     imprintUrl: seller.imprintUrl,
     privacyUrl: seller.privacyUrl,

@@ -1,0 +1,125 @@
+// Online payments on a phone (issue 13) against the local provider fakes, run in a Bun process of
+// their own (server/testing/fakes/serve.ts) with stand-ins of Stripe.js and the PayPal JS SDK:
+// pay by card, a declined card with its German message, PayPal approve, Mollie checkout with the
+// wait step and the redirect back, and a refund the guest sees.
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { type Browser, type Page } from '@playwright/test'
+import { expect, setupAdmin, shot, startServer, test } from './fixtures'
+
+const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
+type Fakes = { stripe: string; mollie: string; paypal: string; control: string }
+
+async function startFakes(): Promise<{ urls: Fakes; stop(): void }> {
+  const proc = spawn('bun', ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
+  return { urls: JSON.parse(line), stop: () => proc.kill() }
+}
+
+async function onlineEvent(page: Page, url: string, method: Record<string, unknown>) {
+  const req = page.request
+  const start = new Date(Date.now() + 21 * 86400_000)
+  start.setUTCHours(17, 0, 0, 0)
+  const ev = await req.post(`${url}/proxy/api/events`, { data: { displayName: 'Jazznacht', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kulturhalle', city: 'Leipzig', maxVisitors: 200 } })
+  const id = (await ev.json()).id as number
+  const cat = await (await req.post(`${url}/proxy/api/events/${id}/ticketCategories`, { data: { displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_7' } })).json()
+  const have = (await (await req.get(`${url}/proxy/api/agency/paymentMethods`)).json()) as Array<{ id: number; method: string }>
+  const mid = have.find((x) => x.method === method.method)?.id ?? (await (await req.post(`${url}/proxy/api/agency/paymentMethods`, { data: method })).json()).id
+  expect((await req.put(`${url}/proxy/api/events/${id}/paymentMethods`, { data: { ids: [mid] } })).status()).toBe(200)
+  return { eventId: id, categoryId: cat.id as number }
+}
+
+async function order(page: Page, url: string, ev: { eventId: number; categoryId: number }, first: string) {
+  const r = await page.request.post(`${url}/proxy/api/public/events/${ev.eventId}/registrations`, { data: { salutation: 'Frau', firstName: first, lastName: 'Musterfrau', email: `${first.toLowerCase()}@example.org`, tickets: [{ categoryId: ev.categoryId, amount: 1 }] } })
+  expect(r.status()).toBe(201)
+  return (await r.json()).ticketOrderId as string
+}
+
+async function addressStep(g: Page) {
+  await g.getByLabel(/^Straße/).fill('Karl-Liebknecht-Straße')
+  await g.getByLabel(/^Hausnummer/).fill('12')
+  await g.getByLabel(/^PLZ/).fill('04107')
+  await g.getByLabel(/^Ort/).fill('Leipzig')
+  await g.getByRole('button', { name: 'Weiter' }).click()
+  await expect(g.getByText('Schritt 3 von 3')).toBeVisible()
+}
+
+async function phone(browser: Browser) {
+  return (await browser.newContext(PHONE)).newPage()
+}
+
+test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a refund seen by the guest', async ({ page, browser }) => {
+  test.setTimeout(180_000)
+  const fakes = await startFakes()
+  const server = await startServer({
+    EINLASS_STRIPE_API_URL: fakes.urls.stripe,
+    EINLASS_STRIPE_JS_URL: `${fakes.urls.control}/stripe.js`,
+    EINLASS_MOLLIE_API_URL: `${fakes.urls.mollie}/v2/`,
+    EINLASS_PAYPAL_SANDBOX_API_URL: fakes.urls.paypal,
+    EINLASS_PAYPAL_JS_URL: `${fakes.urls.control}/paypal.js`,
+  })
+  try {
+    await setupAdmin(page, server)
+    // Stripe: card paid
+    const stripeEv = await onlineEvent(page, server.url, { method: 'STRIPE', publicKey: 'pk_test_einlass', secretKey: 'sk_test_einlass', webhookSecret: 'whsec_test_einlass' })
+    const g = await phone(browser)
+    const id = await order(page, server.url, stripeEv, 'Paula')
+    await g.goto(`${server.url}/pay/${id}`)
+    await addressStep(g)
+    await expect(g.getByLabel('Kartennummer')).toBeVisible()
+    await g.getByLabel(/Name des Karten/).fill('Pa')
+    await g.getByLabel('Kartennummer').fill('4242 4242 4242 4242')
+    await g.getByRole('button', { name: /Zahlungspflichtig bestellen/ }).click()
+    await expect(g.getByText('Bitte geben Sie mindestens 3 Zeichen ein.')).toBeVisible()
+    await g.getByLabel(/Name des Karten/).fill('Paula Musterfrau')
+    await shot(g, 'payments-01-stripe-card-phone')
+    await g.getByRole('button', { name: /Zahlungspflichtig bestellen/ }).click()
+    await expect(g.getByRole('heading', { name: /bezahlt|Zahlung erhalten|Vielen Dank/ })).toBeVisible()
+    await shot(g, 'payments-02-stripe-paid-phone')
+
+    // Stripe: declined card → German message and the failed notice with continue
+    const id2 = await order(page, server.url, stripeEv, 'Dora')
+    await g.goto(`${server.url}/pay/${id2}`)
+    await addressStep(g)
+    await g.getByLabel(/Name des Karten/).fill('Dora Musterfrau')
+    await g.getByLabel('Kartennummer').fill('4000 0000 0000 0002')
+    await g.getByRole('button', { name: /Zahlungspflichtig bestellen/ }).click()
+    await expect(g.getByText('Ihre Karte wurde abgelehnt. (card_declined)')).toBeVisible()
+    await expect(g.getByRole('button', { name: 'Weiter und neu starten' })).toBeVisible()
+    await shot(g, 'payments-03-stripe-declined-phone')
+
+    // PayPal through the stand-in buttons
+    const ppEv = await onlineEvent(page, server.url, { method: 'PAYPAL', publicKey: 'einlass-client', secretKey: 'einlass-secret', testMode: true })
+    const id3 = await order(page, server.url, ppEv, 'Petra')
+    await g.goto(`${server.url}/pay/${id3}`)
+    await addressStep(g)
+    await shot(g, 'payments-04-paypal-phone')
+    await g.getByRole('button', { name: 'Mit PayPal bezahlen' }).click()
+    await expect(g.getByRole('heading', { name: /bezahlt|Zahlung erhalten|Vielen Dank/ })).toBeVisible()
+
+    // Mollie: to the checkout, "later" → wait step (90); then paid at Mollie → the return re-fetches
+    const mEv = await onlineEvent(page, server.url, { method: 'MOLLIE', secretKey: 'test_einlassMollieKey0123456789abcd' })
+    const id4 = await order(page, server.url, mEv, 'Mia')
+    await g.goto(`${server.url}/pay/${id4}`)
+    await addressStep(g)
+    await g.getByRole('button', { name: 'Weiter zur Zahlung bei Mollie' }).click()
+    await expect(g.getByText('Testzahlung 25.00 EUR')).toBeVisible()
+    await shot(g, 'payments-05-mollie-checkout-phone')
+    await g.getByText('Später bestätigen').click()
+    await expect(g.getByText('Wir warten auf die Bestätigung von Mollie')).toBeVisible()
+    await shot(g, 'payments-06-mollie-wait-phone')
+    const row = await (await page.request.get(`${server.url}/proxy/api/guest/ticketOrder/${id4}`)).json()
+    expect(row.ticketOrder.step).toBe(90)
+
+    // a refund of the card order, seen by the guest
+    const search = await (await page.request.post(`${server.url}/proxy/api/events/${stripeEv.eventId}/orders/search`, { data: { page: 0, perPage: 10, status: 'PAID' } })).json()
+    const paid = search.items[0]
+    expect((await page.request.post(`${server.url}/proxy/api/events/${stripeEv.eventId}/orders/${paid.id}/refundPayment`, { data: {} })).status()).toBe(200)
+    await g.goto(`${server.url}/pay/${id}`)
+    await expect(g.getByText(/erstattet/)).toBeVisible()
+    await shot(g, 'payments-07-refunded-phone')
+  } finally {
+    await server.stop()
+    fakes.stop()
+  }
+})
