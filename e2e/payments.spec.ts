@@ -49,7 +49,7 @@ async function phone(browser: Browser) {
 }
 
 test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a refund seen by the guest', async ({ page, browser }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(120_000)
   const fakes = await startFakes()
   const server = await startServer({
     EINLASS_STRIPE_API_URL: fakes.urls.stripe,
@@ -60,6 +60,20 @@ test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a r
   })
   try {
     await setupAdmin(page, server)
+    // the organiser sets Stripe up on the sales page: secrets write-only, test mode shown
+    await page.goto(`${server.url}/agency/sales`)
+    await page.getByRole('combobox', { name: 'Zahlungsart', exact: true }).selectOption('STRIPE')
+    await page.getByLabel('Veröffentlichbarer Schlüssel (pk_…)').fill('pk_test_einlass')
+    await page.getByLabel('Geheimer Schlüssel (sk_…)').fill('sk_test_einlass')
+    await page.getByRole('button', { name: 'Zahlungsart anlegen' }).click()
+    await expect(page.getByText('Dieses Feld ist ein Pflichtfeld.').first()).toBeVisible()
+    await page.getByLabel('Webhook-Signaturgeheimnis (whsec_…)').fill('whsec_test_einlass')
+    await page.getByRole('button', { name: 'Zahlungsart anlegen' }).click()
+    await expect(page.getByText('Die Zahlungsart wurde angelegt.')).toBeVisible()
+    await expect(page.getByText('Testmodus')).toBeVisible()
+    await expect(page.getByText(/Webhook-Adresse für Stripe: .*\/proxy\/api\/payments\/stripe\/webhook\/\d+/)).toBeVisible()
+    await expect(page.locator('body')).not.toContainText('sk_test_einlass')
+    await shot(page, 'payments-00-sales-stripe')
     // Stripe: card paid
     const stripeEv = await onlineEvent(page, server.url, { method: 'STRIPE', publicKey: 'pk_test_einlass', secretKey: 'sk_test_einlass', webhookSecret: 'whsec_test_einlass' })
     const g = await phone(browser)
@@ -111,10 +125,19 @@ test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a r
     const row = await (await page.request.get(`${server.url}/proxy/api/guest/ticketOrder/${id4}`)).json()
     expect(row.ticketOrder.step).toBe(90)
 
-    // a refund of the card order, seen by the guest
-    const search = await (await page.request.post(`${server.url}/proxy/api/events/${stripeEv.eventId}/orders/search`, { data: { page: 0, perPage: 10, status: 'PAID' } })).json()
-    const paid = search.items[0]
-    expect((await page.request.post(`${server.url}/proxy/api/events/${stripeEv.eventId}/orders/${paid.id}/refundPayment`, { data: {} })).status()).toBe(200)
+    // the organiser refunds the card order through Stripe: 10,00 € first, then the rest
+    await page.goto(`${server.url}/events/${stripeEv.eventId}/tickets`)
+    await page.getByRole('combobox', { name: 'Zahlung' }).selectOption('PAID')
+    const paidRow = page.getByRole('row', { name: /Paula|Karte/ }).first()
+    page.once('dialog', (d) => void d.accept('10,00'))
+    await paidRow.getByRole('button', { name: 'Über Zahlungsdienst erstatten' }).click()
+    await expect(page.getByText('Die Erstattung wurde beim Zahlungsdienst ausgelöst.')).toBeVisible()
+    await shot(page, 'payments-08-organiser-partial-refund')
+    page.once('dialog', (d) => void d.accept(''))
+    await page.getByRole('row', { name: /Paula|Karte/ }).first().getByRole('button', { name: 'Über Zahlungsdienst erstatten' }).click()
+    await expect(page.getByText('Die Erstattung wurde beim Zahlungsdienst ausgelöst.').last()).toBeVisible()
+    await page.getByRole('combobox', { name: 'Zahlung' }).selectOption('')
+    await expect(page.getByRole('row', { name: /Paula|Karte/ }).first()).toContainText('Erstattet')
     await g.goto(`${server.url}/pay/${id}`)
     await expect(g.getByText(/erstattet/)).toBeVisible()
     await shot(g, 'payments-07-refunded-phone')
