@@ -58,6 +58,26 @@ forEachDialect(
       expect(await soldOf(h(), categories[0].id)).toBe(1)
     })
 
+    test('the confirmed reset on the wait step (90): back to 40; an expired Mollie payment is replaced by a new one, an open one reused', async () => {
+      const admin = await h().admin()
+      const { event, categories } = await onlineEvent(admin, MOLLIE)
+      const id = await toConfirmation(h(), event.id, categories[0].id)
+      const first = await h().request('POST', `${orderUrl(id)}/proceed/mollie/init`)
+      expect((await h().request('POST', `${orderUrl(id)}/mollie/success`)).body.step).toBe(90)
+      expect((await h().request('GET', `${orderUrl(id)}/reset`)).body.step).toBe(40)
+      // still open at Mollie: the same checkout
+      expect((await h().request('POST', `${orderUrl(id)}/proceed/mollie/init`)).body.molliePayment.redirectUrl).toBe(first.body.molliePayment.redirectUrl)
+      expect((await h().request('POST', `${orderUrl(id)}/mollie/success`)).body.step).toBe(90)
+      expect((await h().request('GET', `${orderUrl(id)}/reset`)).body.step).toBe(40)
+      const [a] = await attemptsOf(h(), id)
+      fakes.mollie.setStatus(a.external_id!, 'expired')
+      const again = await h().request('POST', `${orderUrl(id)}/proceed/mollie/init`)
+      expect(again.body.step).toBe(70)
+      expect(again.body.molliePayment.redirectUrl).not.toBe(first.body.molliePayment.redirectUrl)
+      expect((await attemptsOf(h(), id)).map((x) => x.status)).toEqual(['CANCELED', 'OPEN'])
+      expect(await soldOf(h(), categories[0].id)).toBe(1)
+    })
+
     test('late payment after expiry: the task gives the open payment up (901, tickets back); paid later → tickets taken again and PAID', async () => {
       const admin = await h().admin()
       const { event, categories } = await onlineEvent(admin, MOLLIE)

@@ -91,8 +91,20 @@ const payUrl = (ctx: AppContext, order: TicketOrderRow) => `${ctx.config.baseUrl
 
 /** Creates the attempt's payment at the provider once (idempotency key); an error leaves nothing behind. */
 async function started(ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow, create: (a: PaymentAttemptRow) => Promise<{ external_id: string; client_secret?: string | null; checkout_url?: string | null }>) {
-  const a = await openAttempt(ctx, order, method)
-  if (a.external_id) return a
+  let a = await openAttempt(ctx, order, method)
+  if (a.external_id) {
+    // an attempt from before a reset (SYSTEM_PAYMENT_WAIT → continue): reused only while the
+    // provider still takes it; paid meanwhile → the order is paid; ended → a new one
+    const remote = await fetchRemote(ctx, a, method)
+    if (remote.status === 'open') return a
+    if (remote.status === 'paid' || remote.status === 'pending') {
+      await applyRemote(ctx, a, remote, 'return')
+      throw stepChanged((await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', order.id).executeTakeFirstOrThrow()) as TicketOrderRow)
+    }
+    await applyRemote(ctx, a, remote, 'return')
+    a = await openAttempt(ctx, order, method)
+    if (a.external_id) throw stepChanged(order)
+  }
   try {
     return await attachExternal(ctx, a, await create(a))
   } catch (e) {
