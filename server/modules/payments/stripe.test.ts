@@ -133,6 +133,29 @@ forEachDialect(
       fakes.stripe.intents.get(a.external_id!)!.amount = 2500
     })
 
+    test('processing (80) reconciled by the background task: paid without webhook or return; an intent never confirmed is cancelled at Stripe after 30 minutes (901, tickets back)', async () => {
+      const admin = await h().admin()
+      const { event, categories } = await onlineEvent(admin, STRIPE)
+      const id = await toConfirmation(h(), event.id, categories[0].id)
+      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: {} })
+      const [a] = await attemptsOf(h(), id)
+      const id2 = await toConfirmation(h(), event.id, categories[0].id)
+      await h().request('POST', `${orderUrl(id2)}/proceed/paymentPay`, { body: {} })
+      const [b] = await attemptsOf(h(), id2)
+      fakes.stripe.confirm(a.external_id!, 'ok')
+      h().clock.advance(6 * 60_000)
+      await h().tasks.runOnce()
+      expect(await orderRow(h(), id)).toMatchObject({ status: 'PAID', step: 100 })
+      expect(await orderRow(h(), id2)).toMatchObject({ status: 'OPEN', step: 80 })
+      for (let i = 0; i < 6; i++) {
+        h().clock.advance(5 * 60_000)
+        await h().tasks.runOnce()
+      }
+      expect(await orderRow(h(), id2)).toMatchObject({ status: 'CANCELED', step: 901 })
+      expect(fakes.stripe.intents.get(b.external_id!)!.status).toBe('canceled')
+      expect(await soldOf(h(), categories[0].id)).toBe(1)
+    })
+
     test('double click: two paymentPay at once make one PaymentIntent and one attempt', async () => {
       const admin = await h().admin()
       const { event, categories } = await onlineEvent(admin, STRIPE)
