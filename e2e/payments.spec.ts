@@ -3,6 +3,7 @@
 // pay by card, a declined card with its German message, PayPal approve, Mollie checkout with the
 // wait step and the redirect back, and a refund the guest sees.
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { type Browser, type Page } from '@playwright/test'
 import { expect, setupAdmin, shot, startServer, test } from './fixtures'
@@ -11,7 +12,9 @@ const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
 type Fakes = { stripe: string; mollie: string; paypal: string; control: string }
 
 async function startFakes(): Promise<{ urls: Fakes; stop(): void }> {
-  const proc = spawn('bun', ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  // Bun from the PATH, else the project's own (node_modules/.bin/bun)
+  const bun = existsSync('node_modules/.bin/bun') ? 'node_modules/.bin/bun' : 'bun'
+  const proc = spawn(bun, ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
   const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
   return { urls: JSON.parse(line), stop: () => proc.kill() }
 }
