@@ -18,6 +18,7 @@ import * as m320g from './2026-11-23-320_guest_transfer'
 import * as m330x from './2026-11-23-330_guest_extras'
 import * as m410t from './2026-11-23-410_ticketing'
 import * as m2311_420 from './2026-11-23-420_invoices'
+import * as m2311_430p from './2026-11-23-430_payments'
 import * as m2311_510 from './2026-11-23-510_seating'
 
 export const migrations: Record<string, Migration> = {
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-330_guest_extras': m330x,
   '2026-11-23-410_ticketing': m410t,
   '2026-11-23-420_invoices': m2311_420,
+  '2026-11-23-430_payments': m2311_430p,
   '2026-11-23-510_seating': m2311_510,
 }

@@ -8,7 +8,7 @@ import { errorBody, errorHandling, json } from './http/errors'
 import { inputGuard } from './http/input-guard'
 import { requestLanguage } from './http/request'
 import { isTrustedProxy } from './http/client-address'
-import { limitBodyStream, security } from './http/security'
+import { limitBodyStream, payPageCsp, security } from './http/security'
 import { type UiAssets, isApiPath, noUi, serveAsset } from './http/ui-assets'
 import { MODULES } from './modules'
 import { adoptGuestLink } from './modules/guest/link-session'
@@ -50,7 +50,7 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
 
   let app = new Elysia({ normalize: true })
     .use(errorHandling(ctx.log, features))
-    .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features, bodyLimitBytes, viaTrustedProxy }))
+    .use(security({ baseUrl: ctx.config.baseUrl, https, log: ctx.log, features, bodyLimitBytes, viaTrustedProxy, payCsp: payPageCsp([ctx.config.payments.stripe_js_url, ctx.config.payments.paypal_js_url]) }))
     .use(inputGuard())
     .use(
       openapi({

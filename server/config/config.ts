@@ -48,6 +48,12 @@ export const SETTINGS: SettingSpec[] = [
   { key: 'i18n.locale', env: 'EINLASS_LOCALE', flag: '--locale', kind: 'string', default: 'de', doc: 'Locale for dates and numbers.' },
   { key: 'i18n.timezone', env: 'EINLASS_TIMEZONE', flag: '--timezone', kind: 'string', default: 'Europe/Berlin', doc: 'Default time zone for new events and displays.' },
   { key: 'support.email', env: 'EINLASS_SUPPORT_EMAIL', flag: '--support-email', kind: 'string', default: 'support@localhost', doc: 'Support address shown in the server edition (feature ordering, help).' },
+  { key: 'payments.stripe_api_url', env: 'EINLASS_STRIPE_API_URL', flag: '--stripe-api-url', kind: 'string', default: 'https://api.stripe.com', doc: 'Stripe API base address (tests point it at a local fake).' },
+  { key: 'payments.stripe_js_url', env: 'EINLASS_STRIPE_JS_URL', flag: '--stripe-js-url', kind: 'string', default: 'https://js.stripe.com/v3/', doc: 'Stripe.js, loaded by the pay page only for Stripe.' },
+  { key: 'payments.mollie_api_url', env: 'EINLASS_MOLLIE_API_URL', flag: '--mollie-api-url', kind: 'string', default: 'https://api.mollie.com/v2/', doc: 'Mollie API base address.' },
+  { key: 'payments.paypal_api_url', env: 'EINLASS_PAYPAL_API_URL', flag: '--paypal-api-url', kind: 'string', default: 'https://api-m.paypal.com', doc: 'PayPal REST API base address (live).' },
+  { key: 'payments.paypal_sandbox_api_url', env: 'EINLASS_PAYPAL_SANDBOX_API_URL', flag: '--paypal-sandbox-api-url', kind: 'string', default: 'https://api-m.sandbox.paypal.com', doc: 'PayPal REST API base address (test mode).' },
+  { key: 'payments.paypal_js_url', env: 'EINLASS_PAYPAL_JS_URL', flag: '--paypal-js-url', kind: 'string', default: 'https://www.paypal.com/sdk/js', doc: 'PayPal JS SDK, loaded by the pay page only for PayPal.' },
   { key: 'log.level', env: 'EINLASS_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', doc: 'debug, info, warn or error.' },
 ]
 
@@ -86,6 +92,14 @@ export const ConfigSchema = z.object({
     timezone: z.string().refine(timezoneOk, 'unknown time zone'),
   }),
   support: z.object({ email: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address') }),
+  payments: z.object({
+    stripe_api_url: z.string().url('must be an http(s) address'),
+    stripe_js_url: z.string().url('must be an http(s) address'),
+    mollie_api_url: z.string().url('must be an http(s) address'),
+    paypal_api_url: z.string().url('must be an http(s) address'),
+    paypal_sandbox_api_url: z.string().url('must be an http(s) address'),
+    paypal_js_url: z.string().url('must be an http(s) address'),
+  }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' }) }),
 })
 

@@ -12,6 +12,7 @@ import type { ImportTables } from '../modules/imports/imports.table'
 import type { InvoiceTables } from '../modules/invoices/invoices.table'
 import type { MailTables } from '../modules/mail/mail.table'
 import type { NotificationSettingsTables } from '../modules/notification-settings/notification-settings.table'
+import type { PaymentsTables } from '../modules/payments/payments.table'
 import type { SeatingTables } from '../modules/seating/seating.table'
 import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
 import type { TagTables } from '../modules/tags/tags.table'
@@ -40,4 +41,5 @@ export interface DB
     GuestTables,
     HelpTables,
     DocumentTables,
-    TicketingTables {}
+    TicketingTables,
+    PaymentsTables {}

@@ -27,12 +27,41 @@ export const isEmbeddablePath = (path: string) => /^\/public\/event\/[^/]+\/fram
 // the four possible sets, built once (read-only: callers copy them into the response's headers)
 const headerSets = new Map<string, Readonly<Record<string, string>>>()
 
-export function securityHeaders(path: string, https: boolean): Readonly<Record<string, string>> {
+export function securityHeaders(path: string, https: boolean, payCsp?: string | null): Readonly<Record<string, string>> {
   const frame = isEmbeddablePath(path)
-  const key = `${frame}|${https}`
+  const pay = payCsp && isPayPath(path) ? payCsp : null
+  const key = `${frame}|${https}|${pay ?? ''}`
   let h = headerSets.get(key)
-  if (!h) headerSets.set(key, (h = Object.freeze(buildHeaders(frame, https))))
+  if (!h) headerSets.set(key, (h = Object.freeze({ ...buildHeaders(frame, https), ...(pay ? { 'content-security-policy': pay, 'permissions-policy': 'camera=(self), microphone=(), geolocation=(), payment=*' } : {}) })))
   return h
+}
+
+export const isPayPath = (path: string) => /^\/pay\/[^/]+\/?$/.test(path)
+
+/**
+ * The pay page's CSP (docs/payments.md): the provider scripts (their addresses are settings), the
+ * frames and API calls Stripe.js and the PayPal SDK make, and nothing else. Other pages keep the
+ * strict one.
+ */
+export function payPageCsp(scripts: string[]): string {
+  const origins = scripts.map((u) => new URL(u).origin)
+  const stripe = ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com', 'https://api.stripe.com']
+  const paypal = ['https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com']
+  const list = (...xs: string[]) => [...new Set(xs)].join(' ')
+  return [
+    "default-src 'self'",
+    `script-src ${list("'self'", ...origins, 'https://js.stripe.com', 'https://*.js.stripe.com', ...paypal)}`,
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${list("'self'", 'data:', 'blob:', ...paypal, 'https://*.stripe.com')}`,
+    "font-src 'self'",
+    `connect-src ${list("'self'", ...origins, ...stripe, ...paypal)}`,
+    `frame-src ${list(...origins, ...stripe, ...paypal)}`,
+    "media-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ')
 }
 
 function buildHeaders(frame: boolean, https: boolean): Record<string, string> {
@@ -160,6 +189,8 @@ export function security(opts: {
   log: Logger
   features: () => readonly string[]
   bodyLimitBytes: number
+  /** the pay page's CSP with the provider script origins (payPageCsp) */
+  payCsp?: string | null
   /** whether the request's connection is a trusted reverse proxy (its X-Forwarded-Host counts) */
   viaTrustedProxy?: (request: Request, server: unknown) => boolean
 }) {
@@ -171,7 +202,7 @@ export function security(opts: {
       const given = request.headers.get('x-request-id')
       const id = given && /^[\w.:-]{1,100}$/.test(given) ? given : newRequestId()
       if (logRequests) started.set(request, { t: performance.now(), id })
-      Object.assign(set.headers, securityHeaders(url.pathname, opts.https), { 'x-request-id': id })
+      Object.assign(set.headers, securityHeaders(url.pathname, opts.https, opts.payCsp), { 'x-request-id': id })
       // answers of the API carry personal data: never stored by a browser or a shared cache
       // (handlers that answer with their own Response, e.g. public event images, set their own)
       if (isPrivatePath(url.pathname)) set.headers['cache-control'] = 'no-store'

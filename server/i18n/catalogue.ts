@@ -18,6 +18,7 @@ import * as registration from '../modules/registration/messages'
 import * as seating from '../modules/seating/messages'
 import * as visitors from '../modules/visitors/messages'
 import * as ticketing from '../modules/ticketing/messages'
+import * as payments from '../modules/payments/messages'
 import { de } from './de'
 import { interpolate } from './interpolate'
 import { DEFAULT_LANGUAGE } from './languages'
@@ -47,6 +48,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   help,
   documents,
   ticketing,
+  payments,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

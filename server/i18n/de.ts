@@ -20,6 +20,7 @@ import { de as registration } from '../modules/registration/messages'
 import { de as seating } from '../modules/seating/messages'
 import { de as visitors } from '../modules/visitors/messages'
 import { de as ticketing } from '../modules/ticketing/messages'
+import { de as payments } from '../modules/payments/messages'
 import { de as common } from './messages/common'
 
 export const de: Record<string, string> = {
@@ -44,4 +45,5 @@ export const de: Record<string, string> = {
   ...help,
   ...documents,
   ...ticketing,
+  ...payments,
 }

@@ -24,6 +24,7 @@ import { tagRoutes } from './tags'
 import { reservationRoutes } from './reservations'
 import { taskRoutes } from './tasks'
 import { ticketingRoutes } from './ticketing'
+import { paymentRoutes } from './payments'
 import { visitorRoutes } from './visitors'
 
 export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any, any, any>> = [
@@ -51,4 +52,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   helpRoutes,
   documentRoutes,
   ticketingRoutes,
+  paymentRoutes,
 ]

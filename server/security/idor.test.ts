@@ -110,6 +110,8 @@ forEachDialect(
         coupons: a.coupon.id,
         orders: a.order.id,
         paymentMethods: a.paymentMethod.id,
+        // a provider's webhook names the payment method whose signing secret checks it
+        webhook: a.paymentMethod.id,
         agency: a.a.agencyId,
       }
       if (before && byCollection[before] !== undefined) return String(byCollection[before])

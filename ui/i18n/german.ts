@@ -15,7 +15,7 @@ export const PARTS = {
    * server/modules/guest/guest-budget.test.ts (every key the guest pages name is in core + guest). */
   guest: ['guest', 'guestPortal', 'guestAgreements', 'selfCheckin', 'help', 'report', 'notifications', 'visitorStatus', 'signature', 'nav', 'role', 'auth', 'account', 'registration', 'form', 'fieldType', 'defaultField'],
   /** the ticket order payment page /pay/{id} */
-  pay: ['ticketing'],
+  pay: ['ticketing', 'payments.pay'],
 } as const
 
 export type PartName = keyof typeof PARTS | 'rest'

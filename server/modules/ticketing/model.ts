@@ -48,8 +48,11 @@ export type CouponInput = z.infer<typeof CouponInput>
 export const OFFLINE_METHODS = ['TRANSFER', 'INVOICE', 'LOCATION', 'COUPON'] as const
 export const ALL_METHODS = ['TRANSFER', 'INVOICE', 'PAYPAL', 'STRIPE', 'MOLLIE', 'LOCATION', 'COUPON'] as const
 
+export const ONLINE_METHODS = ['STRIPE', 'PAYPAL', 'MOLLIE'] as const
+export const STRIPE_PAYMENT_TYPES = ['CARD', 'SEPA', 'SOFORT', 'GIROPAY'] as const
+
 export const PaymentMethodInput = z.object({
-  method: z.enum(OFFLINE_METHODS),
+  method: z.enum([...OFFLINE_METHODS, ...ONLINE_METHODS]),
   currency: z.enum(CURRENCIES).default('EURO'),
   confirmationText: optionalText(2000),
   accountHolder: optionalText(70),
@@ -57,6 +60,16 @@ export const PaymentMethodInput = z.object({
   bic: optionalText(11),
   bank: optionalText(200),
   transferReferencePrefix: optionalText(20),
+  // online providers (docs/payments.md): publicKey is Stripe's publishable key or PayPal's client
+  // id (public); secretKey (Stripe secret key, PayPal secret, Mollie API key) and webhookSecret
+  // (Stripe signing secret) are write-only: empty keeps the stored one
+  publicKey: optionalText(200),
+  secretKey: optionalText(300),
+  webhookSecret: optionalText(300),
+  accountId: optionalText(100),
+  testMode: z.boolean().default(true),
+  paymentTypes: z.array(z.enum(STRIPE_PAYMENT_TYPES)).max(4).nullish(),
+  disabledFundings: z.array(z.string().regex(/^[a-z]{2,20}$/)).max(20).nullish(),
 })
 export type PaymentMethodInput = z.infer<typeof PaymentMethodInput>
 

@@ -5,7 +5,9 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools'
 import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
-import { isoNow } from '../../db/types'
+import { bool, fromJson, isoNow, toJson } from '../../db/types'
+import type { Secrets } from '../../secrets'
+import { open, seal } from '../identity/secret-box'
 import { AppError, fieldError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import type { PaymentMethodInput } from './model'
@@ -21,10 +23,60 @@ export const paymentMethodDto = (p: PaymentMethodRow) => ({
   bic: p.bic,
   bank: p.bank,
   transferReferencePrefix: p.transfer_reference_prefix,
+  // online providers (docs/payments.md): only the public parts ever leave the server
+  paymentTypes: p.method === 'STRIPE' ? fromJson<string[] | null>(p.payment_types, null) ?? ['CARD'] : null,
+  payPalClientId: p.method === 'PAYPAL' ? p.public_key : null,
+  payPalTestMode: p.method === 'PAYPAL' ? bool(p.test_mode) : null,
+  disabledFundings: p.method === 'PAYPAL' ? fromJson<string[]>(p.disabled_fundings, []) : null,
+  publicKey: p.method === 'STRIPE' || p.method === 'PAYPAL' ? p.public_key : null,
+  accountId: p.method === 'STRIPE' ? p.account_id : null,
+  testMode: ONLINE.has(p.method) ? bool(p.test_mode) : null,
+  hasSecretKey: ONLINE.has(p.method) ? p.secret_sealed != null : null,
 })
 
-function columns(input: PaymentMethodInput) {
+const ONLINE = new Set(['STRIPE', 'PAYPAL', 'MOLLIE'])
+
+/** The provider secrets of an online method (sealed at rest with the data dir key). */
+export interface ProviderSecrets {
+  secretKey: string
+  webhookSecret?: string | null
+}
+export function methodSecrets(secrets: Secrets, p: Pick<PaymentMethodRow, 'secret_sealed'>): ProviderSecrets | null {
+  return p.secret_sealed ? (JSON.parse(open(secrets, p.secret_sealed)) as ProviderSecrets) : null
+}
+
+/** Checks and seals the credentials of an online method; a blank secret keeps the stored one. */
+function onlineColumns(secrets: Secrets, input: PaymentMethodInput, existing: PaymentMethodRow | null) {
+  const old = existing && existing.method === input.method ? methodSecrets(secrets, existing) : null
+  const secretKey = input.secretKey ?? old?.secretKey ?? null
+  const webhookSecret = input.webhookSecret ?? old?.webhookSecret ?? null
+  const problems = []
+  if (!secretKey) problems.push({ field: 'secretKey', errorType: 'REQUIRED' })
+  if (input.method === 'STRIPE') {
+    if (!input.publicKey) problems.push({ field: 'publicKey', errorType: 'REQUIRED' })
+    else if (!/^pk_(test|live)_\w+$/.test(input.publicKey)) problems.push({ field: 'publicKey', errorType: 'INVALID' })
+    if (secretKey && !/^(sk|rk)_(test|live)_\w+$/.test(secretKey)) problems.push({ field: 'secretKey', errorType: 'INVALID' })
+    if (!webhookSecret) problems.push({ field: 'webhookSecret', errorType: 'REQUIRED' })
+    if (input.accountId && !/^acct_\w+$/.test(input.accountId)) problems.push({ field: 'accountId', errorType: 'INVALID' })
+  }
+  if (input.method === 'PAYPAL' && !input.publicKey) problems.push({ field: 'publicKey', errorType: 'REQUIRED' })
+  if (input.method === 'MOLLIE' && secretKey && !/^(test|live)_\w{20,}$/.test(secretKey)) problems.push({ field: 'secretKey', errorType: 'INVALID' })
+  if (problems.length) throw fieldError(problems)
+  const testMode = input.method === 'STRIPE' ? secretKey!.includes('_test_') : input.method === 'MOLLIE' ? secretKey!.startsWith('test_') : input.testMode
+  return {
+    public_key: input.method === 'MOLLIE' ? null : input.publicKey,
+    account_id: input.method === 'STRIPE' ? input.accountId : null,
+    secret_sealed: seal(secrets, JSON.stringify({ secretKey: secretKey!, webhookSecret: input.method === 'STRIPE' ? webhookSecret : null } satisfies ProviderSecrets)),
+    test_mode: testMode,
+    payment_types: input.method === 'STRIPE' ? toJson(input.paymentTypes?.length ? [...new Set(input.paymentTypes)] : ['CARD']) : null,
+    disabled_fundings: input.method === 'PAYPAL' ? toJson(input.disabledFundings ?? []) : null,
+  }
+}
+
+function columns(input: PaymentMethodInput, secrets?: Secrets, existing: PaymentMethodRow | null = null) {
+  const none = { public_key: null as string | null, account_id: null as string | null, secret_sealed: null as string | null, test_mode: true, payment_types: null as string | null, disabled_fundings: null as string | null }
   const base = {
+    ...(ONLINE.has(input.method) && secrets ? onlineColumns(secrets, input, existing) : none),
     method: input.method,
     currency: input.currency,
     confirmation_text: input.confirmationText,
@@ -57,14 +109,16 @@ export const listPaymentMethods = (db: Db, agencyId: number) => db.selectFrom('p
 export async function createPaymentMethod(ctx: AppContext, agencyId: number, input: PaymentMethodInput) {
   return ctx.db
     .insertInto('payment_method')
-    .values({ agency_id: agencyId, ...columns(input), created_at: isoNow(ctx.clock.now()) })
+    .values({ agency_id: agencyId, ...columns(input, ctx.secrets), created_at: isoNow(ctx.clock.now()) })
     .returningAll()
     .executeTakeFirstOrThrow()
     .catch(exists)
 }
 
 export async function updatePaymentMethod(ctx: AppContext, agencyId: number, id: number, input: PaymentMethodInput) {
-  const row = await ctx.db.updateTable('payment_method').set(columns(input)).where('id', '=', id).where('agency_id', '=', agencyId).returningAll().executeTakeFirst().catch(exists)
+  const existing = await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', id).where('agency_id', '=', agencyId).executeTakeFirst()
+  if (!existing) throw notFound()
+  const row = await ctx.db.updateTable('payment_method').set(columns(input, ctx.secrets, existing)).where('id', '=', id).where('agency_id', '=', agencyId).returningAll().executeTakeFirst().catch(exists)
   if (!row) throw notFound()
   return row
 }
@@ -112,6 +166,8 @@ export interface PayResult {
   status: TicketOrderRow['status']
   qrCode?: string | null
   redirectUrl?: string | null
+  /** PAID: what the provider took (cents) */
+  paidAmount?: number
 }
 
 export interface PaymentProvider {
@@ -122,7 +178,14 @@ export interface PaymentProvider {
    * Runs inside the order's transaction when the guest confirms (paymentPay on step 40). Offline
    * methods finish here; online ones start their payment and answer 70/80/90.
    */
-  pay(ctx: AppContext, trx: Db, order: TicketOrderRow, method: PaymentMethodRow | null, input: { fullName?: string | null }): Promise<PayResult>
+  pay(ctx: AppContext, trx: Db, order: TicketOrderRow, method: PaymentMethodRow | null, input: { fullName?: string | null; prepared?: unknown }): Promise<PayResult>
+  /**
+   * Online methods: talks to the provider BEFORE the order's transaction (no database lock held
+   * over the network); its answer reaches pay() as input.prepared. Throws a clear error when the
+   * provider cannot be reached, before anything about the order is written. An answer with
+   * `settled: true` means the provider finished the order itself (PayPal's capture).
+   */
+  prepare?(ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow, input: { fullName?: string | null }): Promise<unknown>
 }
 
 const providers = new Map<string, PaymentProvider>()

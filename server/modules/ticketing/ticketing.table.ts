@@ -47,6 +47,14 @@ export interface PaymentMethodTable {
   bic: string | null
   bank: string | null
   transfer_reference_prefix: string | null
+  /** online providers (docs/payments.md): public key / PayPal client id, Stripe connected account */
+  public_key: string | null
+  account_id: string | null
+  /** sealed JSON of the provider secrets (secret-box), never sent out */
+  secret_sealed: string | null
+  test_mode: GenBool
+  payment_types: string | null
+  disabled_fundings: string | null
   created_at: Generated<Timestamp>
 }
 export type PaymentMethodRow = Selectable<PaymentMethodTable>

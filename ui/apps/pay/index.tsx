@@ -9,6 +9,7 @@ import { formatMoney } from '../../../server/i18n/format'
 import { ApiError, errorText, get, post } from '../../api/client'
 import { Alert, Button, Card, Spinner } from '../../components/ui'
 import { fieldMessage, t, useLanguage } from '../../i18n'
+import { OnlinePay, type OnlineInfo } from './online'
 
 interface Line {
   amount: number
@@ -67,6 +68,8 @@ interface Info {
   requireReferenceId: boolean
   imprintUrl: string | null
   privacyUrl: string | null
+  stripePayment: OnlineInfo['stripePayment']
+  paymentScripts?: OnlineInfo['paymentScripts']
 }
 
 const money = (cents: number, currency: string) => `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
@@ -96,6 +99,18 @@ export default function PayApp() {
     if (id) void load()
   }, [id])
   const step = info?.ticketOrder.step
+  // back from Stripe (3-D Secure, redirects: #success) or the Mollie checkout (#mollie): ask the
+  // server to look at the payment now instead of waiting for the webhook
+  const [returned, setReturned] = useState(false)
+  useEffect(() => {
+    const m = info?.ticketOrder.paymentMethod
+    if (returned || step == null || ![70, 80, 90].includes(step) || (m !== 'STRIPE' && m !== 'MOLLIE')) return
+    if (!['#success', '#mollie'].includes(location.hash)) return
+    setReturned(true)
+    void post(`${base}/${m.toLowerCase()}/success`, {})
+      .then(() => load())
+      .catch(() => {})
+  }, [step])
   // processing: poll the order state until the step leaves it
   useEffect(() => {
     if (step == null || ![70, 80, 90].includes(step)) return
@@ -151,7 +166,20 @@ export default function PayApp() {
           {t('ticketing.pay.stepOf', { n: o.displayStep, of: o.grossPrice === 0 ? 2 : 3 })} · {t(`ticketing.step.${o.step}`)}
         </p>
       )}
-      <StepBody info={info} qrCode={qrCode} proceed={proceed} reset={reset} />
+      <StepBody
+        info={info}
+        qrCode={qrCode}
+        proceed={proceed}
+        reset={reset}
+        online={{
+          base,
+          done: async (msg) => {
+            await load()
+            if (msg) setError(msg)
+            window.scrollTo(0, 0)
+          },
+        }}
+      />
       <Summary info={info} />
     </PayShell>
   )
@@ -188,7 +216,12 @@ function PayShell({ info, children }: { info?: Info; children: preact.ComponentC
 
 type Proceed = (path: string, body: unknown) => Promise<ApiError | null>
 
-function StepBody({ info, qrCode, proceed, reset }: { info: Info; qrCode: string | null; proceed: Proceed; reset(): void }) {
+interface Online {
+  base: string
+  done(error?: string | null): Promise<void>
+}
+
+function StepBody({ info, qrCode, proceed, reset, online }: { info: Info; qrCode: string | null; proceed: Proceed; reset(): void; online: Online }) {
   const o = info.ticketOrder
   if (o.status === 'WAITING_LIST') return <Alert tone="info">{t(info.event.registrationButtonType === 'SEND' ? 'ticketing.pay.waitingList' : 'ticketing.pay.waitingListRequest')}</Alert>
   if (o.status === 'REQUIRE_APPROVAL') return <Alert tone="info">{t('ticketing.pay.requireApproval')}</Alert>
@@ -211,7 +244,7 @@ function StepBody({ info, qrCode, proceed, reset }: { info: Info; qrCode: string
     case 8:
       return <MethodStep info={info} proceed={proceed} />
     case 40:
-      return <ConfirmStep info={info} proceed={proceed} />
+      return <ConfirmStep info={info} proceed={proceed} online={online} />
     case 70:
     case 80:
       return <Spinner label={t('ticketing.pay.processing')} />
@@ -387,7 +420,9 @@ function EditLink({ info, step, proceed }: { info: Info; step: number; proceed: 
   )
 }
 
-function ConfirmStep({ info, proceed }: { info: Info; proceed: Proceed }) {
+const ONLINE_METHODS = ['STRIPE', 'PAYPAL', 'MOLLIE']
+
+function ConfirmStep({ info, proceed, online }: { info: Info; proceed: Proceed; online: Online }) {
   const o = info.ticketOrder
   const a = o.invoiceAddress
   const [busy, setBusy] = useState(false)
@@ -425,6 +460,9 @@ function ConfirmStep({ info, proceed }: { info: Info; proceed: Proceed }) {
           <p>{t(`ticketing.method.${o.paymentMethod}`)}</p>
         </section>
       )}
+      {o.grossPrice > 0 && ONLINE_METHODS.includes(o.paymentMethod ?? '') ? (
+        <OnlinePay info={info} base={online.base} done={online.done} />
+      ) : (
       <div class="pay-actions">
         <Button
           busy={busy}
@@ -437,6 +475,7 @@ function ConfirmStep({ info, proceed }: { info: Info; proceed: Proceed }) {
           {o.grossPrice === 0 ? t('ticketing.pay.confirmFree') : t('ticketing.pay.confirm', { total: money(o.grossPrice, o.currency) })}
         </Button>
       </div>
+      )}
     </Card>
   )
 }

@@ -22,6 +22,12 @@ import { reholdOrder } from './release'
 import { onOrderSettled } from './settle'
 import { NOT_PAYABLE, STEP, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
 
+/** The Ticket info's stripePayment (set by the payments module; null without it). */
+export let stripePaymentInfo: ((ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow | null) => Promise<Record<string, unknown> | null>) | null = null
+export function setStripePaymentInfo(f: typeof stripePaymentInfo) {
+  stripePaymentInfo = f
+}
+
 export async function orderByPublicId(db: Db, publicId: string): Promise<TicketOrderRow> {
   if (!/^[a-z2-7]{24}$/.test(publicId)) throw notFound()
   const o = await db.selectFrom('ticket_order').selectAll().where('public_id', '=', publicId).executeTakeFirst()
@@ -121,7 +127,9 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     useInvoiceXML: seller.useInvoiceXML,
     requireReferenceId: seller.requireReferenceId,
     userAccount: null,
-    stripePayment: null,
+    // provider scripts (settings), loaded by the page only for their method (docs/payments.md)
+    paymentScripts: { stripe: ctx.config.payments.stripe_js_url, paypal: ctx.config.payments.paypal_js_url },
+    stripePayment: stripePaymentInfo ? await stripePaymentInfo(ctx, order, chosen) : null,
     imprintUrl: seller.imprintUrl,
     privacyUrl: seller.privacyUrl,
   }
@@ -240,13 +248,24 @@ export async function proceedPaymentSelection(ctx: AppContext, publicId: string,
 export async function proceedPaymentPay(ctx: AppContext, publicId: string, input: { paymentMethod?: string | null; fullName?: string | null }) {
   let qrCode: string | null = null
   let redirectUrl: string | null = null
+  // online methods start or finish their payment at the provider first (payment-methods.ts)
+  let prepared: unknown
+  const pre = await orderByPublicId(ctx.db, publicId)
+  const preProvider = pre.gross_price > 0 && pre.payment_method ? paymentProvider(pre.payment_method) : null
+  if (preProvider?.prepare && pre.status === 'OPEN' && pre.step === STEP.CONFIRMATION && (!input.paymentMethod || input.paymentMethod === pre.payment_method)) {
+    const row = (await eventPaymentMethods(ctx.db, { id: pre.event_id, agency_id: pre.agency_id, currency: pre.currency })).find((m) => m.method === pre.payment_method)
+    if (!row) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
+    prepared = await preProvider.prepare(ctx, pre, row, { fullName: input.fullName })
+    // a provider that settled the order itself (a PayPal capture) answers the order as it is now
+    if ((prepared as { settled?: boolean } | undefined)?.settled) return answer(await orderByPublicId(ctx.db, publicId), { qrCode: null, redirectUrl: null })
+  }
   const o = await proceed(ctx, publicId, STEP.CONFIRMATION, async (trx, order) => {
     const method = order.gross_price === 0 ? 'COUPON' : order.payment_method
     if (!method || (input.paymentMethod && input.paymentMethod !== method)) throw stepChanged(order)
     const row = method === 'COUPON' ? null : ((await eventPaymentMethods(trx, { id: order.event_id, agency_id: order.agency_id, currency: order.currency })).find((m) => m.method === method) ?? null)
     const provider = paymentProvider(method)
     if (!provider || (method !== 'COUPON' && !row)) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
-    const r = await provider.pay(ctx, trx, order, row, { fullName: input.fullName })
+    const r = await provider.pay(ctx, trx, order, row, { fullName: input.fullName, prepared })
     qrCode = r.qrCode ?? null
     redirectUrl = r.redirectUrl ?? null
     const settles = r.status === 'PAID' || r.status === 'CONFIRMED'
@@ -260,7 +279,7 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
         full_name: input.fullName ?? order.full_name,
         hold_until: null,
         payment_due_at: r.status === 'OPEN' || r.status === 'CONFIRMED' ? isoNow(new Date(now.getTime() + seller.paymentTermsDays * 86400_000)) : null,
-        ...(r.status === 'PAID' ? { paid_amount: order.gross_price, paid_at: isoNow(now) } : {}),
+        ...(r.status === 'PAID' ? { paid_amount: r.paidAmount ?? order.gross_price, paid_at: isoNow(now) } : {}),
       },
       history: `PAY_${method}`,
       after: async (updated) => {
@@ -269,7 +288,8 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
           await trx.updateTable('event_visitor').set({ status: 'CONFIRMED' }).where('id', '=', updated.visitor_id).where('status', '=', 'PENDING').execute()
         }
         if (settles) await onOrderSettled(ctx, trx, updated)
-        await enqueueOrderMail(ctx, trx, updated, 'received', row)
+        // an online payment still at the provider gets its mail when the provider says paid
+        if (updated.step === STEP.FINISHED) await enqueueOrderMail(ctx, trx, updated, 'received', row)
       },
     }
   })

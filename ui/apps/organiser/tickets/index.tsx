@@ -38,6 +38,8 @@ interface Method {
   currency: string
   iban: string | null
 }
+const ONLINE = ['STRIPE', 'PAYPAL', 'MOLLIE']
+
 interface OrderRow {
   id: number
   number: string
@@ -338,6 +340,20 @@ function Orders({ event }: { event: EventFull }) {
       toast(errorText(err), 'error')
     }
   }
+  // online payments go back through their provider, whole or in part (docs/payments.md)
+  const refundOnline = async (o: OrderRow) => {
+    const given = prompt(t('payments.admin.refundAmount', { number: o.number }), '')
+    if (given === null) return
+    const amount = given.trim() ? Math.round(Number(given.replace(/\./g, '').replace(',', '.')) * 100) : null
+    if (amount !== null && !(amount > 0)) return toast(t('errors.REFUND_TOO_LARGE'), 'error')
+    try {
+      await post(`/proxy/api/events/${event.id}/orders/${o.id}/refundPayment`, { amount })
+      toast(t('payments.admin.refunded'))
+      reload()
+    } catch (err) {
+      toast(errorText(err), 'error')
+    }
+  }
   return (
     <Card>
       <h2>{t('ticketing.admin.orders')}</h2>
@@ -400,9 +416,14 @@ function Orders({ event }: { event: EventFull }) {
                           {t('ticketing.admin.markPaid')}
                         </Button>
                       )}
-                      {o.status === 'PAID' && (
+                      {o.status === 'PAID' && !ONLINE.includes(o.paymentMethod ?? '') && (
                         <Button variant="ghost" onClick={() => confirm(t('ticketing.admin.refundConfirm', { number: o.number })) && void act(o, 'refund')}>
                           {t('ticketing.admin.refund')}
+                        </Button>
+                      )}
+                      {o.status === 'PAID' && ONLINE.includes(o.paymentMethod ?? '') && (
+                        <Button variant="ghost" onClick={() => void refundOnline(o)}>
+                          {t('payments.admin.refund')}
                         </Button>
                       )}
                       {['OPEN', 'CONFIRMED', 'PAID'].includes(o.status) && (

@@ -36,6 +36,9 @@ interface Method {
   bank: string | null
   transferReferencePrefix: string | null
   confirmationText: string | null
+  testMode?: boolean | null
+  hasSecretKey?: boolean | null
+  publicKey?: string | null
 }
 
 const TEXT_FIELDS = ['name', 'street', 'streetNumber', 'postCode', 'city', 'country', 'vatId', 'taxNumber', 'contactName', 'phone', 'email', 'invoiceNumberPrefix', 'imprintUrl', 'privacyUrl'] as const
@@ -102,14 +105,15 @@ function SellerCard() {
 
 function MethodsCard() {
   const res = useResource<Method[]>('/proxy/api/agency/paymentMethods')
-  const blank = { method: 'TRANSFER', currency: 'EURO', accountHolder: '', iban: '', bic: '', bank: '', transferReferencePrefix: '', confirmationText: '' }
+  const blank = { method: 'TRANSFER', currency: 'EURO', accountHolder: '', iban: '', bic: '', bank: '', transferReferencePrefix: '', confirmationText: '', publicKey: '', secretKey: '', webhookSecret: '', accountId: '' }
+  const [sandbox, setSandbox] = useState(true)
   const [f, setF] = useState(blank)
   const [errors, setErrors] = useState<Record<string, string>>({})
   if (!res.data) return <Spinner />
   const add = async (e: Event) => {
     e.preventDefault()
     try {
-      await post('/proxy/api/agency/paymentMethods', f)
+      await post('/proxy/api/agency/paymentMethods', { ...f, testMode: sandbox })
       setF(blank)
       setErrors({})
       toast(t('ticketing.sales.methodSaved'))
@@ -124,10 +128,14 @@ function MethodsCard() {
     await del(`/proxy/api/agency/paymentMethods/${m.id}`).catch((err) => toast(errorText(err), 'error'))
     await res.reload()
   }
-  const input = (k: keyof typeof f, label: string) => (
+  const input = (k: keyof typeof f, label: string, secret = false) => (
     <label>
       {label}
-      <input value={f[k]} onInput={(e) => setF({ ...f, [k]: (e.target as HTMLInputElement).value })} />
+      {secret ? (
+        <input type="password" value={String(f[k])} onInput={(e) => setF({ ...f, [k]: (e.target as HTMLInputElement).value })} />
+      ) : (
+        <input value={String(f[k])} onInput={(e) => setF({ ...f, [k]: (e.target as HTMLInputElement).value })} />
+      )}
       {errors[k] && <small class="field-error">{fieldMessage(errors[k])}</small>}
     </label>
   )
@@ -138,6 +146,8 @@ function MethodsCard() {
         {res.data.map((m) => (
           <li key={m.id}>
             <strong>{t(`ticketing.method.${m.method}`)}</strong> ({m.currency}){m.iban && ` · ${m.accountHolder} · ${m.iban} · ${m.bic}`}{' '}
+            {m.testMode != null && <span class={`badge ${m.testMode ? 'badge-warn' : 'badge-ok'}`}>{t(m.testMode ? 'payments.admin.testMode' : 'payments.admin.liveMode')}</span>}{' '}
+            {m.method === 'STRIPE' && <small class="muted break">{t('payments.admin.webhook', { url: `${location.origin}/proxy/api/payments/stripe/webhook/${m.id}` })}</small>}
             <Button variant="ghost" onClick={() => void remove(m)}>
               {t('ticketing.admin.delete')}
             </Button>
@@ -148,7 +158,7 @@ function MethodsCard() {
         <label>
           {t('ticketing.sales.method')}
           <select value={f.method} onChange={(e) => setF({ ...f, method: (e.target as HTMLSelectElement).value })}>
-            {['TRANSFER', 'INVOICE', 'LOCATION'].map((m) => (
+            {['TRANSFER', 'INVOICE', 'LOCATION', 'STRIPE', 'PAYPAL', 'MOLLIE'].map((m) => (
               <option key={m} value={m}>
                 {t(`ticketing.method.${m}`)}
               </option>
@@ -171,6 +181,25 @@ function MethodsCard() {
             {input('transferReferencePrefix', t('ticketing.sales.referencePrefix'))}
           </>
         )}
+        {f.method === 'STRIPE' && (
+          <>
+            {input('publicKey', t('payments.admin.publicKey'))}
+            {input('secretKey', t('payments.admin.secretKey'), true)}
+            {input('webhookSecret', t('payments.admin.webhookSecret'), true)}
+            {input('accountId', t('payments.admin.accountId'))}
+          </>
+        )}
+        {f.method === 'PAYPAL' && (
+          <>
+            {input('publicKey', t('payments.admin.clientId'))}
+            {input('secretKey', t('payments.admin.clientSecret'), true)}
+            <label class="inline-check">
+              <input type="checkbox" checked={sandbox} onChange={(e) => setSandbox((e.target as HTMLInputElement).checked)} />
+              {t('payments.admin.sandbox')}
+            </label>
+          </>
+        )}
+        {f.method === 'MOLLIE' && input('secretKey', t('payments.admin.apiKey'), true)}
         {input('confirmationText', t('ticketing.sales.confirmationText'))}
         <div class="tickets-form-actions">
           <Button type="submit">{t('ticketing.sales.addMethod')}</Button>

@@ -1,0 +1,151 @@
+// Online payments on a phone (issue 13) against the local provider fakes, run in a Bun process of
+// their own (server/testing/fakes/serve.ts) with stand-ins of Stripe.js and the PayPal JS SDK:
+// pay by card, a declined card with its German message, PayPal approve, Mollie checkout with the
+// wait step and the redirect back, and a refund the guest sees.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { type Browser, type Page } from '@playwright/test'
+import { expect, setupAdmin, shot, startServer, test } from './fixtures'
+
+const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
+type Fakes = { stripe: string; mollie: string; paypal: string; control: string }
+
+async function startFakes(): Promise<{ urls: Fakes; stop(): void }> {
+  // Bun from the PATH, else the project's own (node_modules/.bin/bun)
+  const bun = existsSync('node_modules/.bin/bun') ? 'node_modules/.bin/bun' : 'bun'
+  const proc = spawn(bun, ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
+  return { urls: JSON.parse(line), stop: () => proc.kill() }
+}
+
+async function onlineEvent(page: Page, url: string, method: Record<string, unknown>) {
+  const req = page.request
+  const start = new Date(Date.now() + 21 * 86400_000)
+  start.setUTCHours(17, 0, 0, 0)
+  const ev = await req.post(`${url}/proxy/api/events`, { data: { displayName: 'Jazznacht', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kulturhalle', city: 'Leipzig', maxVisitors: 200 } })
+  const id = (await ev.json()).id as number
+  const cat = await (await req.post(`${url}/proxy/api/events/${id}/ticketCategories`, { data: { displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_7' } })).json()
+  const have = (await (await req.get(`${url}/proxy/api/agency/paymentMethods`)).json()) as Array<{ id: number; method: string }>
+  const mid = have.find((x) => x.method === method.method)?.id ?? (await (await req.post(`${url}/proxy/api/agency/paymentMethods`, { data: method })).json()).id
+  expect((await req.put(`${url}/proxy/api/events/${id}/paymentMethods`, { data: { ids: [mid] } })).status()).toBe(200)
+  return { eventId: id, categoryId: cat.id as number }
+}
+
+async function order(page: Page, url: string, ev: { eventId: number; categoryId: number }, first: string) {
+  const r = await page.request.post(`${url}/proxy/api/public/events/${ev.eventId}/registrations`, { data: { salutation: 'Frau', firstName: first, lastName: 'Musterfrau', email: `${first.toLowerCase()}@example.org`, tickets: [{ categoryId: ev.categoryId, amount: 1 }] } })
+  expect(r.status()).toBe(201)
+  return (await r.json()).ticketOrderId as string
+}
+
+async function addressStep(g: Page) {
+  await g.getByLabel(/^Straße/).fill('Karl-Liebknecht-Straße')
+  await g.getByLabel(/^Hausnummer/).fill('12')
+  await g.getByLabel(/^PLZ/).fill('04107')
+  await g.getByLabel(/^Ort/).fill('Leipzig')
+  await g.getByRole('button', { name: 'Weiter' }).click()
+  await expect(g.getByText('Schritt 3 von 3')).toBeVisible()
+}
+
+async function phone(browser: Browser) {
+  return (await browser.newContext(PHONE)).newPage()
+}
+
+test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a refund seen by the guest', async ({ page, browser }) => {
+  test.setTimeout(120_000)
+  const fakes = await startFakes()
+  const server = await startServer({
+    EINLASS_STRIPE_API_URL: fakes.urls.stripe,
+    EINLASS_STRIPE_JS_URL: `${fakes.urls.control}/stripe.js`,
+    EINLASS_MOLLIE_API_URL: `${fakes.urls.mollie}/v2/`,
+    EINLASS_PAYPAL_SANDBOX_API_URL: fakes.urls.paypal,
+    EINLASS_PAYPAL_JS_URL: `${fakes.urls.control}/paypal.js`,
+  })
+  try {
+    await setupAdmin(page, server)
+    // the organiser sets Stripe up on the sales page: secrets write-only, test mode shown
+    await page.goto(`${server.url}/agency/sales`)
+    await page.getByRole('combobox', { name: 'Zahlungsart', exact: true }).selectOption('STRIPE')
+    await page.getByLabel('Veröffentlichbarer Schlüssel (pk_…)').fill('pk_test_einlass')
+    await page.getByLabel('Geheimer Schlüssel (sk_…)').fill('sk_test_einlass')
+    await page.getByRole('button', { name: 'Zahlungsart anlegen' }).click()
+    await expect(page.getByText('Dieses Feld ist ein Pflichtfeld.').first()).toBeVisible()
+    await page.getByLabel('Webhook-Signaturgeheimnis (whsec_…)').fill('whsec_test_einlass')
+    await page.getByRole('button', { name: 'Zahlungsart anlegen' }).click()
+    await expect(page.getByText('Die Zahlungsart wurde angelegt.')).toBeVisible()
+    await expect(page.getByText('Testmodus')).toBeVisible()
+    await expect(page.getByText(/Webhook-Adresse für Stripe: .*\/proxy\/api\/payments\/stripe\/webhook\/\d+/)).toBeVisible()
+    await expect(page.locator('body')).not.toContainText('sk_test_einlass')
+    await shot(page, 'payments-00-sales-stripe')
+    // Stripe: card paid
+    const stripeEv = await onlineEvent(page, server.url, { method: 'STRIPE', publicKey: 'pk_test_einlass', secretKey: 'sk_test_einlass', webhookSecret: 'whsec_test_einlass' })
+    const g = await phone(browser)
+    const id = await order(page, server.url, stripeEv, 'Paula')
+    await g.goto(`${server.url}/pay/${id}`)
+    await addressStep(g)
+    await expect(g.getByLabel('Kartennummer')).toBeVisible()
+    await g.getByLabel(/Name des Karten/).fill('Pa')
+    await g.getByLabel('Kartennummer').fill('4242 4242 4242 4242')
+    await g.getByRole('button', { name: /Zahlungspflichtig bestellen/ }).click()
+    await expect(g.getByText('Bitte geben Sie mindestens 3 Zeichen ein.')).toBeVisible()
+    await g.getByLabel(/Name des Karten/).fill('Paula Musterfrau')
+    await shot(g, 'payments-01-stripe-card-phone')
+    await g.getByRole('button', { name: /Zahlungspflichtig bestellen/ }).click()
+    await expect(g.getByRole('heading', { name: /bezahlt|Zahlung erhalten|Vielen Dank/ })).toBeVisible()
+    await shot(g, 'payments-02-stripe-paid-phone')
+
+    // Stripe: declined card → German message and the failed notice with continue
+    const id2 = await order(page, server.url, stripeEv, 'Dora')
+    await g.goto(`${server.url}/pay/${id2}`)
+    await addressStep(g)
+    await g.getByLabel(/Name des Karten/).fill('Dora Musterfrau')
+    await g.getByLabel('Kartennummer').fill('4000 0000 0000 0002')
+    await g.getByRole('button', { name: /Zahlungspflichtig bestellen/ }).click()
+    await expect(g.getByText('Ihre Karte wurde abgelehnt. (card_declined)')).toBeVisible()
+    await expect(g.getByRole('button', { name: 'Weiter und neu starten' })).toBeVisible()
+    await shot(g, 'payments-03-stripe-declined-phone')
+
+    // PayPal through the stand-in buttons
+    const ppEv = await onlineEvent(page, server.url, { method: 'PAYPAL', publicKey: 'einlass-client', secretKey: 'einlass-secret', testMode: true })
+    const id3 = await order(page, server.url, ppEv, 'Petra')
+    await g.goto(`${server.url}/pay/${id3}`)
+    await addressStep(g)
+    await shot(g, 'payments-04-paypal-phone')
+    await g.getByRole('button', { name: 'Mit PayPal bezahlen' }).click()
+    await expect(g.getByRole('heading', { name: /bezahlt|Zahlung erhalten|Vielen Dank/ })).toBeVisible()
+
+    // Mollie: to the checkout, "later" → wait step (90); then paid at Mollie → the return re-fetches
+    const mEv = await onlineEvent(page, server.url, { method: 'MOLLIE', secretKey: 'test_einlassMollieKey0123456789abcd' })
+    const id4 = await order(page, server.url, mEv, 'Mia')
+    await g.goto(`${server.url}/pay/${id4}`)
+    await addressStep(g)
+    await g.getByRole('button', { name: 'Weiter zur Zahlung bei Mollie' }).click()
+    await expect(g.getByText('Testzahlung 25.00 EUR')).toBeVisible()
+    await shot(g, 'payments-05-mollie-checkout-phone')
+    await g.getByText('Später bestätigen').click()
+    await expect(g.getByText('Wir warten auf die Bestätigung von Mollie')).toBeVisible()
+    await shot(g, 'payments-06-mollie-wait-phone')
+    const row = await (await page.request.get(`${server.url}/proxy/api/guest/ticketOrder/${id4}`)).json()
+    expect(row.ticketOrder.step).toBe(90)
+
+    // the organiser refunds the card order through Stripe: 10,00 € first, then the rest
+    await page.goto(`${server.url}/events/${stripeEv.eventId}/tickets`)
+    await page.getByRole('combobox', { name: 'Zahlung' }).selectOption('PAID')
+    const paidRow = page.getByRole('row', { name: /Paula/ }).first()
+    page.once('dialog', (d) => void d.accept('10,00'))
+    await paidRow.getByRole('button', { name: 'Über Zahlungsdienst erstatten' }).click()
+    await expect(page.getByText('Die Erstattung wurde beim Zahlungsdienst ausgelöst.')).toBeVisible()
+    await shot(page, 'payments-08-organiser-partial-refund')
+    page.once('dialog', (d) => void d.accept(''))
+    await page.getByRole('row', { name: /Paula/ }).first().getByRole('button', { name: 'Über Zahlungsdienst erstatten' }).click()
+    await expect(page.getByText('Die Erstattung wurde beim Zahlungsdienst ausgelöst.').last()).toBeVisible()
+    await page.getByRole('combobox', { name: 'Zahlung' }).selectOption('')
+    await expect(page.getByRole('row', { name: /Paula/ }).first()).toContainText('Erstattet')
+    await g.goto(`${server.url}/pay/${id}`)
+    await expect(g.getByText(/erstattet/)).toBeVisible()
+    await shot(g, 'payments-07-refunded-phone')
+  } finally {
+    await server.stop()
+    fakes.stop()
+  }
+})

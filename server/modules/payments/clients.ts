@@ -1,0 +1,116 @@
+// Provider clients per payment method (docs/payments.md): the official `stripe` and
+// `@mollie/api-client` SDKs, and a small fetch client for PayPal Orders v2. Base addresses are
+// settings (payments.* in the config), so tests point them at the local fakes. Every call has a
+// time limit; a provider that fails or does not answer becomes PAYMENT_PROVIDER_UNAVAILABLE (502)
+// with a German text, never a 500.
+import createMollieClient, { type MollieClient } from '@mollie/api-client'
+import Stripe from 'stripe'
+import type { AppContext } from '../../context'
+import { bool } from '../../db/types'
+import { AppError } from '../../shared/errors'
+import { methodSecrets } from '../ticketing/payment-methods'
+import type { PaymentMethodRow } from '../ticketing/ticketing.table'
+
+export const PROVIDER_TIMEOUT_MS = 10_000
+
+export const providerDown = (cause?: unknown) => new AppError(502, 'PAYMENT_PROVIDER_UNAVAILABLE', { detail: cause instanceof Error ? cause.message : undefined })
+
+export async function withTimeout<T>(p: Promise<T>, ms = PROVIDER_TIMEOUT_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('provider timeout')), ms)))])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function secretOf(ctx: AppContext, m: PaymentMethodRow) {
+  const s = methodSecrets(ctx.secrets, m)
+  if (!s) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
+  return s
+}
+
+let timeoutMs = PROVIDER_TIMEOUT_MS
+/** Tests shorten the provider time limit to see a hanging provider quickly. */
+export function setProviderTimeout(ms: number) {
+  timeoutMs = ms
+}
+export const providerTimeout = () => timeoutMs
+
+export function stripeClient(ctx: AppContext, m: PaymentMethodRow): Stripe {
+  const u = new URL(ctx.config.payments.stripe_api_url)
+  return new Stripe(secretOf(ctx, m).secretKey, {
+    host: u.hostname,
+    port: u.port ? Number(u.port) : u.protocol === 'http:' ? 80 : 443,
+    protocol: u.protocol === 'http:' ? 'http' : 'https',
+    timeout: timeoutMs,
+    maxNetworkRetries: 0,
+    ...(m.account_id ? { stripeAccount: m.account_id } : {}),
+  })
+}
+
+export const stripeWebhookSecret = (ctx: AppContext, m: PaymentMethodRow) => secretOf(ctx, m).webhookSecret ?? null
+
+export function mollieClient(ctx: AppContext, m: PaymentMethodRow): MollieClient {
+  return createMollieClient({ apiKey: secretOf(ctx, m).secretKey, apiEndpoint: ctx.config.payments.mollie_api_url })
+}
+
+// ---- PayPal Orders v2 (the server SDK knows only PayPal's own hosts) -----------------------
+
+export class PayPalClient {
+  private token: { value: string; until: number } | null = null
+  constructor(
+    private readonly base: string,
+    private readonly clientId: string,
+    private readonly secret: string,
+  ) {}
+
+  private async call(method: string, path: string, body?: unknown, requestId?: string): Promise<{ status: number; json: any }> {
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${await this.accessToken()}`, 'content-type': 'application/json', prefer: 'return=representation', ...(requestId ? { 'paypal-request-id': requestId } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    const json = await res.json().catch(() => null)
+    if (res.status >= 500) throw new Error(`PayPal ${res.status}`)
+    return { status: res.status, json }
+  }
+
+  private async accessToken(): Promise<string> {
+    if (this.token && this.token.until > Date.now()) return this.token.value
+    const res = await fetch(`${this.base}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${btoa(`${this.clientId}:${this.secret}`)}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    if (!res.ok) throw new Error(`PayPal token ${res.status}`)
+    const j = (await res.json()) as { access_token: string; expires_in: number }
+    this.token = { value: j.access_token, until: Date.now() + (j.expires_in - 60) * 1000 }
+    return j.access_token
+  }
+
+  createOrder(input: { amount: string; currency: string; customId: string; description: string }, requestId: string) {
+    return this.call('POST', '/v2/checkout/orders', { intent: 'CAPTURE', purchase_units: [{ reference_id: input.customId, custom_id: input.customId, description: input.description, amount: { currency_code: input.currency, value: input.amount } }] }, requestId)
+  }
+  getOrder(id: string) {
+    return this.call('GET', `/v2/checkout/orders/${encodeURIComponent(id)}`)
+  }
+  capture(id: string, requestId: string) {
+    return this.call('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/capture`, {}, requestId)
+  }
+  refund(captureId: string, amount: { value: string; currency_code: string }, requestId: string) {
+    return this.call('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, { amount }, requestId)
+  }
+}
+
+export function payPalClient(ctx: AppContext, m: PaymentMethodRow): PayPalClient {
+  const base = bool(m.test_mode) ? ctx.config.payments.paypal_sandbox_api_url : ctx.config.payments.paypal_api_url
+  return new PayPalClient(base.replace(/\/$/, ''), m.public_key ?? '', secretOf(ctx, m).secretKey)
+}
+
+/** Cents to the providers' decimal strings ("25.00"); currency codes of einlass to ISO 4217. */
+export const decimal = (cents: number) => (cents / 100).toFixed(2)
+export const isoCurrency = (c: string) => (c === 'EURO' ? 'EUR' : c)
+export const fromDecimal = (v: string) => Math.round(Number(v) * 100)

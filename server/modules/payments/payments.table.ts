@@ -1,0 +1,50 @@
+// Tables of online payments (migration 2026-11-23-430_payments, docs/payments.md).
+import type { Generated, Selectable } from 'kysely'
+import type { Id, Timestamp } from '../../db/types'
+
+export type AttemptStatus = 'OPEN' | 'PAID' | 'FAILED' | 'CANCELED'
+
+export interface PaymentAttemptTable {
+  id: Id
+  order_id: number
+  agency_id: number
+  payment_method_id: number | null
+  provider: string
+  external_id: string | null
+  idempotency_key: string
+  amount: number
+  currency: string
+  status: AttemptStatus
+  client_secret: string | null
+  checkout_url: string | null
+  refunded_amount: Generated<number>
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+export type PaymentAttemptRow = Selectable<PaymentAttemptTable>
+
+export interface PaymentEventTable {
+  id: Id
+  provider: string
+  external_id: string
+  kind: string
+  attempt_id: number | null
+  outcome: string
+  received_at: Generated<Timestamp>
+}
+
+export interface PaymentRefundTable {
+  id: Id
+  attempt_id: number
+  order_id: number
+  provider_refund_id: string
+  amount: number
+  reason: string
+  created_at: Generated<Timestamp>
+}
+
+export interface PaymentsTables {
+  payment_attempt: PaymentAttemptTable
+  payment_event: PaymentEventTable
+  payment_refund: PaymentRefundTable
+}

@@ -1,0 +1,54 @@
+// Test helpers of online payments: the three local provider fakes, an agency with STRIPE, MOLLIE
+// and PAYPAL set up against them, and a buyer walked to the confirmation step.
+import { expect } from 'bun:test'
+import type { Agent, Harness } from '../../testing/harness'
+import { startMollieFake } from '../../testing/fakes/mollie'
+import { startPayPalFake } from '../../testing/fakes/paypal'
+import { startStripeFake } from '../../testing/fakes/stripe'
+import { address, buy, buyer, paidEvent } from '../ticketing/testing'
+
+export const STRIPE_WHSEC = 'whsec_test_einlass'
+export const STRIPE = { method: 'STRIPE', publicKey: 'pk_test_einlass', secretKey: 'sk_test_einlass', webhookSecret: STRIPE_WHSEC, paymentTypes: ['CARD', 'SEPA'] }
+export const MOLLIE = { method: 'MOLLIE', secretKey: 'test_einlassMollieKey0123456789abcd' }
+export const PAYPAL = { method: 'PAYPAL', publicKey: 'einlass-client', secretKey: 'einlass-secret', testMode: true, disabledFundings: ['card'] }
+
+export function startFakes() {
+  const stripe = startStripeFake(STRIPE_WHSEC)
+  const mollie = startMollieFake()
+  const paypal = startPayPalFake(PAYPAL.publicKey, PAYPAL.secretKey)
+  return {
+    stripe,
+    mollie,
+    paypal,
+    env: { EINLASS_STRIPE_API_URL: stripe.url, EINLASS_MOLLIE_API_URL: `${mollie.url}/v2/`, EINLASS_PAYPAL_SANDBOX_API_URL: paypal.url },
+    stop() {
+      stripe.stop()
+      mollie.stop()
+      paypal.stop()
+    },
+  }
+}
+
+export const orderUrl = (id: string) => `/proxy/api/guest/ticketOrder/${id}`
+
+/** A paid event with one online method; quota as given. */
+export async function onlineEvent(admin: Agent, method: Record<string, unknown>, quota = 10) {
+  return paidEvent(admin, { methods: [method], categories: [{ displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_19', quota }] })
+}
+
+/** Buys one ticket and walks to the confirmation (step 40); answers the order's public id. */
+export async function toConfirmation(h: Harness, eventId: number, categoryId: number): Promise<string> {
+  const r = await buy(h, eventId, buyer([{ categoryId, amount: 1 }]))
+  expect(r.status).toBe(201)
+  const id = r.body.ticketOrderId as string
+  const a = await h.request('POST', `${orderUrl(id)}/proceed/invoiceAddress`, { body: { invoiceAddress: address } })
+  expect(a.body.step).toBe(40)
+  return id
+}
+
+export const orderRow = (h: Harness, publicId: string) => h.ctx.db.selectFrom('ticket_order').selectAll().where('public_id', '=', publicId).executeTakeFirstOrThrow()
+export const soldOf = async (h: Harness, categoryId: number) => (await h.ctx.db.selectFrom('ticket_category').select('sold').where('id', '=', categoryId).executeTakeFirstOrThrow()).sold
+export const attemptsOf = async (h: Harness, publicId: string) => {
+  const o = await orderRow(h, publicId)
+  return h.ctx.db.selectFrom('payment_attempt').selectAll().where('order_id', '=', o.id).orderBy('id').execute()
+}

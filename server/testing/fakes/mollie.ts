@@ -1,0 +1,87 @@
+// A local Mollie: /v2/payments create and get (with _links.checkout), refunds, and a checkout page
+// that, like Mollie's hosted one, lets the guest pay or cancel and redirects back to the shop.
+// The webhook carries only the id (tests post it to einlass), so einlass always re-fetches.
+import { type FakeBase, notFoundJson, rid, startFake } from './base'
+
+export interface FakeMolliePayment {
+  resource: 'payment'
+  id: string
+  mode: 'test'
+  status: 'open' | 'pending' | 'paid' | 'failed' | 'canceled' | 'expired'
+  amount: { currency: string; value: string }
+  description: string
+  redirectUrl: string
+  webhookUrl?: string
+  metadata: Record<string, unknown> | null
+  createdAt: string
+  amountRefunded?: { currency: string; value: string }
+  _links: { checkout?: { href: string; type: string }; self: { href: string; type: string } }
+}
+
+export interface MollieFake extends FakeBase {
+  payments: Map<string, FakeMolliePayment>
+  refunds: Array<{ id: string; paymentId: string; value: string }>
+  setStatus(id: string, status: FakeMolliePayment['status']): void
+}
+
+export function startMollieFake(): MollieFake {
+  const payments = new Map<string, FakeMolliePayment>()
+  const refunds: MollieFake['refunds'] = []
+  const base: MollieFake = Object.assign(
+    startFake((req, url, body) => {
+      const co = url.pathname.match(/^\/checkout\/(tr_\w+)$/)
+      if (co) {
+        const p = payments.get(co[1])
+        if (!p) return new Response('unknown payment', { status: 404 })
+        const act = url.searchParams.get('act')
+        if (act) {
+          if (p.status === 'open') p.status = act === 'pay' ? 'paid' : act === 'pending' ? 'pending' : 'canceled'
+          return new Response(null, { status: 303, headers: { location: p.redirectUrl } })
+        }
+        return new Response(
+          `<!doctype html><meta name=viewport content="width=device-width"><title>Mollie Checkout (Test)</title><h1>Testzahlung ${p.amount.value} ${p.amount.currency}</h1><p>${p.description}</p><a id=pay href="?act=pay">Bezahlen</a> <a id=pending href="?act=pending">Später bestätigen</a> <a id=cancel href="?act=cancel">Abbrechen</a>`,
+          { headers: { 'content-type': 'text/html; charset=utf-8' } },
+        )
+      }
+      if (!(req.headers.get('authorization') ?? '').match(/^Bearer (test|live)_\w+/)) return Response.json({ status: 401, title: 'Unauthorized Request', detail: 'Missing authentication' }, { status: 401 })
+      if (url.pathname === '/v2/payments' && req.method === 'POST') {
+        const b = JSON.parse(body)
+        const id = rid('tr')
+        const p: FakeMolliePayment = {
+          resource: 'payment',
+          id,
+          mode: 'test',
+          status: 'open',
+          amount: b.amount,
+          description: b.description,
+          redirectUrl: b.redirectUrl,
+          webhookUrl: b.webhookUrl,
+          metadata: b.metadata ?? null,
+          createdAt: new Date().toISOString(),
+          _links: { checkout: { href: `${base.url}/checkout/${id}`, type: 'text/html' }, self: { href: `${base.url}/v2/payments/${id}`, type: 'application/hal+json' } },
+        }
+        payments.set(id, p)
+        return Response.json(p, { status: 201 })
+      }
+      const m = url.pathname.match(/^\/v2\/payments\/(tr_\w+)(\/refunds)?$/)
+      if (m) {
+        const p = payments.get(m[1])
+        if (!p) return notFoundJson('payment')
+        if (m[2] && req.method === 'POST') {
+          const b = JSON.parse(body)
+          const done = refunds.filter((r) => r.paymentId === p.id).reduce((s, r) => s + Math.round(Number(r.value) * 100), 0)
+          const want = Math.round(Number(b.amount.value) * 100)
+          if (p.status !== 'paid' || done + want > Math.round(Number(p.amount.value) * 100)) return Response.json({ status: 422, title: 'Unprocessable Entity', detail: 'The amount is higher than the refundable amount' }, { status: 422 })
+          const r = { resource: 'refund', id: rid('re'), paymentId: p.id, amount: b.amount, value: b.amount.value, status: 'pending' }
+          refunds.push(r)
+          p.amountRefunded = { currency: p.amount.currency, value: ((done + want) / 100).toFixed(2) }
+          return Response.json(r, { status: 201 })
+        }
+        return Response.json({ ...p, _links: p.status === 'open' ? p._links : { self: p._links.self } })
+      }
+      return notFoundJson(url.pathname)
+    }),
+    { payments, refunds, setStatus: (id: string, status: FakeMolliePayment['status']) => void (payments.get(id)!.status = status) },
+  )
+  return base
+}

@@ -1,0 +1,91 @@
+// A local Stripe: the form-encoded PaymentIntent and Refund calls einlass makes through the
+// `stripe` SDK (pointed here with host/port/protocol), and webhook events signed the real way
+// (generateTestHeaderStringAsync with the endpoint's signing secret). Tests play the guest's side
+// with confirm(): a good card, a declined card, or 3-D Secure still pending.
+import Stripe from 'stripe'
+import { type FakeBase, notFoundJson, rid, startFake } from './base'
+
+export interface FakeIntent {
+  id: string
+  object: 'payment_intent'
+  amount: number
+  currency: string
+  status: 'requires_payment_method' | 'requires_action' | 'processing' | 'succeeded' | 'canceled'
+  client_secret: string
+  metadata: Record<string, string>
+  latest_charge: string | null
+  last_payment_error: null | { code: string; decline_code?: string; message: string }
+  amount_received: number
+}
+
+export interface StripeFake extends FakeBase {
+  intents: Map<string, FakeIntent>
+  refunds: Array<{ id: string; payment_intent: string; amount: number }>
+  /** the guest confirms: ok, declined card, or 3-D Secure (requires_action) */
+  confirm(id: string, outcome?: 'ok' | 'declined' | '3ds'): FakeIntent
+  /** a signed webhook request for the intent's current state */
+  webhook(id: string, opts?: { type?: string; eventId?: string; secret?: string; amount?: number }): Promise<{ body: string; signature: string }>
+}
+
+const parseForm = (body: string) => {
+  const out: Record<string, string> = {}
+  for (const [k, v] of new URLSearchParams(body)) out[k] = v
+  return out
+}
+
+export function startStripeFake(webhookSecret: string): StripeFake {
+  const intents = new Map<string, FakeIntent>()
+  const refunds: StripeFake['refunds'] = []
+  const stripe = new Stripe('sk_test_fake', {})
+  const base = startFake((req, url, body) => {
+    if (!(req.headers.get('authorization') ?? '').startsWith('Bearer sk_')) return Response.json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }, { status: 401 })
+    const f = parseForm(body)
+    const m = url.pathname.match(/^\/v1\/payment_intents(?:\/([^/]+))?(?:\/(cancel))?$/)
+    if (m && req.method === 'POST' && !m[1]) {
+      const id = rid('pi')
+      const metadata: Record<string, string> = {}
+      for (const [k, v] of Object.entries(f)) if (k.startsWith('metadata[')) metadata[k.slice(9, -1)] = v
+      const pi: FakeIntent = { id, object: 'payment_intent', amount: Number(f.amount), currency: f.currency, status: 'requires_payment_method', client_secret: `${id}_secret_${rid('s')}`, metadata, latest_charge: null, last_payment_error: null, amount_received: 0 }
+      intents.set(id, pi)
+      return Response.json(pi)
+    }
+    if (m && m[1]) {
+      const pi = intents.get(m[1])
+      if (!pi) return notFoundJson('payment_intent')
+      if (m[2] === 'cancel') {
+        if (pi.status === 'succeeded') return Response.json({ error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'already succeeded' } }, { status: 400 })
+        pi.status = 'canceled'
+      }
+      return Response.json(pi)
+    }
+    if (url.pathname === '/v1/refunds' && req.method === 'POST') {
+      const pi = intents.get(f.payment_intent)
+      if (!pi || pi.status !== 'succeeded') return Response.json({ error: { type: 'invalid_request_error', code: 'charge_not_refundable', message: 'not refundable' } }, { status: 400 })
+      const done = refunds.filter((r) => r.payment_intent === pi.id).reduce((s, r) => s + r.amount, 0)
+      const amount = f.amount ? Number(f.amount) : pi.amount - done
+      if (amount <= 0 || done + amount > pi.amount) return Response.json({ error: { type: 'invalid_request_error', code: 'amount_too_large', message: 'amount too large' } }, { status: 400 })
+      const r = { id: rid('re'), object: 'refund', payment_intent: pi.id, amount, status: 'succeeded', currency: pi.currency }
+      refunds.push(r)
+      return Response.json(r)
+    }
+    return notFoundJson(url.pathname)
+  })
+  return Object.assign(base, {
+    intents,
+    refunds,
+    confirm(id: string, outcome: 'ok' | 'declined' | '3ds' = 'ok') {
+      const pi = intents.get(id)!
+      if (outcome === 'ok') Object.assign(pi, { status: 'succeeded', amount_received: pi.amount, latest_charge: rid('ch'), last_payment_error: null })
+      else if (outcome === '3ds') pi.status = 'requires_action'
+      else Object.assign(pi, { status: 'requires_payment_method', last_payment_error: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } })
+      return pi
+    },
+    async webhook(id: string, opts: { type?: string; eventId?: string; secret?: string; amount?: number } = {}) {
+      const pi = { ...intents.get(id)!, ...(opts.amount != null ? { amount: opts.amount, amount_received: opts.amount } : {}) }
+      const type = opts.type ?? (pi.status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed')
+      const body = JSON.stringify({ id: opts.eventId ?? rid('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object: pi }, livemode: false, api_version: '2025-01-27' })
+      const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret: opts.secret ?? webhookSecret })
+      return { body, signature }
+    },
+  })
+}
