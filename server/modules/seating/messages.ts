@@ -102,6 +102,8 @@ export const deDu: Partial<Record<Keys, string>> = {
   'registration.seats.legendMine': 'Deine Wahl',
   'registration.seats.done': 'Deine Plätze: {labels}',
   'registration.mail.seats': 'Deine Plätze: {labels}',
+  'seating.noArea': 'Noch kein Bereich: lege einen Bereich an.',
+  'seating.hint': 'Ziehe auf freier Fläche ein Rechteck, um Plätze auszuwählen; ziehe ausgewählte Plätze, um sie zu verschieben. Umschalt-Klick erweitert die Auswahl; Entf löscht, Strg+Z/Y macht rückgängig oder wiederholt, Strg+C/V kopiert und fügt ein.',
 }
 export const en: Record<Keys, string> = {
   'errors.SEAT_NOT_AVAILABLE': 'Unfortunately this seat is no longer available.',
