@@ -725,7 +725,7 @@ export function AssignSeat({ eventId, guestId, chairs, onChanged }: { eventId: n
   useEffect(() => void load(), [eventId, guestId])
   if (!free || (!free.length && !chairs.length)) return null
   return (
-    <section class="guest-section-block" aria-labelledby="assign-seat-title">
+    <section class="guest-section-block seating-assign" aria-labelledby="assign-seat-title">
       <h3 id="assign-seat-title">{t('seating.assign.title')}</h3>
       <p>{chairs.length ? chairs.map((c) => c.label).join(', ') : t('seating.assign.none')}</p>
       <div class="button-row">
