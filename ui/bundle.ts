@@ -53,6 +53,15 @@ type Metafile = NonNullable<Awaited<ReturnType<typeof bundleUi>>['metafile']>
  * chunk the form engine imports when the form has a phone field (`withPhone`).
  */
 export function publicPageScripts(metafile: Metafile, outdir: string, withPhone = true): string[] {
+  return pageScripts(metafile, outdir, ['ui/apps/public/index.tsx', ...(withPhone ? ['server/modules/forms/phone.ts'] : [])])
+}
+
+/**
+ * The scripts a page of one area downloads: the entry, the chunks holding the given source files
+ * (the area's index, a chunk it always loads) and everything they import statically. The budget tests
+ * of the public, guest and pay pages measure these.
+ */
+export function pageScripts(metafile: Metafile, outdir: string, inputs: string[]): string[] {
   const outputs = metafile.outputs
   const key = (p: string) => relative(outdir, resolve(outdir, p))
   const byInput = (input: string) => {
@@ -74,7 +83,6 @@ export function publicPageScripts(metafile: Metafile, outdir: string, withPhone 
     }
   }
   visit(entry)
-  visit(byInput('ui/apps/public/index.tsx'))
-  if (withPhone) visit(byInput('server/modules/forms/phone.ts'))
+  for (const input of inputs) visit(byInput(input))
   return [...seen]
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import { bundleUi } from '../../../ui/bundle'
+import { bundleUi, pageScripts } from '../../../ui/bundle'
 import { PARTS } from '../../../ui/i18n/german'
 import { de } from '../../i18n/de'
 
@@ -19,25 +19,7 @@ beforeAll(async () => {
 })
 afterAll(() => rmSync(outdir, { recursive: true, force: true }))
 
-function guestPageScripts(): string[] {
-  const outputs = result.metafile!.outputs
-  const key = (p: string) => relative(outdir, resolve(outdir, p))
-  const entry = Object.keys(outputs).find((o) => o.endsWith('.js') && outputs[o].entryPoint)!
-  const guest = Object.keys(outputs).find((o) => o.endsWith('.js') && Object.keys(outputs[o].inputs).some((i) => i.endsWith('ui/apps/guest/index.tsx')))!
-  const seen = new Set<string>()
-  const visit = (out: string) => {
-    if (seen.has(key(out))) return
-    seen.add(key(out))
-    for (const imp of outputs[out].imports) {
-      if (imp.kind !== 'import-statement') continue
-      const target = Object.keys(outputs).find((o) => key(o) === key(join(out, '..', imp.path)))
-      if (target) visit(target)
-    }
-  }
-  visit(entry)
-  visit(guest)
-  return [...seen]
-}
+const guestPageScripts = (): string[] => pageScripts(result.metafile!, outdir, ['ui/apps/guest/index.tsx'])
 
 test('the guest dashboard’s scripts stay under 100 KB gzipped; the form engine is not among them', () => {
   const scripts = guestPageScripts()

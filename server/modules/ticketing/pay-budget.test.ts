@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import { bundleUi } from '../../../ui/bundle'
+import { bundleUi, pageScripts } from '../../../ui/bundle'
 
 const BUDGET_BYTES = 100 * 1024
 let outdir = ''
@@ -15,25 +15,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => rmSync(outdir, { recursive: true, force: true }))
 
-function payScripts(): string[] {
-  const outputs = result.metafile!.outputs
-  const key = (p: string) => relative(outdir, resolve(outdir, p))
-  const entry = Object.keys(outputs).find((o) => o.endsWith('.js') && outputs[o].entryPoint)!
-  const pay = Object.keys(outputs).find((o) => o.endsWith('.js') && Object.keys(outputs[o].inputs).some((i) => i.endsWith('ui/apps/pay/index.tsx')))!
-  const seen = new Set<string>()
-  const visit = (out: string) => {
-    if (seen.has(key(out))) return
-    seen.add(key(out))
-    for (const imp of outputs[out].imports) {
-      if (imp.kind !== 'import-statement') continue
-      const target = Object.keys(outputs).find((o) => key(o) === key(join(out, '..', imp.path)))
-      if (target) visit(target)
-    }
-  }
-  visit(entry)
-  visit(pay)
-  return [...seen]
-}
+const payScripts = (): string[] => pageScripts(result.metafile!, outdir, ['ui/apps/pay/index.tsx'])
 
 describe('pay page', () => {
   test('its scripts stay under 100 KB gzipped and hold no signed-in area', () => {

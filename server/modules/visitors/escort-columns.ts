@@ -1,24 +1,10 @@
 // An escort person as the form engine checked it, in escort_person's columns: registering and the
 // guest's own escort edits write the same row shape.
+import type { EscortData } from '../forms/definitions'
 import type { EscortPersonTable } from './visitors.table'
 
-export interface EscortValues {
-  salutation?: string | null
-  title?: string | null
-  firstName?: string | null
-  lastName?: string | null
-  email?: string | null
-  company?: string | null
-  position?: string | null
-  phoneNumber?: string | null
-  web?: string | null
-  info?: string | null
-  birthday?: string | null
-  covidState?: string | null
-  address?: { street?: string | null; streetNumber?: string | null; postCode?: string | null; city?: string | null; country?: string | null } | null
-}
 
-export const escortColumns = (e: EscortValues) =>
+export const escortColumns = (e: EscortData) =>
   ({
     salutation: e.salutation ?? null,
     title: e.title ?? null,

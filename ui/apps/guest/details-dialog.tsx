@@ -3,6 +3,7 @@
 // confirmation, reset, save → 'escort persons saved'), master data and event fields.
 import { useEffect, useState } from 'preact/hooks'
 import { formatDate, formatTime } from '../../../server/i18n/format'
+import type { EscortData } from '../../../server/modules/forms/definitions'
 import { ApiError, get, patch } from '../../api/client'
 import { Dialog } from '../../components/dialog'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
@@ -13,17 +14,9 @@ import { fieldMessage, t } from '../../i18n'
 import { Confirm } from './options'
 
 type Appearance = 'HIDDEN' | 'VISIBLE' | 'REQUIRED'
-interface Escort {
+interface Escort extends Pick<EscortData, 'salutation' | 'title' | 'firstName' | 'lastName' | 'email' | 'company' | 'position' | 'phoneNumber'> {
   id?: number | null
   number?: number
-  salutation?: string | null
-  title?: string | null
-  firstName?: string | null
-  lastName?: string | null
-  email?: string | null
-  company?: string | null
-  position?: string | null
-  phoneNumber?: string | null
   checkedIn?: boolean
 }
 interface Details {
