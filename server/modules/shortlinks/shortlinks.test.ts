@@ -64,7 +64,9 @@ forEachDialect('short links, contact parser, statistics', (h) => {
     }
     // an entry the guest takes over keeps its own tags and gains the link's
     const invited = await addGuest(admin, e.id, { tags: [tag2.id] })
-    const over = await h().request('POST', `/proxy/api/public/events/${e.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Ina', lastName: 'Vite', email: invited.email, shortLink: link.code } })
+    // through the guest's own invitation (its event token): strangers with the e-mail are refused
+    const token = (await h().ctx.db.selectFrom('event_visitor').select('event_token').where('id', '=', invited.id).executeTakeFirstOrThrow()).event_token
+    const over = await h().request('POST', `/proxy/api/public/events/${e.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Ina', lastName: 'Vite', email: invited.email, shortLink: link.code }, headers: { 'x-guest-token': token } })
     expect(over.body.visitorId).toBe(invited.id)
     expect(await labels(invited.id)).toEqual({ tags: [tag.id, tag2.id].sort(), campaigns: [camp.id] })
   })
