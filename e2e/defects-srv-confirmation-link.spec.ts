@@ -28,7 +28,7 @@ test('the link after registration with its label on the confirmation', async ({ 
     await g.getByLabel(/^Vorname( \*)?$/).fill('Jan')
     await g.getByLabel(/^Nachname( \*)?$/).fill('Becker')
     await g.getByLabel('E-Mail-Adresse').fill('jan@example.org')
-    await g.getByRole('button', { name: /anmelden/i }).click()
+    await g.getByRole('button', { name: /Anmeldung anfragen|anmelden/i }).click()
     await expect(g.getByRole('heading', { name: 'Vielen Dank für Ihre Anmeldung!' })).toBeVisible()
     const link = g.getByRole('link', { name: 'Zum Programm' })
     await expect(link).toHaveAttribute('href', 'https://example.org/programm')

@@ -41,7 +41,7 @@ test('leaving the form releases the timeslot hold; a slot counts persons', async
     await escort.getByLabel(/^Vorname/).fill('Eva')
     await escort.getByLabel(/^Nachname/).fill('Becker')
     await shot(g, 'defects-srv-holds-01-two-persons-phone')
-    await g.getByRole('button', { name: /anmelden/i }).click()
+    await g.getByRole('button', { name: /Anmeldung anfragen|anmelden/i }).click()
     await expect(g.getByRole('heading', { name: 'Vielen Dank für Ihre Anmeldung!' })).toBeVisible()
     expect(await free()).toBe(0)
     await g.goto(`${server.url}/public/event/${eventId}`)

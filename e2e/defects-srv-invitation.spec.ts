@@ -43,7 +43,7 @@ test('confirming an invitation goes through the form; declining stays possible',
 
     // back on the dashboard the guest can still decline
     await g.goto(`${server.url}/guest/dashboard`)
-    await expect(g.getByRole('button', { name: /Absagen/ })).toBeVisible()
+    await expect(g.getByRole('button', { name: 'Teilnahme zurückziehen' })).toBeVisible()
     await shot(g, 'defects-srv-invitation-03-dashboard-can-decline-phone')
   } finally {
     await ctx.close()

@@ -87,11 +87,11 @@ test('the rich-text editor keeps typed German text; country, button label, copy,
   await expect(guest.getByRole('button', { name: 'Verbindlich anmelden' })).toHaveCount(0)
   // inputs carry the server's limits; a value too long anyway is named by its label, never its key
   const lastName = guest.getByLabel('Nachname')
-  await expect(lastName).toHaveAttribute('maxlength', '300')
+  await expect(lastName).toHaveAttribute('maxlength', '500')
   await guest.getByLabel('Anrede').selectOption({ label: 'Frau' })
   await guest.getByLabel('Vorname').fill('Anna')
   await lastName.evaluate((el) => el.removeAttribute('maxlength'))
-  await lastName.fill('B'.repeat(301))
+  await lastName.fill('B'.repeat(501))
   await guest.getByLabel('E-Mail-Adresse').fill('anna@example.org')
   await guest.getByRole('button', { name: 'Anmeldung anfragen' }).click()
   const dialog = guest.getByRole('dialog')
