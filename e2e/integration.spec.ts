@@ -67,7 +67,12 @@ test('a short link with tags and a campaign; the registration through it carries
   const i = await idaCtx.newPage()
   await i.goto(await mailLink(server, 'ida@example.org', /.*/, '/guest/dashboard?token='))
   await i.goto(`${server.url}/public/event/${eventId}`)
-  await registerOnPublicPage(i, { first: 'Ida', last: 'Eingeladen', email: 'ida@example.org' })
+  // the form knows her: pre-filled with what the organiser entered, confirmed as the invitation
+  await expect(i.getByText('Sie sind eingeladen.', { exact: false })).toBeVisible()
+  await expect(i.getByLabel(/^Vorname( \*)?$/)).toHaveValue('Ida')
+  await expect(i.getByLabel(/^E-Mail-Adresse( \*)?$/)).toHaveValue('ida@example.org')
+  await i.getByRole('button', { name: 'Teilnahme bestätigen' }).click()
+  await expect(i.getByRole('heading', { name: 'Vielen Dank für Ihre Anmeldung!' })).toBeVisible()
   await idaCtx.close()
 
   // the guest list: both registered, Ida once; Lina carries the link's tag and campaign

@@ -47,6 +47,13 @@ function EventCard({ e, list, reload, entryPass }: { e: GuestEntry; list: ListNa
           </p>
         )}
       </div>
+      {!entryPass && e.missingAgreements && e.missingAgreements.length > 0 && (
+        <ul class="guest-missing-agreements">
+          {e.missingAgreements.map((a) => (
+            <li key={a.id}>{t('guest.agreementMissing', { name: a.displayName })}</li>
+          ))}
+        </ul>
+      )}
       {!entryPass && <GuestExtras entry={e as never} />}
       {list === 'confirmedEvents' && <RegisteredOptions e={e} reload={reload} entryPass={entryPass} />}
       {list === 'pendingEvents' && <PendingOptions e={e} reload={reload} />}

@@ -20,6 +20,8 @@ const DataDialog = lazy(() => import('./data-dialog').then((m) => ({ default: m.
 export interface GuestEntry {
   id: number
   eventToken: string
+  /** REQUIRED agreements not signed yet (the card names each) */
+  missingAgreements?: Array<{ id: number; displayName: string }>
   registrationStatus: { status: string; options: string[] }
   tokens: { downloadToken?: string | null; downloadTokenIcs?: string | null; downloadTokenWallet?: string | null; downloadLinkGoogleWallet?: string | null }
   downloadLinkGoogleWallet?: string | null

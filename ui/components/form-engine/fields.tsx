@@ -105,7 +105,8 @@ const inputValue = (e: Event) => (e.currentTarget as HTMLInputElement).value
 const defaultMax = (type: string, multiline?: boolean) => (multiline ? TEXT_LIMITS.textarea : type === 'email' ? TEXT_LIMITS.email : type === 'tel' ? TEXT_LIMITS.phone : TEXT_LIMITS.text)
 
 export function TextInput({ c, value, onChange, onBlur, type = 'text', autocomplete, multiline, inputMode, placeholder, maxLength }: { c: FieldChrome; value: unknown; onChange(v: string): void; onBlur(): void; type?: string; autocomplete?: string | null; multiline?: boolean; inputMode?: string; placeholder?: string; maxLength?: number }) {
-  const max = maxLength ?? c.maxLength ?? defaultMax(type, multiline)
+  // an e-mail or phone input keeps its own bound (254, 40); other texts take the field's limit
+  const max = maxLength ?? (type === 'email' || type === 'tel' ? defaultMax(type, multiline) : (c.maxLength ?? defaultMax(type, multiline)))
   return (
     <Labelled c={c}>
       {(a) =>

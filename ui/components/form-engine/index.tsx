@@ -58,7 +58,7 @@ export interface SeatHolds {
 
 const MAX_ESCORTS_UNLIMITED = 10
 /** the registration call's limits for the basic fields (salutation … email; the full zod is not in this page) */
-const BASIC_LIMITS: Record<string, number> = { salutation: MAX_BASIC_TEXT, title: MAX_BASIC_TEXT, firstName: MAX_BASIC_TEXT, lastName: MAX_BASIC_TEXT, email: MAX_BASIC_TEXT }
+const BASIC_LIMITS: Record<string, number> = { salutation: MAX_BASIC_TEXT, title: MAX_BASIC_TEXT, firstName: MAX_BASIC_TEXT, lastName: MAX_BASIC_TEXT, email: TEXT_LIMITS.email }
 
 /** Loads the phone number reader first when the form asks for a phone number (keeps it out of other pages). */
 export function FormEngine(p: FormEngineProps) {
