@@ -66,6 +66,8 @@ test('a short link with tags and a campaign; the registration through it carries
   const idaCtx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
   const i = await idaCtx.newPage()
   await i.goto(await mailLink(server, 'ida@example.org', /.*/, '/guest/dashboard?token='))
+  // she reads her dashboard first (the browser then knows her and the form asks for her data)
+  await expect(i.getByRole('heading', { name: 'Stadtfest' })).toBeVisible()
   await i.goto(`${server.url}/public/event/${eventId}`)
   // the form knows her: pre-filled with what the organiser entered, confirmed as the invitation
   await expect(i.getByText('Sie sind eingeladen.', { exact: false })).toBeVisible()

@@ -47,8 +47,12 @@ test('the public form does not take over an invited guest for a stranger; the in
     const p = await inaCtx.newPage()
     const mail = await server.smtp.waitFor((m) => m.to.includes('ina@example.org'), 15_000)
     await p.goto(linkIn(mail, '/guest/dashboard?token='))
+    await expect(p.getByRole('heading', { name: 'Sommerfest' })).toBeVisible()
     await p.goto(`${server.url}/public/event/${eventId}`)
-    await fill(p, 'Ina')
+    // her own link: the form knows her and confirms the invitation
+    await expect(p.getByText('Sie sind eingeladen.', { exact: false })).toBeVisible()
+    await expect(p.getByLabel(/^Vorname( \*)?$/)).toHaveValue('Ina')
+    await p.getByRole('button', { name: 'Teilnahme bestätigen' }).click()
     await expect(p.getByRole('heading', { name: /Vielen Dank/ })).toBeVisible()
     await shot(p, 'security-02-invited-registered-phone')
   } finally {
