@@ -32,8 +32,13 @@ export type Outcome =
   | { kind: 'toGuest' }
 
 /** Keeps the failure times of the last window and adds this one. */
+/** Failures this close together are one: the calls one page view fires at once all fail together. */
+export const FAILURE_BURST_MS = 300
+
 export function recordFailure(times: readonly number[], now: number): number[] {
-  return [...times.filter((t) => now - t < LOGIN_FAILURE_WINDOW_MS), now]
+  const live = times.filter((t) => now - t < LOGIN_FAILURE_WINDOW_MS)
+  const last = live.at(-1)
+  return last !== undefined && now - last < FAILURE_BURST_MS ? live : [...live, now]
 }
 
 /** What a failed user-details call means. */

@@ -31,7 +31,13 @@ describe('navigation authorisation', () => {
     times = recordFailure(times, t0 + 2000)
     expect(outcomeOfError({ status: 401, errorType: 'NOT_AUTHENTICATED' }, times)).toEqual({ kind: 'logout' })
     // failures older than 5 s do not count
-    expect(recordFailure([t0, t0 + 100, t0 + 200], t0 + 5300)).toEqual([t0 + 5300])
+    expect(recordFailure([t0, t0 + 1000, t0 + 2000], t0 + 5300)).toEqual([t0 + 1000, t0 + 2000, t0 + 5300])
+    // the calls of one page view failing together are one failure, not three (a session that ended
+    // elsewhere leads to the login page with the way back, not to a logout)
+    let burst: number[] = []
+    for (const dt of [0, 20, 45]) burst = recordFailure(burst, t0 + dt)
+    expect(burst).toEqual([t0])
+    expect(outcomeOfError({ status: 401, errorType: 'NOT_AUTHENTICATED' }, burst)).toEqual({ kind: 'login' })
   })
   test('no account selected → forget the stored account; then choose account', () => {
     expect(outcomeOfError({ status: 403, errorType: 'NO_ACCOUT_SELECTED' }, [])).toEqual({ kind: 'forgetAccount' })
