@@ -121,4 +121,27 @@ forEachDialect('image bombs and anonymous uploads', (h) => {
     const again = await Promise.all([deleteExpiredUploads(h().ctx), deleteExpiredUploads(h().ctx)])
     expect(again).toEqual([0, 0])
   })
+
+  test('an upload past its expiry cannot be claimed, also before the sweep deleted it', async () => {
+    const admin = await h().admin()
+    const eventId = (await admin.post('/proxy/api/events', eventBody())).body.id
+    const photo = (await admin.post(`/proxy/api/events/${eventId}/fields`, { type: 'IMAGE', displayName: 'Foto' })).body
+    const png = await new Bun.Image(bombPng(1, 1)).png().bytes()
+    const ident = 'visitor-late-98765'
+    const up = await h().request('POST', '/api/asset', { form: form(png, 'ich.png', { type: 'EVENT_GUEST', event: String(eventId) }), headers: { 'x-guest-identification': ident, 'x-forwarded-for': '198.51.100.201' } })
+    expect(up.status).toBe(201)
+    const register = () =>
+      h().request('POST', `/proxy/api/public/events/${eventId}/registrations`, {
+        body: { salutation: 'Frau', firstName: 'Spät', lastName: 'Dran', email: uniqueEmail('late'), identification: ident, fields: { [photo.id]: { assetId: up.body.id, fileName: 'ich.png' } } },
+      })
+    // past the expiry; the sweep has not run (the row and its file are still there)
+    h().clock.advance(UNCLAIMED_UPLOAD_HOURS * 3600_000 + 60_000)
+    expect(await h().ctx.db.selectFrom('asset').select('id').where('id', '=', up.body.id).execute()).toHaveLength(1)
+    const late = await register()
+    expect(late.status).toBe(400)
+    expect(late.body).toMatchObject({ errorType: 'FIELD_ERROR', errorFields: [{ field: `fields.${photo.id}`, errorType: 'INVALID' }] })
+    // nothing was written: no registration, the upload still unclaimed (and swept next)
+    expect(await h().ctx.db.selectFrom('event_visitor').select('id').where('event_id', '=', eventId).execute()).toEqual([])
+    expect(await deleteExpiredUploads(h().ctx)).toBeGreaterThanOrEqual(1)
+  })
 })

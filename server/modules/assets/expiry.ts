@@ -5,9 +5,11 @@
 // (only the process whose DELETE returned the row removes its files; removing a missing file is no
 // error). A crash between the two leaves at most an unreferenced file, never a row without its file
 // that a guest could still claim.
+import type { ExpressionBuilder } from 'kysely'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppContext } from '../../context'
+import type { DB } from '../../db/schema'
 import { isoNow } from '../../db/types'
 import { registerPeriodicJob } from '../tasks/runner'
 import { DIMENSIONS } from './service'
@@ -20,9 +22,20 @@ export const EXPIRY_SWEEP_MS = 10 * 60_000
 /** Rows of the anonymous uploads no registration has claimed (yet). */
 export const unclaimed = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q => q.where('owner_identification', 'is not', null).where('visitor_id', 'is', null)
 
+const cutoffAt = (now: Date) => isoNow(new Date(now.getTime() - UNCLAIMED_UPLOAD_HOURS * 3600_000))
+
+/**
+ * A claim's condition: an anonymous upload past its expiry is gone for the guest at once, also in
+ * the minutes before the sweep deletes it (uploads of logged-in users do not expire).
+ */
+export const notExpired = (now: Date) => {
+  const cutoff = cutoffAt(now)
+  return (eb: ExpressionBuilder<DB, 'asset'>) => eb.or([eb('owner_identification', 'is', null), eb('created_at', '>=', cutoff)])
+}
+
 /** Deletes the unclaimed uploads older than the expiry, with their files; answers how many. */
 export async function deleteExpiredUploads(ctx: AppContext): Promise<number> {
-  const cutoff = isoNow(new Date(ctx.clock.now().getTime() - UNCLAIMED_UPLOAD_HOURS * 3600_000))
+  const cutoff = cutoffAt(ctx.clock.now())
   let deleted = 0
   for (;;) {
     const batch = await unclaimed(ctx.db.selectFrom('asset').select('id').where('created_at', '<', cutoff)).orderBy('id').limit(200).execute()

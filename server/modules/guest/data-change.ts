@@ -12,6 +12,7 @@
 import type { AppContext } from '../../context'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
 import { AppError } from '../../shared/errors'
+import { notExpired } from '../assets/expiry'
 import { type EscortData, type FieldDef, type Selection, type SlotSelection, kindOf } from '../forms/definitions'
 import { evaluate, isFormField, valueText } from '../forms/engine'
 import { formDefinitions } from '../forms/service'
@@ -162,6 +163,7 @@ export async function changeRegistrationData(ctx: AppContext, guest: GuestActor,
         .where('agency_id', '=', event.agency_id)
         .where('visitor_id', 'is', null)
         .where('owner_identification', '=', input.identification ?? '')
+        .where(notExpired(now))
         .executeTakeFirst()
       if (Number(r.numUpdatedRows) !== 1) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: a.field, errorType: 'INVALID' }] })
     }

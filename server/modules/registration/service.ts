@@ -27,6 +27,7 @@ import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
 import { notifyNewRegistration } from '../notification-settings/service'
 import { renderMail } from '../mail/render'
 import { mailGreeting } from '../mail/greeting'
+import { notExpired } from '../assets/expiry'
 import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
 import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
@@ -436,7 +437,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       ? await holdOrder(ctx, trx, event, plan, { id: visitor.id, email, fullName: [d.firstName, d.lastName].filter(Boolean).join(' '), language, status, persons, escorts: d.escortPersons.length }, methods, now)
       : null
 
-    for (const x of assets) await claimAsset(trx, x.assetId, event, visitor.id, x.field, admin ? { userId: admin.user.id, identification: null } : { userId: opts.userId ?? null, identification: input.identification ?? null })
+    for (const x of assets) await claimAsset(trx, now, x.assetId, event, visitor.id, x.field, admin ? { userId: admin.user.id, identification: null } : { userId: opts.userId ?? null, identification: input.identification ?? null })
     if (status !== 'WAITING_LIST') {
       for (const x of valuePicks) {
         const r = await Q.takeValue(trx, { id: x.fieldValueId, fieldId: x.fieldId, amount: x.amount })
@@ -566,7 +567,7 @@ async function takeOverEntry(trx: Db, visitorId: number, c: VisitorColumns, pend
  * uploaded itself (the same browser identification, or the same logged-in user). Someone else's
  * upload answers exactly like an id that does not exist (docs/security.md, "Uploads").
  */
-async function claimAsset(trx: Db, assetId: number, event: EventRow, visitorId: number, field: string, owner: { userId: number | null; identification: string | null }) {
+async function claimAsset(trx: Db, now: Date, assetId: number, event: EventRow, visitorId: number, field: string, owner: { userId: number | null; identification: string | null }) {
   const r =
     owner.userId === null && owner.identification === null
       ? null
@@ -577,6 +578,7 @@ async function claimAsset(trx: Db, assetId: number, event: EventRow, visitorId: 
           .where('agency_id', '=', event.agency_id)
           .where('visitor_id', 'is', null)
           .where((eb) => eb.or([eb('event_id', 'is', null), eb('event_id', '=', event.id)]))
+          .where(notExpired(now))
           .where((eb) => {
             const mine = []
             if (owner.identification !== null) mine.push(eb('owner_identification', '=', owner.identification))
