@@ -46,3 +46,36 @@ test('the public form carries every length limit as maxlength (phone)', async ({
   await shot(g, 'security-01-public-form-limits-phone')
   await ctx.close()
 })
+
+test('organiser forms carry the schema limits and name them: "Höchstens N Zeichen." (desktop)', async ({ page, server }) => {
+  await setupAdmin(page, server)
+  await page.goto(`${server.url}/events`)
+  await page.getByRole('link', { name: 'Neue Veranstaltung' }).click()
+  const name = page.getByLabel(/^Name( \*)?$/)
+  expect(await name.getAttribute('maxlength')).toBe('200')
+  // typing (and pasting) stops at the limit
+  await name.fill('N'.repeat(250))
+  expect((await name.inputValue()).length).toBe(200)
+  // a browser that ignores maxlength (or a changed page) still gets the limit named under the field
+  await name.evaluate((el) => el.removeAttribute('maxlength'))
+  await name.fill('Ü'.repeat(201))
+  await page.getByLabel('Untertitel').click()
+  const message = page.locator('.field', { has: name }).getByRole('alert')
+  await expect(message).toHaveText('Höchstens 200 Zeichen.')
+  let posted = false
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/proxy/api/events')) posted = true
+  })
+  await page.getByRole('button', { name: 'Speichern' }).click()
+  await expect(message).toHaveText('Höchstens 200 Zeichen.')
+  expect(posted).toBe(false)
+  await shot(page, 'security-02-organiser-limit-message')
+  // the server refuses the same limit in the spec's error shape
+  const r = await page.request.post(`${server.url}/proxy/api/events`, { data: { displayName: 'Ü'.repeat(201), startDate: new Date(Date.now() + 86400_000).toISOString(), endDate: new Date(Date.now() + 2 * 86400_000).toISOString(), timezone: 'Europe/Berlin' } })
+  expect(r.status()).toBe(400)
+  expect((await r.json()).errorFields).toContainEqual(expect.objectContaining({ field: 'displayName', errorType: 'TOO_LONG' }))
+  // one character less is fine
+  await name.fill('Ü'.repeat(200))
+  await page.getByLabel('Untertitel').click()
+  await expect(message).toHaveCount(0)
+})
