@@ -196,6 +196,14 @@ export function security(opts: {
 }) {
   const started = new WeakMap<Request, { t: number; id: string }>()
   const logRequests = opts.log.enabled('info')
+  // An install reached by another name or its IP refuses every POST (the Host check): say once per
+  // host in the log what to set, instead of leaving the administrator with a failing login.
+  const warnedHosts = new Set<string>()
+  const warnForeignHost = (host: string) => {
+    if (hostAllowed(host, opts.baseUrl) || warnedHosts.has(host) || warnedHosts.size >= 20) return
+    warnedHosts.add(host)
+    opts.log.warn('request refused: its host is not the base URL (set EINLASS_BASE_URL to the address people use, or list the reverse proxy in EINLASS_TRUSTED_PROXIES)', { host, baseUrl: opts.baseUrl })
+  }
   return new Elysia({ name: 'security' })
     .onRequest(({ request, set, server }) => {
       const url = { pathname: pathOf(request.url) }
@@ -206,7 +214,9 @@ export function security(opts: {
       // answers of the API carry personal data: never stored by a browser or a shared cache
       // (handlers that answer with their own Response, e.g. public event images, set their own)
       if (isPrivatePath(url.pathname)) set.headers['cache-control'] = 'no-store'
-      if (!originAllowed(request, opts.baseUrl, { path: url.pathname, viaTrustedProxy: opts.viaTrustedProxy?.(request, server) ?? false })) {
+      const viaProxy = opts.viaTrustedProxy?.(request, server) ?? false
+      if (!originAllowed(request, opts.baseUrl, { path: url.pathname, viaTrustedProxy: viaProxy })) {
+        warnForeignHost(requestHost(request, viaProxy))
         const lang = requestLanguage(request, opts.features())
         return json(errorBody(403, 'CROSS_ORIGIN', lang), 403, { ...securityHeaders(url.pathname, opts.https), 'x-request-id': id, 'cache-control': 'no-store' })
       }

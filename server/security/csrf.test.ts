@@ -85,3 +85,20 @@ test('the origin rules as a function: X-Forwarded-Host only from a trusted proxy
   // GETs other than the listed ones are never checked
   expect(originAllowed(new Request('http://evil.example/proxy/api/events', { headers: { origin: 'null' } }), base)).toBe(true)
 })
+
+test('a refused foreign host is named in the log once, with what to set (an install reached by its IP address)', async () => {
+  const { Elysia } = await import('elysia')
+  const { createLogger } = await import('../logger')
+  const { security } = await import('../http/security')
+  const lines: string[] = []
+  const app = new Elysia()
+    .use(security({ baseUrl: 'http://localhost:3000', https: false, log: createLogger('warn', (l) => lines.push(l)), features: () => [], bodyLimitBytes: 1 << 20 }))
+    .post('/proxy/api/probe', () => 'ok')
+  const post = (host: string) => app.handle(new Request(`http://${host}/proxy/api/probe`, { method: 'POST', headers: { host, origin: `http://${host}` } }))
+  for (let i = 0; i < 3; i++) expect((await post('192.168.1.20:3000')).status).toBe(403)
+  expect((await post('localhost:3000')).status).toBe(200)
+  const warned = lines.map((l) => JSON.parse(l)).filter((r) => r.level === 'warn')
+  expect(warned).toHaveLength(1)
+  expect(warned[0]).toMatchObject({ host: '192.168.1.20:3000', baseUrl: 'http://localhost:3000' })
+  expect(warned[0].msg).toContain('EINLASS_BASE_URL')
+})
