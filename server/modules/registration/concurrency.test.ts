@@ -1,9 +1,8 @@
 // Capacity under concurrency: places are taken only by the conditional UPDATE, so a storm of
 // registrations fills an event exactly, never beyond, and never registers one e-mail twice.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eventBody, forEachDialect, postgresAvailable, uniqueEmail } from '../../testing/harness'
-import { createSchema } from '../../testing/postgres'
-import { type ServerProcess, startServerProcess } from '../../testing/process'
+import { twoProcessesOnPostgres } from '../../testing/two-processes'
 
 const guest = (email: string) => ({ salutation: 'Herr', firstName: 'Max', lastName: 'Ansturm', email })
 
@@ -65,32 +64,17 @@ forEachDialect('capacity under concurrency', (h) => {
 })
 
 describe.if(postgresAvailable())('capacity with two server processes on one Postgres', () => {
-  let pg: Awaited<ReturnType<typeof createSchema>>
-  let one: ServerProcess
-  let two: ServerProcess
-  beforeAll(async () => {
-    pg = await createSchema()
-    one = await startServerProcess({ env: { DATABASE_URL: pg.url } })
-    two = await startServerProcess({ env: { DATABASE_URL: pg.url } })
-  })
-  afterAll(async () => {
-    await one?.stop()
-    await two?.stop()
-    await pg?.drop()
-  })
+  const procs = twoProcessesOnPostgres()
 
   test('200 registrations spread over both processes: exactly 50 of 50 places', async () => {
-    const post = (base: string, path: string, body: unknown, cookie?: string) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) })
-    const setup = await post(one.url, '/proxy/api/setup', { agencyName: 'Zwei Prozesse', email: 'pp@example.org', password: 'Geheim123!', firstName: 'P', lastName: 'P' })
-    expect(setup.status).toBe(200)
-    const cookie = setup.headers.getSetCookie()[0].split(';')[0]
-    const created = await post(two.url, '/proxy/api/events', eventBody({ maxVisitors: 50 }), cookie)
+    const { send, either, query } = procs()
+    const cookie = await procs().setupAgency('pp@example.org')
+    const created = await send(procs().two, 'POST', '/proxy/api/events', eventBody({ maxVisitors: 50 }), { cookie })
     expect(created.status).toBe(201)
     const eventId = (await created.json()).id
 
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => post(i % 2 ? one.url : two.url, `/proxy/api/public/events/${eventId}/registrations`, guest(`p${i}@example.org`)).then(async (r) => ({ status: r.status, body: await r.json() }))),
+      Array.from({ length: 200 }, (_, i) => send(either(i), 'POST', `/proxy/api/public/events/${eventId}/registrations`, guest(`p${i}@example.org`)).then(async (r) => ({ status: r.status, body: await r.json() }))),
     )
     expect(results.filter((r) => r.status === 201).length).toBe(50)
     expect(results.filter((r) => r.status === 409 && r.body.errorType === 'EVENT_FULL').length).toBe(150)
@@ -103,15 +87,7 @@ describe.if(postgresAvailable())('capacity with two server processes on one Post
       expect(served.every((r) => r.status === 201 || (r.status === 409 && r.body.errorType === 'EVENT_FULL'))).toBe(true)
     }
 
-    const pgClient = new (await import('pg')).default.Client({ connectionString: pg.url.replace(/\?.*$/, ''), options: `-c search_path=${pg.schema}` })
-    await pgClient.connect()
-    try {
-      const seats = await pgClient.query('select seats_taken from event where id = $1', [eventId])
-      expect(seats.rows[0].seats_taken).toBe(50)
-      const rows = await pgClient.query('select count(*)::int as n, count(distinct email)::int as d from event_visitor where event_id = $1', [eventId])
-      expect(rows.rows[0]).toEqual({ n: 50, d: 50 })
-    } finally {
-      await pgClient.end()
-    }
+    expect((await query('select seats_taken from event where id = $1', [eventId]))[0].seats_taken).toBe(50)
+    expect((await query('select count(*)::int as n, count(distinct email)::int as d from event_visitor where event_id = $1', [eventId]))[0]).toEqual({ n: 50, d: 50 })
   })
 })

@@ -1,51 +1,30 @@
 // Timeslots and defined values are never oversold by two server processes on one Postgres: places
 // move only through conditional updates whose row count is checked.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { eventBody, postgresAvailable } from '../../testing/harness'
-import { createSchema } from '../../testing/postgres'
-import { type ServerProcess, startServerProcess } from '../../testing/process'
+import type { ServerProcess } from '../../testing/process'
+import { twoProcessesOnPostgres } from '../../testing/two-processes'
 
 describe.if(postgresAvailable())('timeslots and defined values with two server processes on one Postgres', () => {
-  let pg: Awaited<ReturnType<typeof createSchema>>
-  let one: ServerProcess
-  let two: ServerProcess
+  // behind a trusted proxy, so each simulated guest has its own client address (X-Forwarded-For):
+  // one address may hold only what one registration takes
+  const procs = twoProcessesOnPostgres({ behindProxy: true })
   let cookie = ''
   let clients = 0
-  const post = (base: string, path: string, body: unknown) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.30.${(++clients >> 8) & 255}.${clients & 255}`, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) })
-  const query = async (sql: string, params: unknown[]) => {
-    const c = new (await import('pg')).default.Client({ connectionString: pg.url.replace(/\?.*$/, ''), options: `-c search_path=${pg.schema}` })
-    await c.connect()
-    try {
-      return (await c.query(sql, params)).rows
-    } finally {
-      await c.end()
-    }
-  }
+  const post = (s: ServerProcess, path: string, body: unknown) => procs().send(s, 'POST', path, body, { cookie, from: `10.30.${(++clients >> 8) & 255}.${clients & 255}` })
+  const query = (sql: string, params: unknown[]) => procs().query(sql, params)
   beforeAll(async () => {
-    pg = await createSchema()
-    // behind a trusted proxy, so each simulated guest has its own client address (X-Forwarded-For):
-    // one address may hold only what one registration takes
-    one = await startServerProcess({ env: { DATABASE_URL: pg.url, EINLASS_TRUSTED_PROXIES: '127.0.0.1, ::1' } })
-    two = await startServerProcess({ env: { DATABASE_URL: pg.url, EINLASS_TRUSTED_PROXIES: '127.0.0.1, ::1' } })
-    const setup = await post(one.url, '/proxy/api/setup', { agencyName: 'Zwei Prozesse', email: 'slots@example.org', password: 'Geheim123!', firstName: 'P', lastName: 'P' })
-    expect(setup.status).toBe(200)
-    cookie = setup.headers.getSetCookie()[0].split(';')[0]
-  })
-  afterAll(async () => {
-    await one?.stop()
-    await two?.stop()
-    await pg?.drop()
+    cookie = await procs().setupAgency('slots@example.org')
   })
 
   test('200 reservations spread over both processes for 50 free places: exactly 50 succeed', async () => {
-    const event = await (await post(two.url, '/proxy/api/events', eventBody({ maxVisitors: null }))).json()
-    const field = await (await post(one.url, `/proxy/api/events/${event.id}/fields`, { type: 'TIMESLOT', displayName: 'Slot', timeslots: [{ displayName: '10:00', capacity: 50 }] })).json()
+    const event = await (await post(procs().two, '/proxy/api/events', eventBody({ maxVisitors: null }))).json()
+    const field = await (await post(procs().one, `/proxy/api/events/${event.id}/fields`, { type: 'TIMESLOT', displayName: 'Slot', timeslots: [{ displayName: '10:00', capacity: 50 }] })).json()
     const slotId = field.timeslots[0].id
     cookie = ''
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        post(i % 2 ? one.url : two.url, '/proxy/api/public/reservation/timeslot', { timeslotId: slotId, identification: `two-proc-${i}-visitor`, amount: 1 }).then(async (r) => ({ status: r.status, body: await r.json() })),
+        post(procs().either(i), '/proxy/api/public/reservation/timeslot', { timeslotId: slotId, identification: `two-proc-${i}-visitor`, amount: 1 }).then(async (r) => ({ status: r.status, body: await r.json() })),
       ),
     )
     expect(results.filter((r) => r.status === 200 && r.body.succeeded).length).toBe(50)
@@ -62,15 +41,15 @@ describe.if(postgresAvailable())('timeslots and defined values with two server p
   })
 
   test('100 registrations over both processes for 20 places of a defined value: exactly 20', async () => {
-    const setup = await post(one.url, '/auth/login', { email: 'slots@example.org', password: 'Geheim123!' })
+    const setup = await post(procs().one, '/auth/login', { email: 'slots@example.org', password: 'Geheim123!' })
     cookie = setup.headers.getSetCookie()[0].split(';')[0]
-    const event = await (await post(one.url, '/proxy/api/events', eventBody({ maxVisitors: null }))).json()
-    const field = await (await post(two.url, `/proxy/api/events/${event.id}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', appearance: 'REQUIRED', definedValues: [{ displayName: 'Töpfern', capacity: 20 }] })).json()
+    const event = await (await post(procs().one, '/proxy/api/events', eventBody({ maxVisitors: null }))).json()
+    const field = await (await post(procs().two, `/proxy/api/events/${event.id}/fields`, { type: 'SMARTLIST', displayName: 'Workshop', appearance: 'REQUIRED', definedValues: [{ displayName: 'Töpfern', capacity: 20 }] })).json()
     const valueId = field.definedValues[0].id
     cookie = ''
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        post(i % 2 ? one.url : two.url, `/proxy/api/public/events/${event.id}/registrations`, { salutation: 'Frau', firstName: 'W', lastName: 'S', email: `w${i}@example.org`, fields: { [field.id]: [{ fieldValueId: valueId, amount: 1 }] } }).then((r) => r.status),
+        post(procs().either(i), `/proxy/api/public/events/${event.id}/registrations`, { salutation: 'Frau', firstName: 'W', lastName: 'S', email: `w${i}@example.org`, fields: { [field.id]: [{ fieldValueId: valueId, amount: 1 }] } }).then((r) => r.status),
       ),
     )
     expect(results.filter((s) => s === 201).length).toBe(20)
