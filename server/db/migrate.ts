@@ -20,7 +20,14 @@ export function migrator(db: Kysely<any>) {
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const { error, results }: MigrationResultSet = await migrator(db).migrateToLatest()
+  let run: MigrationResultSet = await migrator(db).migrateToLatest()
+  // Kysely's table check reads the catalogue of every schema: another schema dropped at that moment
+  // (test runs that share one Postgres) fails it although ours is fine. Such a failure wrote nothing.
+  for (let attempt = 1; attempt < 4 && run.error && otherSchemaVanished(run.error, schemas.get(db)); attempt++) {
+    await new Promise((r) => setTimeout(r, 50 * attempt))
+    run = await migrator(db).migrateToLatest()
+  }
+  const { error, results } = run
   const failed = results?.find((r) => r.status === 'Error')
   if (error) {
     const msg = error instanceof Error ? error.message : String(error)
@@ -37,4 +44,11 @@ export async function migrationsApplied(db: Kysely<any>): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+function otherSchemaVanished(error: unknown, own: string | undefined): boolean {
+  const msg = error instanceof Error ? error.message : String(error)
+  if (/cache lookup failed for (namespace|relation)/.test(msg)) return true
+  const m = /schema "([^"]+)" does not exist/.exec(msg)
+  return !!m && m[1] !== own
 }
