@@ -66,6 +66,12 @@ export const de = {
   'events.field.transferUntil': 'Weitergeben möglich bis (leer: bis Veranstaltungsbeginn)',
   'visitors.transfers': 'Weitergegeben',
   'visitors.transfer.entry': '{date}: von {from} an {to}',
+  'settings.agencyLogo.title': 'Logo der Agentur',
+  'settings.agencyLogo.intro': 'Erscheint oben auf den Gästeseiten und auf der öffentlichen Veranstaltungsseite. Ohne Logo steht dort der Name der Agentur.',
+  'settings.agencyLogo.file': 'Logo hochladen (PNG oder JPEG)',
+  'settings.agencyLogo.current': 'Aktuelles Logo',
+  'settings.agencyLogo.remove': 'Logo entfernen',
+  'settings.agencyLogo.saved': 'Das Logo wurde gespeichert.',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -148,4 +154,10 @@ export const en: Record<Keys, string> = {
   'events.field.transferUntil': 'Passing on possible until (empty: until the event starts)',
   'visitors.transfers': 'Passed on',
   'visitors.transfer.entry': '{date}: from {from} to {to}',
+  'settings.agencyLogo.title': 'Agency logo',
+  'settings.agencyLogo.intro': "Shown at the top of the guest pages and on the public event page. Without a logo the agency's name is shown.",
+  'settings.agencyLogo.file': 'Upload logo (PNG or JPEG)',
+  'settings.agencyLogo.current': 'Current logo',
+  'settings.agencyLogo.remove': 'Remove logo',
+  'settings.agencyLogo.saved': 'The logo was saved.',
 }
