@@ -6,6 +6,7 @@ import { createEvent } from '../../testing/organiser'
 import { smallPng, uploadForm, anonymousUpload } from '../../security/fixtures'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { createUser, loginAs } from '../identity/test-helpers'
+import { guestWithToken, pdfImages } from '../documents/test-helpers'
 
 forEachDialect('agency logo', (h) => {
   let admin: Agent & { agencyId: number; accountId: number }
@@ -94,5 +95,18 @@ forEachDialect('agency logo', (h) => {
     const again = await h().request('POST', `/proxy/api/public/events/${e2.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Lia', lastName: 'Logo', email: user.email } })
     expect(again.status).toBe(201)
     expect((await guest.get(`/userDetails/guest?t=2`)).body.brand).toBeNull()
+  })
+
+  test('tickets carry the agency logo when the document settings name none of their own', async () => {
+    // its own agency: the logo tests above change the shared admin's
+    const own = await h().admin()
+    const e = await createEvent(own)
+    const g = await guestWithToken(h(), own, e.id)
+    const link = (await g.guest.get('/proxy/api/guest/events')).body.confirmedEvents.find((x: any) => x.id === g.id).tokens.downloadLinkTicket
+    const ticket = async () => new Uint8Array(await (await h().app.handle(new Request(`http://localhost${link}`))).arrayBuffer())
+    expect(await pdfImages(await ticket())).toEqual([])
+    const logo = await upload(own, await new Bun.Image(await smallPng()).resize(64, 32).png().bytes())
+    await own.put('/proxy/api/agency/logo', { logoAssetId: logo.id })
+    expect(await pdfImages(await ticket())).toEqual([{ width: 64, height: 32 }])
   })
 })
