@@ -145,7 +145,7 @@ export function GuestShell({ children, menu, title }: { children: ComponentChild
   return (
     <div class="guest-shell">
       <header class="topbar">
-        <a href="/guest/dashboard" class="brand">
+        <a href="/guest/dashboard" class="brand guest-brand">
           <AgencyBrand brand={auth?.details.brand} />
         </a>
         <span class="topbar-title">{title ?? t('guest.dashboard.title')}</span>
