@@ -1,6 +1,7 @@
 // Guest extras on a phone (390x844, touch): two agreements signed step by step from the dashboard,
 // self check-in and out (Escape does not close it), the notifications list; then the report dialog
 // (both branches), the help centre's support form, feedback, the imprint and the /support page.
+import { execFileSync } from 'node:child_process'
 import { type Browser, type Page } from '@playwright/test'
 import { expect, type Server, setupAdmin, shot, test, watchCsp } from './fixtures'
 import { mailLink } from './identity-helpers'
@@ -117,6 +118,30 @@ test('phone: two agreements step by step from the dashboard, self check-in and o
     ['Hausordnung', 'CONFIRMED', 'GUEST'],
   ])
 
+  // the guest's own record, read-only from the registration details: every decision, newest first
+  await g.getByRole('button', { name: 'Anmeldedetails' }).click()
+  const details = g.getByRole('dialog', { name: 'Anmeldedetails' })
+  const record = details.getByRole('region', { name: 'Einverständniserklärungen' })
+  await expect(record.getByRole('listitem')).toHaveCount(4)
+  expect(await record.getByRole('listitem').locator('strong').allTextContents()).toEqual(['Hausordnung', 'Fotoerlaubnis', 'Hausordnung', 'Fotoerlaubnis'])
+  await expect(record.getByRole('listitem').last()).toContainText('Abgelehnt')
+  await expect(record.getByRole('listitem').first()).toContainText(/Unterschrieben.*\d\d\.\d\d\.\d{4}, \d\d:\d\d Uhr · Version 1 · im Dashboard/)
+  await record.scrollIntoViewIfNeeded()
+  await shot(g, 'guest-extras-03c-details-signature-record')
+  await record.getByRole('button', { name: 'Text ansehen: Hausordnung' }).first().click()
+  const shown = g.getByRole('dialog', { name: 'Hausordnung' })
+  await expect(shown.getByText('Ich halte mich an die Hausordnung.')).toBeVisible()
+  const signature = shown.getByRole('img', { name: 'Ihre Unterschrift' })
+  await expect(signature).toBeVisible()
+  expect(await signature.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true)
+  // read-only: nothing to sign or decline here
+  await expect(shown.getByRole('button', { name: /Unterschreiben|Ablehnen/ })).toHaveCount(0)
+  await shot(g, 'guest-extras-03d-signature-record-text')
+  await shown.getByRole('button', { name: 'Schließen' }).last().click()
+  await expect(shown).toBeHidden()
+  await details.getByRole('button', { name: 'Schließen' }).last().click()
+  await expect(details).toBeHidden()
+
   // self check-in: fullscreen, Escape does not close it
   await g.getByRole('link', { name: 'Check-in' }).click()
   await expect(g).toHaveURL(/\/guest\/checkin\//)
@@ -134,6 +159,11 @@ test('phone: two agreements step by step from the dashboard, self check-in and o
   await expect(sc.getByText('1 Person(en) eingecheckt.')).toBeVisible()
   await expect(sc.getByText('1 von 2 Personen eingecheckt, 0 ausgecheckt')).toBeVisible()
   await shot(g, 'guest-extras-06-selfcheckin-done')
+  // the name tags of the registration, read back from the downloaded PDF
+  const [tags] = await Promise.all([g.waitForEvent('download'), sc.getByRole('link', { name: 'Namensschilder herunterladen' }).click()])
+  expect(tags.suggestedFilename()).toBe('Namensschilder Sommerfest.pdf')
+  const tagText = execFileSync('pdftotext', ['-layout', (await tags.path())!, '-']).toString()
+  for (const words of ['Sommerfest', 'Greta Gast', 'Emil Gast', 'Begleitperson 1']) expect(tagText).toContain(words)
   await sc.getByRole('button', { name: 'Weitere einchecken' }).click()
   await sc.getByRole('button', { name: 'Alle einchecken' }).click()
   await expect(sc.getByText('1 Person(en) eingecheckt.')).toBeVisible()

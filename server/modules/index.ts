@@ -1,6 +1,7 @@
 // Every domain's routes, in the order they are mounted. Add a domain with one line here.
 import type { Elysia } from 'elysia'
 import type { AppContext } from '../context'
+import { agencyRoutes } from './agency'
 import { agreementRoutes } from './agreements'
 import { checkinRoutes } from './checkin'
 import { documentRoutes } from './documents'
@@ -53,4 +54,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   documentRoutes,
   ticketingRoutes,
   paymentRoutes,
+  agencyRoutes,
 ]

@@ -21,7 +21,8 @@ export class ApiError extends Error {
 
 const ACCOUNT_KEY = 'einlass.account'
 // set once this browser has shown a guest their own data (the session cookie itself is HttpOnly):
-// the public form then asks for the guest's data to pre-fill, anonymous visitors pay no request
+// the public form then asks for the guest's data to pre-fill, anonymous visitors pay no request.
+// A guest link's session also sets the readable cookie einlass_known=1 (no secret in it).
 const KNOWN_GUEST_KEY = 'einlass.knownGuest'
 
 export const session = {
@@ -39,6 +40,9 @@ export const session = {
     } catch {}
   },
   get knownGuest(): boolean {
+    // the server's marker beside a guest-link session (guest/link-session.ts): a page opened straight
+    // from the mail knows the guest before any dashboard ran in this browser
+    if (typeof document !== 'undefined' && /(?:^|;\s*)einlass_known=1(?:;|$)/.test(document.cookie)) return true
     try {
       return localStorage.getItem(KNOWN_GUEST_KEY) === '1'
     } catch {

@@ -8,6 +8,7 @@ import { t, useLanguage } from '../i18n'
 import { AuthContext, logout } from './navigation-auth'
 import { showChangeRole } from './navigation-rules'
 import { Footer } from './public-frame'
+import { AgencyBrand } from './agency-brand'
 
 export interface NavItem {
   href: string
@@ -138,17 +139,16 @@ export function UserMenu({ label }: { label?: string }) {
   )
 }
 
-export function GuestShell({ children, menu }: { children: ComponentChildren; menu?: ComponentChildren }) {
+export function GuestShell({ children, menu, title }: { children: ComponentChildren; menu?: ComponentChildren; title?: string }) {
   useLanguage()
   const auth = useContext(AuthContext)
   return (
     <div class="guest-shell">
       <header class="topbar">
-        <a href="/guest/dashboard" class="brand">
-          <img src="/favicon.svg" alt="" width="28" height="28" />
-          <span>einlass</span>
+        <a href="/guest/dashboard" class="brand guest-brand">
+          <AgencyBrand brand={auth?.details.brand} />
         </a>
-        <span class="topbar-title">{t('guest.dashboard.title')}</span>
+        <span class="topbar-title">{title ?? t('guest.dashboard.title')}</span>
         <div class="topbar-user">
           {menu}
           {auth && <UserMenu />}

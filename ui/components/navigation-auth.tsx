@@ -51,6 +51,8 @@ export interface UserDetails {
   features: string[]
   /** guest view: how the guest proved who they are */
   via?: 'token' | 'session'
+  /** guest view: the agency whose logo (or name) the header shows; null: einlass's mark */
+  brand?: { id: number; displayName: string; logoPath: string | null } | null
 }
 
 export interface AuthState {

@@ -67,10 +67,11 @@ export function Footer() {
   )
 }
 
-export function PublicFrame({ children, footer = true }: { children: ComponentChildren; footer?: boolean }) {
+export function PublicFrame({ children, footer = true, header }: { children: ComponentChildren; footer?: boolean; header?: ComponentChildren }) {
   useLanguage()
   return (
     <div class="public">
+      {header}
       <main class="content narrow" id="main">
         {children}
       </main>

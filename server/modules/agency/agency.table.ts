@@ -16,6 +16,8 @@ export interface AgencyTable {
   imprint_url: string | null
   privacy_text: string | null
   privacy_url: string | null
+  /** the agency's logo (an image asset of the agency): guest pages' header, public event page */
+  logo_asset_id: number | null
   created_at: Generated<Timestamp>
 }
 export type AgencyRow = Selectable<AgencyTable>

@@ -10,6 +10,7 @@ import { requireGuest, requireOrganiser } from '../identity/auth'
 import { detailParts } from '../visitors/detail'
 import { visitorOfEvent } from '../visitors/service'
 import { AgreementInput, AgreementSearch, SignatureSearch, SignInput } from './model'
+import { guestSignatureImage, guestSignatureRecord } from './guest-record'
 import { agreementDto, agreementOfAgency, agreementsOfVisitor, createAgreement, deactivateAgreement, searchAgreements, searchSignatures, signAgreements, signatureLog, updateAgreement } from './service'
 
 const IdParams = z.object({ id: idParam() })
@@ -151,5 +152,25 @@ export function agreementRoutes(ctx: AppContext) {
         return signAgreements(ctx, event, v, c.body, 'GUEST', null)
       },
       { params: z.object({ vid: idParam() }), body: SignInput, detail: { tags: ['guest'], summary: 'The guest signs or declines agreements (CONFIRMED needs a drawn signature PNG)' } },
+    )
+    .get(
+      '/proxy/api/guest/events/visitors/:vid/agreements/log',
+      async (c) => {
+        const { v } = await ownVisitor(ctx, c, c.params.vid)
+        return guestSignatureRecord(ctx.db, v.id)
+      },
+      {
+        params: z.object({ vid: idParam() }),
+        detail: { tags: ['guest'], summary: "The guest's own signature record of the registration, newest first: agreement, text and version as shown, status, time, origin" },
+      },
+    )
+    .get(
+      '/proxy/api/guest/events/visitors/:vid/agreements/log/:id/signature',
+      async (c) => {
+        const { v } = await ownVisitor(ctx, c, c.params.vid)
+        const png = await guestSignatureImage(ctx.db, v.id, c.params.id)
+        return new Response(png as unknown as BodyInit, { headers: { 'content-type': 'image/png', 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' } })
+      },
+      { params: z.object({ vid: idParam(), id: idParam() }), detail: { tags: ['guest'], summary: "The drawn signature of one of the guest's own recorded decisions (PNG)" } },
     )
 }

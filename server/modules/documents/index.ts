@@ -8,6 +8,15 @@ import { requireGuest, requireOrganiser } from '../identity/auth'
 import { DocumentParams, DocumentSettingsInput, TokenParams } from './model'
 import { download, prepareInvitation } from './service'
 import { readSettings, saveSettings } from './settings'
+import { selfCheckinTokenParts } from '../checkin/self'
+import { downloadPath, isRegistered } from './tokens'
+
+// The self check-in dialog's "name tags download" (guest-side.md 2): the registration's PDF token with
+// the name-tags document, for registrations that have tickets (the download refuses the others anyway).
+// Without this part the dialog never showed the button.
+selfCheckinTokenParts.push(async (_ctx, v): Promise<Record<string, string | null>> =>
+  v.download_token && isRegistered(v.status) ? { downloadTokenNameTags: v.download_token, downloadLinkNameTags: downloadPath(v.download_token, 'nameTags') } : {},
+)
 
 /** The German file name for browsers that read filename*, an ASCII one for the others. */
 export function contentDisposition(fileName: string): string {

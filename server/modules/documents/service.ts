@@ -32,7 +32,7 @@ interface Resolved {
   kind: TokenKind
   v: EventVisitorRow
   event: EventRow
-  agency: { id: number; display_name: string }
+  agency: { id: number; display_name: string; logo_asset_id: number | null }
 }
 
 /** A token's registration; unknown tokens and those of deleted or declined registrations or events answer 404. */
@@ -46,7 +46,7 @@ async function resolve(ctx: AppContext, token: string): Promise<Resolved> {
   if (!v) throw notFound()
   const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', v.event_id).executeTakeFirst()
   if (!event || event.status === 'DELETED') throw notFound()
-  const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
+  const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
   const kind: TokenKind = v.download_token === token ? 'PDF' : v.download_token_ics === token ? 'ICS' : 'WALLET'
   return { kind, v, event, agency }
 }
@@ -94,10 +94,13 @@ async function settingsOf(ctx: AppContext, agencyId: number): Promise<DocumentSe
   return ctx.db.selectFrom('document_settings').selectAll().where('agency_id', '=', agencyId).executeTakeFirst()
 }
 
-async function logoOf(ctx: AppContext, settings: DocumentSettingsRow | undefined, agencyId: number): Promise<Logo | null> {
-  if (!settings?.logo_asset_id) return null
+/** The documents' own logo (document settings), else the agency's logo (agency/branding.ts). */
+const logoAssetOf = (settings: DocumentSettingsRow | undefined, r: Resolved) => settings?.logo_asset_id ?? r.agency.logo_asset_id ?? null
+
+async function logoOf(ctx: AppContext, assetId: number | null, agencyId: number): Promise<Logo | null> {
+  if (!assetId) return null
   try {
-    const a = await findAsset(ctx.db, settings.logo_asset_id)
+    const a = await findAsset(ctx.db, assetId)
     if (a.agency_id !== agencyId) return null
     const { data, mime } = await variantBytes(ctx, a, 'Regular_400')
     return { bytes: data, mime }
@@ -165,7 +168,7 @@ async function pdfDownload(ctx: AppContext, r: Resolved, doc: PdfDocument): Prom
   const base = { ...eventTexts(ctx, r), ticketCode: people ? formatTicketCode(people.code) : null, persons: people?.list ?? [] }
   const fileName = translate(r.v.language, `documents.file.${doc}`, { event: r.event.display_name })
   const key = createHash('sha256')
-    .update(JSON.stringify([doc, r.v.language, personName(r.v), settings?.logo_asset_id ?? null, settings?.updated_at ?? null, { ...base, t: undefined }]))
+    .update(JSON.stringify([doc, r.v.language, personName(r.v), logoAssetOf(settings, r), settings?.updated_at ?? null, { ...base, t: undefined }]))
     .digest('base64')
   const hit = rendered.get(key)
   if (hit) {
@@ -174,7 +177,7 @@ async function pdfDownload(ctx: AppContext, r: Resolved, doc: PdfDocument): Prom
     rendered.set(key, hit)
     return { body: hit, contentType: 'application/pdf', fileName }
   }
-  const data: DocData = { ...base, logo: await logoOf(ctx, settings, r.event.agency_id) }
+  const data: DocData = { ...base, logo: await logoOf(ctx, logoAssetOf(settings, r), r.event.agency_id) }
   const body =
     doc === 'ticket'
       ? await renderTicketPdf(data)

@@ -4,10 +4,11 @@ import { bool, fromJson } from '../../db/types'
 import type { EventRow } from './events.table'
 import { incompleteReasons } from './repository'
 import { freePlaces, registrationState } from './rules'
+import { logoPath } from '../agency/branding'
 
 type Label = { id: number; displayName: string; group: string | null; name: string; type: string }
 
-export function publicEventDto(ctx: AppContext, e: EventRow, agency: { id: number; display_name: string } | null) {
+export function publicEventDto(ctx: AppContext, e: EventRow, agency: { id: number; display_name: string; logo_asset_id?: number | null } | null) {
   return {
     id: e.id,
     displayName: e.display_name,
@@ -29,7 +30,7 @@ export function publicEventDto(ctx: AppContext, e: EventRow, agency: { id: numbe
     disabledCovidStates: fromJson<string[]>(e.disabled_covid_states, []),
     maxVisitorPerSubscription: e.max_visitor_per_subscription,
     currency: e.currency,
-    agency: agency ? { id: agency.id, displayName: agency.display_name } : null,
+    agency: agency ? { id: agency.id, displayName: agency.display_name, logoPath: logoPath(agency.id, agency.logo_asset_id) } : null,
     month: e.start_date.slice(0, 7),
     registrationButtonType: e.registration_button_type,
     externalConfirmationLink: e.external_confirmation_link,

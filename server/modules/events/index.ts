@@ -165,7 +165,7 @@ export function eventRoutes(ctx: AppContext) {
         if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
         const agency = await ctx.db
           .selectFrom('agency')
-          .select(['id', 'display_name', 'contact_guest', 'contact_guest_phone', 'contact_guest_mail', 'imprint_text', 'imprint_url', 'privacy_text', 'privacy_url'])
+          .select(['id', 'display_name', 'logo_asset_id', 'contact_guest', 'contact_guest_phone', 'contact_guest_mail', 'imprint_text', 'imprint_url', 'privacy_text', 'privacy_url'])
           .where('id', '=', e.agency_id)
           .executeTakeFirst()
         const contact = agency && (agency.contact_guest || agency.contact_guest_phone || agency.contact_guest_mail) ? { name: agency.contact_guest, phone: agency.contact_guest_phone, mail: agency.contact_guest_mail } : null

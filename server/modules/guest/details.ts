@@ -66,7 +66,7 @@ export async function registrationDetails(ctx: AppContext, guest: GuestActor, vi
     escortsOf(ctx.db, v.id),
     formDefinitions(ctx.db, event),
     ctx.db.selectFrom('visitor_field_value').select(['field_id', 'data', 'value']).where('visitor_id', '=', v.id).execute(),
-    ctx.db.selectFrom('agency').select(['id', 'display_name']).where('id', '=', event.agency_id).executeTakeFirst(),
+    ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirst(),
   ])
   const now = ctx.clock.now()
   const expired = registrationExpired(event, now)

@@ -11,6 +11,7 @@ import { isGuestRole } from '../identity/roles'
 import { enabledMethods } from '../identity/tfa'
 import { resendAccessLink } from './access-link'
 import { guestEvents } from './service'
+import { guestBrand } from '../agency/branding'
 import { guestPortalRoutes } from './portal'
 
 export function guestRoutes(ctx: AppContext) {
@@ -18,7 +19,9 @@ export function guestRoutes(ctx: AppContext) {
     const g = await requireGuest(ctx, c)
     const [accounts, methods] = await Promise.all([listAccountsOfUser(ctx.db, g.user.id), enabledMethods(ctx.db, g.user.id)])
     const current = g.session?.account_id != null ? (accounts.find((a) => a.id === g.session!.account_id) ?? null) : null
-    return { user: userDto(g.user, current, accounts, methods.length > 0), via: g.via, features: ctx.license.features }
+    // the shell's header: the agency's logo (or name) instead of einlass's mark (agency/branding.ts)
+    const brand = await guestBrand(ctx.db, g.user.id, current && isGuestRole(current.user_role) ? current.agency_id : null)
+    return { user: userDto(g.user, current, accounts, methods.length > 0), via: g.via, features: ctx.license.features, brand }
   }
   const guestAccounts = async (c: any) => {
     const g = await requireGuest(ctx, c)

@@ -18,9 +18,15 @@ forEachDialect('guest links become sessions', (h) => {
     expect(r.headers.get('location')).toBe('/guest/dashboard?tab=events')
     expect(r.headers.get('cache-control')).toBe('no-store')
     expect(r.headers.get('referrer-policy')).toBe('no-referrer')
-    const cookie = r.headers.get('set-cookie')!
+    const [cookie, marker] = r.headers.getSetCookie()
     expect(cookie).toContain('einlass_session=')
     expect(cookie).toContain('HttpOnly')
+    // beside it the marker scripts may read (the public form's pre-fill): no secret, same lifetime, path and SameSite
+    expect(marker).toMatch(/^einlass_known=1; /)
+    expect(marker).not.toContain('HttpOnly')
+    const attrs = (c: string) => c.split('; ').slice(1).filter((a) => a !== 'HttpOnly')
+    expect(attrs(marker!)).toEqual(attrs(cookie!))
+    expect(agent.cookies.get('einlass_known')).toBe('1')
     // a new tab or a bookmark: only the cookie, no token anywhere
     const events = await agent.get('/proxy/api/guest/events')
     expect(events.status).toBe(200)
@@ -31,8 +37,12 @@ forEachDialect('guest links become sessions', (h) => {
     // a page opened at once after the link, before any script ran, has the session too
     expect((await agent.get('/proxy/api/user/accounts')).status).toBe(200)
     // logout ends it
-    expect((await agent.request('GET', '/logout?redirect=/guest/nopermission')).status).toBe(302)
+    const out = await agent.request('GET', '/logout?redirect=/guest/nopermission')
+    expect(out.status).toBe(302)
     expect((await agent.get('/proxy/api/guest/events')).status).toBe(401)
+    // the marker goes with the session
+    expect(out.headers.getSetCookie().find((c) => c.startsWith('einlass_known='))).toContain('Max-Age=0')
+    expect(agent.cookies.has('einlass_known')).toBe(false)
   })
 
   test('an unknown or expired link sets nothing and still leaves the address bar', async () => {

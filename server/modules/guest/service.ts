@@ -48,6 +48,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       'v.email as v_email',
       'v.main_guest_checked_in as v_main_guest_checked_in',
       'a.display_name as agency_display_name',
+      'a.logo_asset_id as agency_logo_asset_id',
     ])
     .where('v.user_id', '=', userId)
     .where('v.status', '!=', 'DELETED')
@@ -84,7 +85,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
   for (const r of rows) {
     const list = LIST_OF_STATUS[r.v_status]
     if (!list) continue
-    const event = publicEventDto(ctx, r, { id: r.agency_id, display_name: r.agency_display_name })
+    const event = publicEventDto(ctx, r, { id: r.agency_id, display_name: r.agency_display_name, logo_asset_id: r.agency_logo_asset_id })
     lists[list].push({
       id: r.v_id,
       event,

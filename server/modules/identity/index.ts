@@ -32,6 +32,7 @@ import { requestPasswordReset, resetLinkInfo, resetPassword } from './password-r
 import { listAccountsOfUser } from './repository'
 import { isGuestRole } from './roles'
 import { createAgencyWithAdmin, login, loginSecondStep, pendingLogin, setupRequired } from './service'
+import { clearKnownGuestCookie } from '../guest/link-session'
 import { SESSION_COOKIE, clearSessionCookie, createSession, invalidateSession, readCookie, sessionCookie } from './session'
 import { addMethod, enabledMethods, linkDataFor, linkMethod, listMethods, recoveryCodeState, regenerateRecoveryCodes, removeMethod, sendLoginEmailCode, setEnabled, tfaDto } from './tfa'
 import {
@@ -133,7 +134,8 @@ function authRoutes(ctx: AppContext) {
           const pending = await pendingLogin(ctx, token)
           if (pending) await invalidateSession(ctx, pending.session.id)
         }
-        c.set.headers['set-cookie'] = clearSessionCookie(ctx)
+        // with the guest marker beside the session (guest/link-session.ts): the public form stops asking
+        ;(c.set.headers as Record<string, string | string[]>)['set-cookie'] = [clearSessionCookie(ctx), clearKnownGuestCookie(ctx)]
         return c.redirect(safeRedirect(c.query.redirect as string | undefined), 302)
       },
       tag('End the session and go to ?redirect='),

@@ -10,6 +10,7 @@ import { Alert, Button, Card, Spinner } from '../../components/ui'
 import { offeredLanguages, setLanguage, t } from '../../i18n'
 import { can, isGuestRole } from '../../../server/modules/identity/roles'
 import { DocumentSettingsCard } from './document-settings'
+import { AgencyLogoCard } from './agency-logo'
 import type { AccountDto } from './profile'
 
 interface Setting {
@@ -25,7 +26,12 @@ export function SettingsPage() {
       <DesignCard />
       <PersonalNotifications />
       {details.user.isAccount && <AgencyNotifications />}
-      {view === 'admin' && details.user.currentAccount && can(details.user.currentAccount.userRole, 'AGENCY.MANAGE') && <DocumentSettingsCard />}
+      {view === 'admin' && details.user.currentAccount && can(details.user.currentAccount.userRole, 'AGENCY.MANAGE') && (
+        <>
+          <AgencyLogoCard />
+          <DocumentSettingsCard />
+        </>
+      )}
     </>
   )
 }

@@ -12,6 +12,7 @@ import { Alert, Button, Spinner } from '../../components/ui'
 import { errorText } from '../../api/client'
 import { fieldMessage, t } from '../../i18n'
 import { Confirm } from './options'
+import { SignatureRecord } from './signature-record'
 
 type Appearance = 'HIDDEN' | 'VISIBLE' | 'REQUIRED'
 interface Escort extends Pick<EscortData, 'salutation' | 'title' | 'firstName' | 'lastName' | 'email' | 'company' | 'position' | 'phoneNumber'> {
@@ -216,6 +217,7 @@ export function DetailsDialog({ visitorId, onClose }: { visitorId: number; onClo
               </dl>
             </>
           )}
+          <SignatureRecord visitorId={visitorId} timezone={d.event.timezone} />
         </div>
       )}
       {ask !== null && (

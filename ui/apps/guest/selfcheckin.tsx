@@ -123,7 +123,8 @@ export function SelfCheckin({ params }: { params: { token: string } }) {
     setSelected(s)
   }
   const sel = persons.filter((p) => selected.has(p.person))
-  const nameTags = view.tokens.downloadTokenNameTags
+  // documents' link to the name-tags PDF (the token alone would serve the ticket)
+  const nameTags = view.tokens.downloadLinkNameTags
 
   if (closed)
     return (
@@ -169,7 +170,7 @@ export function SelfCheckin({ params }: { params: { token: string } }) {
           <div class="selfcheckin-actions">
             <Button onClick={() => setDone(null)}>{t('selfCheckin.checkinMore')}</Button>
             {nameTags && (
-              <a class="btn btn-secondary" href={`/proxy/api/download/${encodeURIComponent(nameTags)}`}>
+              <a class="btn btn-secondary" href={nameTags}>
                 {t('selfCheckin.nameTags')}
               </a>
             )}
@@ -227,7 +228,7 @@ export function SelfCheckin({ params }: { params: { token: string } }) {
               </Button>
             )}
             {nameTags && (
-              <a class="btn btn-secondary" href={`/proxy/api/download/${encodeURIComponent(nameTags)}`}>
+              <a class="btn btn-secondary" href={nameTags}>
                 {t('selfCheckin.nameTags')}
               </a>
             )}

@@ -15,6 +15,7 @@ import type { SeatPickerProps } from '../../components/seat-picker'
 import { newIdentification } from '../../components/form-engine/reservations'
 import { NotFound } from '../../components/not-found'
 import { PublicFrame } from '../../components/public-frame'
+import { AgencyBrand } from '../../components/agency-brand'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 import type { PublicAgreement } from './agreements'
@@ -29,7 +30,7 @@ interface PublicEvent {
   timezone: string
   eventType: string
   address: { locationName: string | null; street: string | null; streetNumber: string | null; postCode: string | null; city: string | null }
-  agency: { displayName: string } | null
+  agency: { displayName: string; logoPath: string | null } | null
   registrationState: 'OPEN' | 'NOT_OPEN' | 'CLOSED' | 'EXPIRED' | 'FULL'
   freePlaces: number | null
   maxVisitorPerSubscription: number
@@ -307,8 +308,17 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
     return () => document.body.classList.remove('in-frame')
   }, [frame])
   const container = frame && opts.container && !!form?.systemCovidoo
+  // the page's own header (not in a host page's frame): the agency's logo or name and the event title
+  const header = !frame && event && (
+    <header class="topbar public-topbar">
+      <span class="brand">
+        <AgencyBrand brand={event.agency} />
+      </span>
+      <span class="topbar-title">{event.displayName}</span>
+    </header>
+  )
   const shell = (body: preact.ComponentChildren) => (
-    <PublicFrame footer={!frame}>
+    <PublicFrame footer={!frame} header={header}>
       <div class={`public-page ${frame ? 'is-frame' : ''} ${container ? 'is-container' : ''}`}>
         {body}
         {!opts.hideCookieinfo && <p class="cookie-info">{t('registration.cookieInfo')}</p>}
