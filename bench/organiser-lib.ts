@@ -2,10 +2,11 @@
 // log in, seed guests straight into its SQLite file (WAL lets the bench write while the server runs).
 import { Database } from 'bun:sqlite'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { testLicenseText } from '../server/testing/license-test-key'
 
 export const BINARY = process.env.EINLASS_BINARY ?? resolve(import.meta.dir, '..', 'e2e', '.artifacts', 'einlass')
 
@@ -30,9 +31,15 @@ export interface Running {
   rssMb(): number
 }
 
-export async function startBinary(env: Record<string, string> = {}): Promise<Running> {
+/**
+ * `license`: a license file signed with the test key (the binary must be built with --test-license-key),
+ * for more than the community edition's 5 events. `setup`: the first process, when this one is a second
+ * process on the same database (Postgres, DATABASE_URL in env): no setup call, its session is shared.
+ */
+export async function startBinary(env: Record<string, string> = {}, opts: { license?: boolean; setup?: Running } = {}): Promise<Running> {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'einlass-bench-'))
+  if (opts.license) writeFileSync(join(dataDir, 'license.json'), testLicenseText({ limits: { events: 1000, guestAccounts: 1_000_000, agencyUsers: 25, storageMb: 10_240 } }))
   const proc = spawn(BINARY, ['serve'], {
     cwd: dataDir,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), EINLASS_HOST: '127.0.0.1', EINLASS_DATA_DIR: dataDir, EINLASS_BASE_URL: `http://127.0.0.1:${port}`, EINLASS_LOG_LEVEL: 'warn', ...env },
@@ -46,21 +53,12 @@ export async function startBinary(env: Record<string, string> = {}): Promise<Run
     if (i > 150) throw new Error('binary did not start')
     await Bun.sleep(100)
   }
-  const r = await fetch(`${url}/proxy/api/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ agencyName: 'Bench', email: 'bench@example.org', password: 'Geheim123!', firstName: 'B', lastName: 'Ench' }),
-  })
-  if (!r.ok) throw new Error(`setup failed: ${r.status} ${await r.text()}`)
-  const body = (await r.json()) as { accountId: number }
-  const cookie = r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-  const headers = { cookie, 'x-account-id': String(body.accountId), 'content-type': 'application/json' }
-  return {
+  const running = (cookie: string, accountId: string, headers: Record<string, string>): Running => ({
     url,
     dataDir,
     proc,
     cookie,
-    accountId: String(body.accountId),
+    accountId,
     headers,
     rssMb() {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))
@@ -71,7 +69,18 @@ export async function startBinary(env: Record<string, string> = {}): Promise<Run
       await new Promise((r) => (proc.exitCode !== null ? r(null) : proc.once('exit', r)))
       rmSync(dataDir, { recursive: true, force: true })
     },
-  }
+  })
+  if (opts.setup) return running(opts.setup.cookie, opts.setup.accountId, opts.setup.headers)
+  const r = await fetch(`${url}/proxy/api/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agencyName: 'Bench', email: 'bench@example.org', password: 'Geheim123!', firstName: 'B', lastName: 'Ench' }),
+  })
+  if (!r.ok) throw new Error(`setup failed: ${r.status} ${await r.text()}`)
+  const body = (await r.json()) as { accountId: number }
+  const cookie = r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  const headers = { cookie, 'x-account-id': String(body.accountId), 'content-type': 'application/json' }
+  return running(cookie, String(body.accountId), headers)
 }
 
 export async function createEventVia(s: Running, extra: Record<string, unknown> = {}): Promise<number> {
@@ -133,6 +142,16 @@ export function seedGuests(dataDir: string, eventId: number, n: number, opts: { 
   tx()
   db.close()
   return codes
+}
+
+/** Runs fn(0 … count-1) with at most `concurrency` at a time (set-up work that is not measured). */
+export async function pool(count: number, concurrency: number, fn: (i: number) => Promise<void>) {
+  let next = 0
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) await fn(next++)
+    }),
+  )
 }
 
 export function percentile(sorted: number[], p: number) {

@@ -48,7 +48,7 @@ export interface WrkOptions {
 }
 
 export async function runWrk(o: WrkOptions): Promise<WrkResult> {
-  const threads = o.threads ?? 2
+  const threads = Math.min(o.threads ?? 2, o.connections ?? 64)
   const connections = o.connections ?? 64
   // a fixed-count run gets a generous -d; it is ended with SIGINT when every thread is done
   const seconds = o.limit ? (o.seconds ?? 300) : (o.seconds ?? 10)

@@ -36,6 +36,10 @@ opt = {}
 -- flat (wrk's thread:get cannot copy nested tables): counts under "s:<status>", "e:<errorType>", "k:<kind>"
 stats = { sent = 0, received = 0, badShape = 0, firstUs = 0, lastUs = 0, first2xxUs = 0, last2xxUs = 0, ok = 0 }
 local share = nil
+local reserved = 0
+-- wrk calls request() once on the first thread right after init() to check the script
+-- (script_verify_request); that request is never sent and must not use up an index.
+local verifying = false
 local T = 1
 LIMIT = tonumber(os.getenv("WRK_LIMIT") or "")
 
@@ -50,9 +54,14 @@ function init(args)
     share = math.floor(n / T) + ((tid < n % T) and 1 or 0)
   end
   if scenario_init then scenario_init() end
+  verifying = (tid == 0)
 end
 
 function request()
+  if verifying then
+    verifying = false
+    return make_request(tid)
+  end
   local i = stats.sent * T + tid
   stats.sent = stats.sent + 1
   if stats.firstUs == 0 then stats.firstUs = now_us() end
@@ -94,9 +103,12 @@ end
 
 -- fixed-count runs: a connection whose thread has sent its share waits (never sends more). Only
 -- defined then: wrk looks for delay() when it loads the script, and it costs a timer per request.
+-- The place is taken in delay() itself: between delay() and request() wrk runs a timer, in which
+-- the thread's other connections pass delay() too (counting in request() sent one too many).
 if LIMIT then
   function delay()
-    if stats.sent >= share then return 3600000 end
+    if reserved >= share then return 3600000 end
+    reserved = reserved + 1
     return 0
   end
 end
