@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { createSchema } from '../server/testing/postgres'
 import { type Running, createEventVia, pool, startBinary } from './organiser-lib'
-import { type WrkResult, fmt, runWrk, summary, verdicts } from './wrk'
+import { fmt, runWrk, summary, verdicts } from './wrk'
 
 const INVOICES = Number(process.env.INVOICES ?? 10_000)
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16)
@@ -78,7 +78,7 @@ try {
     })
     const runs = await Promise.all([one, two].map((s, k) => runWrk({ url: s.url, script: 'ids.lua', connections: CONNECTIONS, limit: ids[k].length * perId, args: { ...args, file: files[k], cookie: one.cookie, account: one.accountId, origin: s.url } })))
     const first = Math.min(...runs.map((r) => r.firstUs))
-    const last = Math.max(...runs.map((r) => (r as WrkResult & { lastUs: number }).lastUs))
+    const last = Math.max(...runs.map((r) => r.lastUs))
     runs.forEach((r, k) => console.log(`${label}, process ${k + 1}: ${summary(r)}`))
     return { runs, seconds: (last - first) / 1e6, ok: runs.reduce((a, r) => a + r.ok, 0), bad: runs.reduce((a, r) => a + r.received - r.ok, 0) }
   }

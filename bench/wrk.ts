@@ -18,6 +18,11 @@ export interface WrkResult {
   ok: number
   /** wrk's run time (µs); in fixed-count runs see windowS */
   durationUs: number
+  /** monotonic clock (µs, the same in every wrk process): first request sent, last answer, first and last 2xx */
+  firstUs: number
+  lastUs: number
+  first2xxUs: number
+  last2xxUs: number
   /** first request sent → last answer received, seconds */
   windowS: number
   /** first request sent → last 2xx answer, seconds */
