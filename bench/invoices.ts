@@ -76,7 +76,7 @@ try {
       writeFileSync(f, list.join('\n'))
       return f
     })
-    const runs = await Promise.all([one, two].map((s, k) => runWrk({ url: s.url, script: 'ids.lua', connections: CONNECTIONS, limit: ids[k].length * perId, args: { ...args, file: files[k], cookie: one.cookie, account: one.accountId, origin: s.url } })))
+    const runs = await Promise.all([one, two].map((s, k) => runWrk({ url: s.url, script: 'ids.lua', connections: CONNECTIONS, timeoutS: 120, limit: ids[k].length * perId, args: { ...args, file: files[k], cookie: one.cookie, account: one.accountId, origin: s.url } })))
     const first = Math.min(...runs.map((r) => r.firstUs))
     const last = Math.max(...runs.map((r) => r.lastUs))
     runs.forEach((r, k) => console.log(`${label}, process ${k + 1}: ${summary(r)}`))
