@@ -196,6 +196,11 @@ forEachDialect(
       expect(Object.fromEntries(byRate)).toEqual({ 19: -4000, 7: -1500 })
       expect(await soldOf(h(), categories[0]!.id)).toBe(0)
       expect(await soldOf(h(), categories[1]!.id)).toBe(0)
+      await h().deliverMail()
+      const mails = h().smtp.mails.filter((m) => m.to.includes(o.email!))
+      expect(mails.filter((m) => m.subject === `Teilerstattung: ${o.number}`).length).toBe(5)
+      // the last mail names what the last refund gave back, not the order's total
+      expect(mails.find((m) => m.subject === `Bestellung erstattet: ${o.number}`)!.text).toContain('den Betrag von 5,00 €')
 
       // the partial and the final credit note: PDF and valid XRechnung in both syntaxes
       const last: InvoiceSnapshot = JSON.parse(inv.at(-1)!.snapshot)

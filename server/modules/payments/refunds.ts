@@ -120,7 +120,8 @@ export async function recordRefund(
     if (!ended) return { recorded: true, ended: false }
     await releaseOrder(trx, ended, at)
     await addHistory(trx, ended.id, at, 'REFUNDED', r.accountId, { amount: ended.paid_amount })
-    await enqueueOrderMail(ctx, trx, ended, 'refunded')
+    // the mail names what this refund gives back (earlier partial refunds had their own mails)
+    await enqueueOrderMail(ctx, trx, { ...ended, gross_price: r.amount }, 'refunded')
     return { recorded: true, ended: true }
   })
   if (out.recorded) ctx.notifyMail()

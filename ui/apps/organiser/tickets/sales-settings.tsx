@@ -62,7 +62,7 @@ function PayPalWebhook({ m }: { m: Method }) {
       <small class="muted break">{t('payments.admin.payPalWebhook', { url: `${location.origin}/proxy/api/payments/paypal/webhook/${m.id}` })}</small>
       <label>
         {t('payments.admin.webhookId')}
-        <input value={id} placeholder="WH-…" onInput={(e) => setId((e.target as HTMLInputElement).value)} />
+        <input value={id} maxLength={100} placeholder="WH-…" onInput={(e) => setId((e.target as HTMLInputElement).value)} />
       </label>
       <Button type="submit" variant="ghost" disabled={!id.trim()}>
         {t('payments.admin.saveWebhookId')}
