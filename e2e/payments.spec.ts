@@ -113,6 +113,13 @@ test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a r
     await shot(g, 'payments-04-paypal-phone')
     await g.getByRole('button', { name: 'Mit PayPal bezahlen' }).click()
     await expect(g.getByRole('heading', { name: /bezahlt|Zahlung erhalten|Vielen Dank/ })).toBeVisible()
+    // PayPal webhooks: the sales page shows the address to paste at PayPal and takes the webhook id back
+    await page.goto(`${server.url}/agency/sales`)
+    await expect(page.getByText(/Webhook-Adresse für PayPal: .*\/proxy\/api\/payments\/paypal\/webhook\/\d+/)).toBeVisible()
+    await page.getByLabel('PayPal-Webhook-ID (optional)').fill('WH-4HN93184TC889870L')
+    await page.getByRole('button', { name: 'Webhook-ID speichern' }).click()
+    await expect(page.getByText('Die Webhook-ID wurde gespeichert.')).toBeVisible()
+    await shot(page, 'payments-04b-sales-paypal-webhook')
 
     // Mollie: to the checkout, "later" → wait step (90); then paid at Mollie → the return re-fetches
     const mEv = await onlineEvent(page, server.url, { method: 'MOLLIE', secretKey: 'test_einlassMollieKey0123456789abcd' })

@@ -50,6 +50,7 @@ export function stripeClient(ctx: AppContext, m: PaymentMethodRow): Stripe {
 }
 
 export const stripeWebhookSecret = (ctx: AppContext, m: PaymentMethodRow) => secretOf(ctx, m).webhookSecret ?? null
+export const payPalWebhookId = (ctx: AppContext, m: PaymentMethodRow) => secretOf(ctx, m).webhookId ?? null
 
 export function mollieClient(ctx: AppContext, m: PaymentMethodRow): MollieClient {
   return createMollieClient({ apiKey: secretOf(ctx, m).secretKey, apiEndpoint: ctx.config.payments.mollie_api_url })
@@ -65,11 +66,11 @@ export class PayPalClient {
     private readonly secret: string,
   ) {}
 
-  private async call(method: string, path: string, body?: unknown, requestId?: string): Promise<{ status: number; json: any }> {
+  private async call(method: string, path: string, body?: unknown, requestId?: string, rawBody?: string): Promise<{ status: number; json: any }> {
     const res = await fetch(`${this.base}${path}`, {
       method,
       headers: { authorization: `Bearer ${await this.accessToken()}`, 'content-type': 'application/json', prefer: 'return=representation', ...(requestId ? { 'paypal-request-id': requestId } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
       signal: AbortSignal.timeout(timeoutMs),
     })
     const json = await res.json().catch(() => null)
@@ -102,6 +103,21 @@ export class PayPalClient {
   }
   refund(captureId: string, amount: { value: string; currency_code: string }, requestId: string) {
     return this.call('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, { amount }, requestId)
+  }
+  getCapture(id: string) {
+    return this.call('GET', `/v2/payments/captures/${encodeURIComponent(id)}`)
+  }
+  getRefund(id: string) {
+    return this.call('GET', `/v2/payments/refunds/${encodeURIComponent(id)}`)
+  }
+  /**
+   * Asks PayPal whether a webhook delivery is genuine. The event goes back exactly as it came (the
+   * raw body spliced in): PayPal checks its signature over those bytes, and a parsed and
+   * re-serialised event (number formats, key order) can fail the check.
+   */
+  verifyWebhook(h: { authAlgo: string; certUrl: string; transmissionId: string; transmissionSig: string; transmissionTime: string }, webhookId: string, rawEvent: string) {
+    const head = JSON.stringify({ auth_algo: h.authAlgo, cert_url: h.certUrl, transmission_id: h.transmissionId, transmission_sig: h.transmissionSig, transmission_time: h.transmissionTime, webhook_id: webhookId })
+    return this.call('POST', '/v1/notifications/verify-webhook-signature', undefined, undefined, `${head.slice(0, -1)},"webhook_event":${rawEvent}}`)
   }
 }
 

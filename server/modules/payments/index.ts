@@ -13,9 +13,10 @@ import { eventPaymentMethods } from '../ticketing/payment-methods'
 import type { TicketOrderRow } from '../ticketing/ticketing.table'
 import { applyRemote, openAttemptOf } from './attempts'
 import { fetchRemote, startPayPal } from './providers'
+import './cancel'
 import './reconcile'
 import { refundPayment, refundsOf } from './refunds'
-import { mollieWebhook, stripeWebhook } from './webhooks'
+import { mollieWebhook, payPalWebhook, stripeWebhook } from './webhooks'
 
 const tags = ['payments']
 const params = z.object({ id: z.string().max(64) })
@@ -89,6 +90,15 @@ export function paymentRoutes(ctx: AppContext) {
         return stripeWebhook(ctx, c.params.methodId, body, c.request.headers.get('stripe-signature'))
       },
       { parse: 'text', params: z.object({ methodId: idParam() }), detail: { tags, summary: "Stripe webhook of one payment method (signed with its endpoint's secret)" } },
+    )
+    .post(
+      '/proxy/api/payments/paypal/webhook/:methodId',
+      async (c) => {
+        const body = typeof c.body === 'string' ? c.body : ''
+        if (body.length > MAX_WEBHOOK) throw new AppError(413, 'INVALID_PARAMETERS')
+        return payPalWebhook(ctx, c.params.methodId, body, c.request.headers)
+      },
+      { parse: 'text', params: z.object({ methodId: idParam() }), detail: { tags, summary: "PayPal webhook of one payment method (verified with PayPal for the method's webhook id)" } },
     )
     .post(
       '/proxy/api/payments/mollie/webhook',

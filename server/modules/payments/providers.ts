@@ -20,7 +20,7 @@ const einlassCurrency = (c: string) => (c.toUpperCase() === 'EUR' ? 'EURO' : c.t
 const stepChanged = (o: TicketOrderRow) => new AppError(409, 'ORDER_STEP_CHANGED', { extra: { step: o.step, orderStatus: o.status } })
 
 /** Runs a provider call; a failure or timeout is PAYMENT_PROVIDER_UNAVAILABLE and logged. */
-async function call<T>(ctx: AppContext, what: string, f: () => Promise<T>): Promise<T> {
+export async function callProvider<T>(ctx: AppContext, what: string, f: () => Promise<T>): Promise<T> {
   try {
     return await withTimeout(f(), providerTimeout())
   } catch (e) {
@@ -36,20 +36,20 @@ export async function fetchRemote(ctx: AppContext, attempt: PaymentAttemptRow, m
   if (!attempt.external_id) throw new AppError(409, 'PAYMENT_NOT_STARTED')
   const id = attempt.external_id
   if (attempt.provider === 'STRIPE') {
-    const pi = await call(ctx, 'stripe.retrieve', () => stripeClient(ctx, method).paymentIntents.retrieve(id))
+    const pi = await callProvider(ctx, 'stripe.retrieve', () => stripeClient(ctx, method).paymentIntents.retrieve(id))
     const err = pi.last_payment_error
     const status: RemoteState['status'] =
       pi.status === 'succeeded' ? 'paid' : pi.status === 'canceled' ? 'canceled' : pi.status === 'requires_payment_method' ? (err ? 'failed' : 'open') : 'pending'
     return { status, amount: pi.amount, currency: einlassCurrency(pi.currency), orderRef: pi.metadata?.orderRef ?? null, errorCode: err?.code ?? null, errorMessage: err?.message ?? null }
   }
   if (attempt.provider === 'MOLLIE') {
-    const p = await call(ctx, 'mollie.get', () => mollieClient(ctx, method).payments.get(id))
+    const p = await callProvider(ctx, 'mollie.get', () => mollieClient(ctx, method).payments.get(id))
     const s = String(p.status)
     const status: RemoteState['status'] = s === 'paid' ? 'paid' : s === 'open' ? 'open' : s === 'pending' || s === 'authorized' ? 'pending' : s === 'failed' ? 'failed' : s === 'expired' ? 'expired' : 'canceled'
     return { status, amount: fromDecimal(p.amount.value), currency: einlassCurrency(p.amount.currency), orderRef: ((p.metadata ?? {}) as { orderRef?: string }).orderRef ?? null }
   }
   if (attempt.provider === 'PAYPAL') {
-    const r = await call(ctx, 'paypal.get', () => payPalClient(ctx, method).getOrder(id))
+    const r = await callProvider(ctx, 'paypal.get', () => payPalClient(ctx, method).getOrder(id))
     if (r.status !== 200) throw providerDown()
     const o = r.json
     const unit = o.purchase_units?.[0] ?? {}
@@ -64,19 +64,19 @@ export async function fetchRemote(ctx: AppContext, attempt: PaymentAttemptRow, m
 export async function providerRefund(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, amount: number, key: string): Promise<string> {
   const id = attempt.external_id!
   if (attempt.provider === 'STRIPE') {
-    const r = await call(ctx, 'stripe.refund', () => stripeClient(ctx, method).refunds.create({ payment_intent: id, amount }, { idempotencyKey: key }))
+    const r = await callProvider(ctx, 'stripe.refund', () => stripeClient(ctx, method).refunds.create({ payment_intent: id, amount }, { idempotencyKey: key }))
     return r.id
   }
   if (attempt.provider === 'MOLLIE') {
-    const r = await call(ctx, 'mollie.refund', () => mollieClient(ctx, method).paymentRefunds.create({ paymentId: id, amount: { currency: isoCurrency(attempt.currency), value: decimal(amount) }, idempotencyKey: key } as any))
+    const r = await callProvider(ctx, 'mollie.refund', () => mollieClient(ctx, method).paymentRefunds.create({ paymentId: id, amount: { currency: isoCurrency(attempt.currency), value: decimal(amount) }, idempotencyKey: key } as any))
     return r.id
   }
   if (attempt.provider === 'PAYPAL') {
     const client = payPalClient(ctx, method)
-    const o = await call(ctx, 'paypal.get', () => client.getOrder(id))
+    const o = await callProvider(ctx, 'paypal.get', () => client.getOrder(id))
     const capture = o.json?.purchase_units?.[0]?.payments?.captures?.[0]?.id
     if (!capture) throw new AppError(409, 'PAYMENT_NOT_STARTED')
-    const r = await call(ctx, 'paypal.refund', () => client.refund(capture, { value: decimal(amount), currency_code: isoCurrency(attempt.currency) }, key))
+    const r = await callProvider(ctx, 'paypal.refund', () => client.refund(capture, { value: decimal(amount), currency_code: isoCurrency(attempt.currency) }, key))
     if (r.status === 422) throw new AppError(409, 'REFUND_TOO_LARGE')
     if (r.status !== 201 && r.status !== 200) throw providerDown()
     return r.json.id
@@ -115,7 +115,7 @@ async function started(ctx: AppContext, order: TicketOrderRow, method: PaymentMe
 
 export const startStripe = (ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow) =>
   started(ctx, order, method, async (a) => {
-    const pi = await call(ctx, 'stripe.create', () =>
+    const pi = await callProvider(ctx, 'stripe.create', () =>
       stripeClient(ctx, method).paymentIntents.create(
         { amount: order.gross_price, currency: isoCurrency(order.currency).toLowerCase(), description: `Bestellung ${order.number}`, metadata: { orderRef: order.public_id, orderNumber: order.number }, automatic_payment_methods: { enabled: true } },
         { idempotencyKey: a.idempotency_key },
@@ -126,7 +126,7 @@ export const startStripe = (ctx: AppContext, order: TicketOrderRow, method: Paym
 
 export const startMollie = (ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow) =>
   started(ctx, order, method, async (a) => {
-    const p = await call(ctx, 'mollie.create', () =>
+    const p = await callProvider(ctx, 'mollie.create', () =>
       mollieClient(ctx, method).payments.create({
         amount: { currency: isoCurrency(order.currency), value: decimal(order.gross_price) },
         description: `Bestellung ${order.number}`,
@@ -141,7 +141,7 @@ export const startMollie = (ctx: AppContext, order: TicketOrderRow, method: Paym
 
 export const startPayPal = (ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow) =>
   started(ctx, order, method, async (a) => {
-    const r = await call(ctx, 'paypal.create', () => payPalClient(ctx, method).createOrder({ amount: decimal(order.gross_price), currency: isoCurrency(order.currency), customId: order.public_id, description: `Bestellung ${order.number}` }, a.idempotency_key))
+    const r = await callProvider(ctx, 'paypal.create', () => payPalClient(ctx, method).createOrder({ amount: decimal(order.gross_price), currency: isoCurrency(order.currency), customId: order.public_id, description: `Bestellung ${order.number}` }, a.idempotency_key))
     if (r.status !== 201 && r.status !== 200) throw providerDown()
     return { external_id: r.json.id }
   })
@@ -182,7 +182,7 @@ registerPaymentProvider({
     if (!a?.external_id) throw new AppError(409, 'PAYMENT_NOT_STARTED')
     // a PayPal order is captured at most once (a second capture answers ORDER_ALREADY_CAPTURED), so
     // each try gets its own request id: a declined try must not be replayed after the buyer re-approved
-    const r = await call(ctx, 'paypal.capture', () => payPalClient(ctx, method).capture(a.external_id!, `${a.idempotency_key}-capture-${crypto.randomUUID()}`))
+    const r = await callProvider(ctx, 'paypal.capture', () => payPalClient(ctx, method).capture(a.external_id!, `${a.idempotency_key}-capture-${crypto.randomUUID()}`))
     if (r.status === 422 && JSON.stringify(r.json).includes('INSTRUMENT_DECLINED')) throw new AppError(402, 'PAYMENT_DECLINED', { extra: { code: 'INSTRUMENT_DECLINED' } })
     if (r.status === 422 && !JSON.stringify(r.json).includes('ORDER_ALREADY_CAPTURED')) throw new AppError(409, 'PAYMENT_NOT_STARTED')
     if (r.status >= 400 && r.status !== 422) throw providerDown()

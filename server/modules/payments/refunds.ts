@@ -1,58 +1,149 @@
-// Refunds from the organiser's order screen through the provider (docs/payments.md): whole or
-// partial, each recorded with the provider's refund id. The amount is reserved on the attempt
-// with a conditional update before the provider is called (a double click refunds once) and
-// given back if the provider fails. A whole refund ends the order the way ticketing's refund
-// does: REFUNDED (902), tickets back, cancellation invoice, mail.
+// Refunds through the provider (docs/payments.md, "Refunds"): from the organiser's order screen
+// (whole or partial), from cancelling a paid order (cancel.ts), or seen at the provider (a PayPal
+// refund webhook). Each is recorded once with the provider's refund id and gets its credit note
+// (invoices/credit-notes.ts). The amount is reserved on the attempt with one conditional update
+// before the provider is called, so concurrent refunds never add up to more than was paid, and it
+// is given back if the provider fails. The idempotency key names what was refunded before, so a
+// retry after a lost answer replays the provider's first refund instead of refunding twice. When
+// the recorded refunds reach the paid amount the order ends: REFUNDED (902), tickets back, mail.
+import { sql } from 'kysely'
 import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
 import { isoNow } from '../../db/types'
 import { t } from '../../i18n/catalogue'
 import { AppError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import type { AccountActor } from '../identity/auth'
+import { issueCreditNote } from '../invoices/credit-notes'
 import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 import { formatPrice } from '../ticketing/money'
 import { addHistory } from '../ticketing/orders/create'
-import { orderDetail, refundOrder } from '../ticketing/orders/organiser'
+import { enqueueOrderMail } from '../ticketing/orders/mails'
+import { orderDetail } from '../ticketing/orders/organiser'
+import { releaseOrder } from '../ticketing/orders/release'
+import { STEP } from '../ticketing/orders/steps'
+import { sellerSettings } from '../ticketing/seller-settings'
+import type { PaymentMethodRow, TicketOrderRow } from '../ticketing/ticketing.table'
+import type { PaymentAttemptRow } from './payments.table'
 import { providerRefund } from './providers'
 
+export type RefundReason = 'ORGANISER' | 'CANCEL' | 'PROVIDER'
+
+/** The online payment of a PAID order and its method, or null when it was not paid online. */
+export async function paidAttemptOf(db: Db, orderId: number): Promise<{ attempt: PaymentAttemptRow; method: PaymentMethodRow | null } | null> {
+  const attempt = await db.selectFrom('payment_attempt').selectAll().where('order_id', '=', orderId).where('status', '=', 'PAID').orderBy('id', 'desc').executeTakeFirst()
+  if (!attempt?.external_id) return null
+  const method = attempt.payment_method_id == null ? null : ((await db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()) ?? null)
+  return { attempt, method }
+}
+
+/**
+ * Refunds `amount` cents (null: all that is left) of a PAID order's online payment through its
+ * provider and records it. Provider down: 502 PAYMENT_PROVIDER_UNAVAILABLE and nothing changed.
+ */
+export async function refundThroughProvider(
+  ctx: AppContext,
+  order: TicketOrderRow,
+  paid: { attempt: PaymentAttemptRow; method: PaymentMethodRow | null },
+  amount: number | null,
+  by: { accountId: number | null; reason: RefundReason },
+): Promise<{ refundId: string; amount: number; ended: boolean }> {
+  const { attempt, method } = paid
+  if (!method) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
+  const left = attempt.amount - attempt.refunded_amount
+  const want = amount ?? left
+  if (want <= 0 || want > left) throw new AppError(409, 'REFUND_TOO_LARGE', { fields: [{ field: 'amount', errorType: 'REFUND_TOO_LARGE' }] })
+  // one statement: of concurrent refunds only those that still fit reserve their amount
+  let q = ctx.db
+    .updateTable('payment_attempt')
+    .set((eb) => ({ refunded_amount: eb('refunded_amount', '+', want) }))
+    .where('id', '=', attempt.id)
+    .where('status', '=', 'PAID')
+    .where(sql<boolean>`refunded_amount + ${want} <= amount`)
+  // "the rest" means the rest as it was read: a refund that slipped in between makes it another amount
+  if (amount == null) q = q.where('refunded_amount', '=', attempt.refunded_amount)
+  const reserved = await q.returning('refunded_amount').executeTakeFirst()
+  if (!reserved) throw new AppError(409, 'REFUND_TOO_LARGE', { fields: [{ field: 'amount', errorType: 'REFUND_TOO_LARGE' }] })
+  const before = Number(reserved.refunded_amount) - want
+  let refundId: string
+  try {
+    refundId = await providerRefund(ctx, attempt, method, want, `${attempt.idempotency_key}-refund-${before}`)
+  } catch (e) {
+    await ctx.db.updateTable('payment_attempt').set((eb) => ({ refunded_amount: eb('refunded_amount', '-', want) })).where('id', '=', attempt.id).execute()
+    throw e
+  }
+  const r = await recordRefund(ctx, attempt.id, { providerRefundId: refundId, amount: want, reason: by.reason, accountId: by.accountId, reserved: true })
+  return { refundId, amount: want, ended: r.ended }
+}
+
+/**
+ * Records a refund the provider made, once per provider refund id: its credit note, the history,
+ * the guest's mail; the order ends REFUNDED (902) when all that was paid went back. `reserved`:
+ * the amount is already counted on the attempt (our own refunds reserve it before the call).
+ */
+export async function recordRefund(
+  ctx: AppContext,
+  attemptId: number,
+  r: { providerRefundId: string; amount: number; reason: RefundReason; accountId: number | null; reserved: boolean },
+): Promise<{ recorded: boolean; ended: boolean }> {
+  const at = isoNow(ctx.clock.now())
+  const out = await ctx.db.transaction().execute(async (trx) => {
+    // the attempt row is the lock: refunds of one payment are recorded one after the other
+    const attempt = await trx.updateTable('payment_attempt').set({ updated_at: at }).where('id', '=', attemptId).returningAll().executeTakeFirstOrThrow()
+    const inserted = await trx
+      .insertInto('payment_refund')
+      .values({ attempt_id: attempt.id, order_id: attempt.order_id, provider_refund_id: r.providerRefundId, amount: r.amount, reason: r.reason, created_at: at })
+      .onConflict((oc) => oc.columns(['attempt_id', 'provider_refund_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (!inserted) {
+      // recorded already (the provider's webhook came first, or a replayed refund): counted there
+      if (r.reserved) await trx.updateTable('payment_attempt').set((eb) => ({ refunded_amount: eb('refunded_amount', '-', r.amount) })).where('id', '=', attempt.id).execute()
+      return { recorded: false, ended: false }
+    }
+    if (!r.reserved) await trx.updateTable('payment_attempt').set((eb) => ({ refunded_amount: eb('refunded_amount', '+', r.amount) })).where('id', '=', attempt.id).execute()
+    const sum = await trx.selectFrom('payment_refund').select((eb) => eb.fn.sum<number>('amount').as('n')).where('attempt_id', '=', attempt.id).executeTakeFirstOrThrow()
+    const whole = Number(sum.n) >= attempt.amount
+    const order = (await trx.selectFrom('ticket_order').selectAll().where('id', '=', attempt.order_id).executeTakeFirstOrThrow()) as TicketOrderRow
+    const seller = await sellerSettings(trx, order.agency_id)
+    // the refund of the rest credits exactly what is left of the invoice (rounding included)
+    await issueCreditNote(ctx, trx, { agencyId: order.agency_id, orderId: order.id, amount: whole ? 'rest' : r.amount, what: `refund:${r.providerRefundId}`, prefix: seller.invoiceNumberPrefix })
+    const data = { amount: r.amount, refundId: r.providerRefundId, provider: attempt.provider, reason: r.reason }
+    if (!whole || order.status !== 'PAID') {
+      await addHistory(trx, order.id, at, whole ? 'PROVIDER_REFUND' : 'PARTIAL_REFUND', r.accountId, data)
+      if (!whole) await partialRefundMail(trx, order, r.amount)
+      return { recorded: true, ended: false }
+    }
+    await addHistory(trx, order.id, at, 'PROVIDER_REFUND', r.accountId, data)
+    const ended = await trx.updateTable('ticket_order').set({ status: 'REFUNDED', step: STEP.REFUNDED, updated_at: at }).where('id', '=', order.id).where('status', '=', 'PAID').returningAll().executeTakeFirst()
+    if (!ended) return { recorded: true, ended: false }
+    await releaseOrder(trx, ended, at)
+    await addHistory(trx, ended.id, at, 'REFUNDED', r.accountId, { amount: ended.paid_amount })
+    // the mail names what this refund gives back (earlier partial refunds had their own mails)
+    await enqueueOrderMail(ctx, trx, { ...ended, gross_price: r.amount }, 'refunded')
+    return { recorded: true, ended: true }
+  })
+  if (out.recorded) ctx.notifyMail()
+  return out
+}
+
+async function partialRefundMail(trx: Db, order: TicketOrderRow, amount: number) {
+  if (!order.email) return
+  const event = await trx.selectFrom('event').select('display_name').where('id', '=', order.event_id).executeTakeFirst()
+  const params = { number: order.number, event: event?.display_name ?? '', amount: formatPrice(amount, order.currency) }
+  const m = renderMail({ subject: t(order.language, 'payments.mail.partialRefund.subject', params), greeting: t(order.language, 'ticketing.mail.greeting', { name: order.full_name ?? '' }), paragraphs: [t(order.language, 'payments.mail.partialRefund.body', params)] })
+  await enqueueMail(trx, { kind: 'TICKET_ORDER_PARTIAL_REFUND', to: order.email, toName: order.full_name, ...m, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id })
+}
+
+/** The organiser's refund button: `POST …/orders/{oid}/refundPayment {amount?}` (cents; default the rest). */
 export async function refundPayment(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, input: { amount?: number | null }) {
   const order = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', orderId).where('event_id', '=', event.id).executeTakeFirst()
   if (!order) throw notFound()
   if (order.status !== 'PAID') throw new AppError(409, 'ORDER_NOT_PAID')
-  const attempt = await ctx.db.selectFrom('payment_attempt').selectAll().where('order_id', '=', order.id).where('status', '=', 'PAID').orderBy('id', 'desc').executeTakeFirst()
-  if (!attempt?.external_id) throw new AppError(409, 'REFUND_NOT_ONLINE')
-  const method = attempt.payment_method_id == null ? null : await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()
-  if (!method) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
-  const before = attempt.refunded_amount
-  const left = attempt.amount - before
-  const amount = input.amount ?? left
-  if (amount <= 0 || amount > left) throw new AppError(409, 'REFUND_TOO_LARGE', { fields: [{ field: 'amount', errorType: 'REFUND_TOO_LARGE' }] })
-  const reserve = await ctx.db.updateTable('payment_attempt').set({ refunded_amount: before + amount }).where('id', '=', attempt.id).where('refunded_amount', '=', before).executeTakeFirst()
-  if (Number(reserve.numUpdatedRows) !== 1) throw new AppError(409, 'REFUND_TOO_LARGE')
-  let refundId: string
-  try {
-    refundId = await providerRefund(ctx, attempt, method, amount, `${attempt.idempotency_key}-refund-${before}`)
-  } catch (e) {
-    await ctx.db.updateTable('payment_attempt').set({ refunded_amount: before }).where('id', '=', attempt.id).where('refunded_amount', '=', before + amount).execute()
-    throw e
-  }
-  const at = isoNow(ctx.clock.now())
-  const whole = before + amount === attempt.amount
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('payment_refund').values({ attempt_id: attempt.id, order_id: order.id, provider_refund_id: refundId, amount, reason: 'ORGANISER', created_at: at }).execute()
-    if (!whole) {
-      await addHistory(trx, order.id, at, 'PARTIAL_REFUND', actor.account.id, { amount, refundId, provider: attempt.provider })
-      if (order.email) {
-        const params = { number: order.number, event: event.display_name, amount: formatPrice(amount, order.currency) }
-        const m = renderMail({ subject: t(order.language, 'payments.mail.partialRefund.subject', params), greeting: t(order.language, 'ticketing.mail.greeting', { name: order.full_name ?? '' }), paragraphs: [t(order.language, 'payments.mail.partialRefund.body', params)] })
-        await enqueueMail(trx, { kind: 'TICKET_ORDER_PARTIAL_REFUND', to: order.email, toName: order.full_name, ...m, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id })
-      }
-    } else await addHistory(trx, order.id, at, 'PROVIDER_REFUND', actor.account.id, { amount, refundId, provider: attempt.provider })
-  })
-  ctx.notifyMail()
-  // the whole amount back: the order ends as REFUNDED with its tickets released and its cancellation invoice
-  if (whole) await refundOrder(ctx, actor, event, order.id)
+  const paid = await paidAttemptOf(ctx.db, order.id)
+  if (!paid) throw new AppError(409, 'REFUND_NOT_ONLINE')
+  await refundThroughProvider(ctx, order as TicketOrderRow, paid, input.amount ?? null, { accountId: actor.account.id, reason: 'ORGANISER' })
   return { ...(await orderDetail(ctx, event, order.id)), refunds: await refundsOf(ctx, order.id) }
 }
 

@@ -10,8 +10,9 @@ import { isUniqueViolation } from '../../db/database'
 import { isoNow } from '../../db/types'
 import { AppError } from '../../shared/errors'
 import { applyRemote, attemptByExternal } from './attempts'
-import { stripeWebhookSecret } from './clients'
-import { fetchRemote } from './providers'
+import { fromDecimal, isoCurrency, payPalClient, payPalWebhookId, stripeWebhookSecret } from './clients'
+import { callProvider, fetchRemote } from './providers'
+import { recordRefund } from './refunds'
 
 const verifier = new Stripe('sk_unused', {})
 
@@ -64,5 +65,86 @@ export async function mollieWebhook(ctx: AppContext, body: string) {
   if (await seen(ctx, 'MOLLIE', key)) return { received: true, duplicate: true }
   const outcome = await applyRemote(ctx, attempt, remote, 'webhook')
   await store(ctx, { provider: 'MOLLIE', external_id: key, kind: `payment.${remote.status}`, attempt_id: attempt.id, outcome })
+  return { received: true, outcome }
+}
+
+// ---- PayPal (docs/payments.md, "PayPal webhooks") ------------------------------------------
+
+const PAYPAL_HEADERS = ['paypal-auth-algo', 'paypal-cert-url', 'paypal-transmission-id', 'paypal-transmission-sig', 'paypal-transmission-time'] as const
+
+/**
+ * A PayPal webhook of one payment method. Genuine only when PayPal's verify-webhook-signature says
+ * SUCCESS for the method's webhook id; stored once per event id; then only a hint: the order,
+ * capture or refund is fetched from PayPal again and checked before anything changes.
+ * CHECKOUT.ORDER.APPROVED captures (the buyer approved but never came back), PAYMENT.CAPTURE.COMPLETED
+ * settles, PAYMENT.CAPTURE.REFUNDED / REVERSED records the refund (once per refund id).
+ */
+export async function payPalWebhook(ctx: AppContext, methodId: number, body: string, headers: Headers) {
+  const method = await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', methodId).where('method', '=', 'PAYPAL').executeTakeFirst()
+  const webhookId = method ? payPalWebhookId(ctx, method) : null
+  const h = Object.fromEntries(PAYPAL_HEADERS.map((k) => [k, headers.get(k)]))
+  const refuse = (why: string) => {
+    ctx.log.warn('paypal webhook refused: bad signature', { methodId, why, transmissionId: h['paypal-transmission-id'] ?? null })
+    return new AppError(400, 'WEBHOOK_SIGNATURE_INVALID')
+  }
+  if (!method || !webhookId) throw refuse('no webhook id for this payment method')
+  if (PAYPAL_HEADERS.some((k) => !h[k])) throw refuse('transmission headers missing')
+  let event: { id?: string; event_type?: string; resource?: Record<string, any> }
+  try {
+    event = JSON.parse(body)
+  } catch {
+    throw refuse('body is not JSON')
+  }
+  if (typeof event.id !== 'string' || typeof event.event_type !== 'string') throw refuse('not an event')
+  const client = payPalClient(ctx, method)
+  const verdict = await callProvider(ctx, 'paypal.verifyWebhook', () =>
+    client.verifyWebhook({ authAlgo: h['paypal-auth-algo']!, certUrl: h['paypal-cert-url']!, transmissionId: h['paypal-transmission-id']!, transmissionSig: h['paypal-transmission-sig']!, transmissionTime: h['paypal-transmission-time']! }, webhookId, body),
+  )
+  if (verdict.status !== 200 || verdict.json?.verification_status !== 'SUCCESS') throw refuse(`PayPal answered ${verdict.json?.verification_status ?? verdict.status}`)
+  if (await seen(ctx, 'PAYPAL', event.id)) return { received: true, duplicate: true }
+  const store1 = (attemptId: number | null, outcome: string) => store(ctx, { provider: 'PAYPAL', external_id: event.id!, kind: event.event_type!, attempt_id: attemptId, outcome })
+  const resource = event.resource ?? {}
+  let orderId: string | null = null
+  let refund: { id: string; amount: number; currency: string; captureId: string } | null = null
+  if (event.event_type === 'CHECKOUT.ORDER.APPROVED' || event.event_type === 'CHECKOUT.ORDER.COMPLETED') orderId = typeof resource.id === 'string' ? resource.id : null
+  else if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED') {
+    // the capture as PayPal has it now (not as the event says), and its order
+    const c = typeof resource.id === 'string' ? await callProvider(ctx, 'paypal.getCapture', () => client.getCapture(resource.id)) : null
+    orderId = c?.status === 200 ? (c.json?.supplementary_data?.related_ids?.order_id ?? null) : null
+  } else if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED' || event.event_type === 'PAYMENT.CAPTURE.REVERSED') {
+    const r = typeof resource.id === 'string' ? await callProvider(ctx, 'paypal.getRefund', () => client.getRefund(resource.id)) : null
+    const up = r?.status === 200 && r.json?.status === 'COMPLETED' ? (r.json.links ?? []).find((l: { rel: string }) => l.rel === 'up') : null
+    const captureId = up ? String(up.href).split('/').pop() : null
+    const c = captureId ? await callProvider(ctx, 'paypal.getCapture', () => client.getCapture(captureId)) : null
+    orderId = c?.status === 200 ? (c.json?.supplementary_data?.related_ids?.order_id ?? null) : null
+    if (orderId && captureId) refund = { id: r!.json.id, amount: fromDecimal(r!.json.amount?.value ?? '0'), currency: r!.json.amount?.currency_code ?? '', captureId }
+  }
+  const attempt = orderId ? await attemptByExternal(ctx.db, 'PAYPAL', orderId) : undefined
+  if (!attempt || attempt.agency_id !== method.agency_id) {
+    await store1(null, 'IGNORED')
+    return { received: true }
+  }
+  let remote = await fetchRemote(ctx, attempt, method)
+  if (event.event_type === 'CHECKOUT.ORDER.APPROVED' && remote.status === 'pending' && attempt.status === 'OPEN') {
+    // approved, and the buyer never came back to the page: capture it here (PayPal captures once)
+    const cap = await callProvider(ctx, 'paypal.capture', () => client.capture(orderId!, `${attempt.idempotency_key}-capture-${event.id}`))
+    if (cap.status >= 400 && !JSON.stringify(cap.json).includes('ORDER_ALREADY_CAPTURED')) {
+      await store1(attempt.id, 'CAPTURE_REFUSED')
+      return { received: true, outcome: 'CAPTURE_REFUSED' }
+    }
+    remote = await fetchRemote(ctx, attempt, method)
+  }
+  let outcome: string = await applyRemote(ctx, attempt, remote, 'webhook')
+  if (refund && outcome !== 'MISMATCH') {
+    const current = (await ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', attempt.id).executeTakeFirstOrThrow())
+    if (current.status !== 'PAID' || isoCurrency(current.currency) !== refund.currency || refund.amount <= 0 || refund.amount > current.amount) {
+      ctx.log.warn('paypal refund refused: does not match the payment', { attemptId: attempt.id, refundId: refund.id, amount: refund.amount, currency: refund.currency })
+      outcome = 'MISMATCH'
+    } else {
+      const r = await recordRefund(ctx, attempt.id, { providerRefundId: refund.id, amount: refund.amount, reason: 'PROVIDER', accountId: null, reserved: false })
+      outcome = r.recorded ? (r.ended ? 'REFUNDED' : 'PARTIAL_REFUND') : 'REFUND_KNOWN'
+    }
+  }
+  await store1(attempt.id, outcome)
   return { received: true, outcome }
 }

@@ -66,6 +66,8 @@ export const PaymentMethodInput = z.object({
   publicKey: optionalText(200),
   secretKey: optionalText(300),
   webhookSecret: optionalText(300),
+  // PayPal's webhook id (docs/payments.md, "PayPal webhooks"): sealed with the secret, empty keeps it
+  webhookId: z.string().trim().max(100).regex(/^[\w-]*$/).nullish().transform((v) => v || undefined),
   accountId: optionalText(100),
   testMode: z.boolean().default(true),
   paymentTypes: z.array(z.enum(STRIPE_PAYMENT_TYPES)).max(4).nullish(),

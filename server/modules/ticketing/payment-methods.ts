@@ -40,6 +40,8 @@ const ONLINE = new Set(['STRIPE', 'PAYPAL', 'MOLLIE'])
 export interface ProviderSecrets {
   secretKey: string
   webhookSecret?: string | null
+  /** PayPal: the id of the webhook the organiser created in PayPal's app (checks its deliveries) */
+  webhookId?: string | null
 }
 export function methodSecrets(secrets: Secrets, p: Pick<PaymentMethodRow, 'secret_sealed'>): ProviderSecrets | null {
   return p.secret_sealed ? (JSON.parse(open(secrets, p.secret_sealed)) as ProviderSecrets) : null
@@ -50,6 +52,7 @@ function onlineColumns(secrets: Secrets, input: PaymentMethodInput, existing: Pa
   const old = existing && existing.method === input.method ? methodSecrets(secrets, existing) : null
   const secretKey = input.secretKey ?? old?.secretKey ?? null
   const webhookSecret = input.webhookSecret ?? old?.webhookSecret ?? null
+  const webhookId = input.webhookId ?? old?.webhookId ?? null
   const problems = []
   if (!secretKey) problems.push({ field: 'secretKey', errorType: 'REQUIRED' })
   if (input.method === 'STRIPE') {
@@ -66,7 +69,7 @@ function onlineColumns(secrets: Secrets, input: PaymentMethodInput, existing: Pa
   return {
     public_key: input.method === 'MOLLIE' ? null : input.publicKey,
     account_id: input.method === 'STRIPE' ? input.accountId : null,
-    secret_sealed: seal(secrets, JSON.stringify({ secretKey: secretKey!, webhookSecret: input.method === 'STRIPE' ? webhookSecret : null } satisfies ProviderSecrets)),
+    secret_sealed: seal(secrets, JSON.stringify({ secretKey: secretKey!, webhookSecret: input.method === 'STRIPE' ? webhookSecret : null, webhookId: input.method === 'PAYPAL' ? webhookId : null } satisfies ProviderSecrets)),
     test_mode: testMode,
     payment_types: input.method === 'STRIPE' ? toJson(input.paymentTypes?.length ? [...new Set(input.paymentTypes)] : ['CARD']) : null,
     disabled_fundings: input.method === 'PAYPAL' ? toJson(input.disabledFundings ?? []) : null,

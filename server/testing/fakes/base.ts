@@ -1,7 +1,8 @@
 // Shared bits of the local payment provider fakes (docs/payments.md, "Tested with no internet"):
 // a Bun.serve on 127.0.0.1 with a random port, idempotency replay, and failure modes the tests
 // switch on (a 500 answer or an answer that never comes).
-export type FailureMode = null | '500' | 'timeout'
+/** 'lost': the provider does the work, but its answer never arrives (a 500 instead); a retry with the same idempotency key gets the first answer */
+export type FailureMode = null | '500' | 'timeout' | 'lost'
 
 export interface FakeBase {
   url: string
@@ -39,6 +40,7 @@ export function startFake(route: (req: Request, url: URL, body: string) => Promi
         const text = await res.clone().text()
         replay.set(`${url.pathname}|${key}`, { status: res.status, text, type: res.headers.get('content-type') ?? 'application/json' })
       }
+      if (api && base.fail === 'lost') return Response.json({ error: { message: 'fake provider: answer lost' } }, { status: 500, headers: { 'retry-after': '0' } })
       return res
     },
   })

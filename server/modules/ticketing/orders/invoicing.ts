@@ -5,7 +5,8 @@
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
 import { fromJson } from '../../../db/types'
-import { issueCancellation, issueInvoice, isoDate } from '../../invoices/service'
+import { issueCreditNote } from '../../invoices/credit-notes'
+import { issueInvoice, isoDate } from '../../invoices/service'
 import type { InvoiceDraft, InvoiceLineInput, PaymentMeans, SpecCurrency } from '../../invoices/snapshot'
 import { sellerSettings } from '../seller-settings'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
@@ -41,7 +42,9 @@ export async function invoiceDraft(ctx: AppContext, trx: Db, order: TicketOrderR
       ? { kind: order.payment_method, iban: account.iban, bic: account.bic, accountHolder: account.account_holder ?? seller.name, reference }
       : order.payment_method === 'LOCATION'
         ? { kind: 'LOCATION' }
-        : { kind: 'COUPON' }
+        : order.payment_method === 'STRIPE' || order.payment_method === 'PAYPAL' || order.payment_method === 'MOLLIE'
+          ? { kind: 'ONLINE', provider: order.payment_method, reference: order.number }
+          : { kind: 'COUPON' }
   const paid = order.paid_amount ?? 0
   const now = ctx.clock.now()
   return {
@@ -93,10 +96,8 @@ orderSettledHooks.push(async (ctx, trx, order) => {
   if (d) await issueInvoice(ctx, trx, { agencyId: order.agency_id, eventId: order.event_id, orderRef: String(order.id), prefix: d.prefix, draft: d.draft })
 })
 
-/** A cancelled order's invoice (if one was issued) gets its cancellation invoice. */
+/** A cancelled order's invoice (if one was issued) gets its cancellation invoice: for what partial refunds have not credited yet. */
 export async function cancelOrderInvoice(ctx: AppContext, trx: Db, order: TicketOrderRow) {
-  const invoice = await trx.selectFrom('invoice').select('id').where('agency_id', '=', order.agency_id).where('issue_key', '=', `order:${order.id}`).executeTakeFirst()
-  if (!invoice) return
   const seller = await sellerSettings(trx, order.agency_id)
-  await issueCancellation(ctx, trx, { invoiceId: invoice.id, agencyId: order.agency_id, what: 'all', prefix: seller.invoiceNumberPrefix })
+  await issueCreditNote(ctx, trx, { agencyId: order.agency_id, orderId: order.id, amount: 'rest', what: 'all', prefix: seller.invoiceNumberPrefix })
 }

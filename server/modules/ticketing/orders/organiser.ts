@@ -117,8 +117,18 @@ export async function markPaid(ctx: AppContext, actor: AccountActor, event: Even
   return orderDetail(ctx, event, orderId)
 }
 
-/** Cancels an open, confirmed or paid order: tickets, places and coupon use go back. */
-export async function cancelOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
+/** How a PAID order paid online is cancelled: its money goes back through the provider first (payments/cancel.ts). */
+export type PaidOnlineCancel = (ctx: AppContext, actor: AccountActor | null, event: EventRow, order: TicketOrderRow) => Promise<boolean>
+let paidOnlineCancel: PaidOnlineCancel | null = null
+export const setPaidOnlineCancel = (f: PaidOnlineCancel) => void (paidOnlineCancel = f)
+
+/**
+ * The one way to cancel an order (the organiser's "Stornieren", deleting or declining a guest):
+ * open, confirmed or paid; tickets, places and coupon use go back. A PAID online order is refunded
+ * through its provider and ends REFUNDED (902); `actor` null is the system.
+ */
+export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, event: EventRow, orderId: number) {
+  if (paidOnlineCancel && (await paidOnlineCancel(ctx, actor, event, await orderOfEvent(ctx.db, event, orderId)))) return orderDetail(ctx, event, orderId)
   const at = isoNow(ctx.clock.now())
   await ctx.db.transaction().execute(async (trx) => {
     const row = await trx
@@ -127,6 +137,8 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor, event: E
       .where('id', '=', orderId)
       .where('event_id', '=', event.id)
       .where('status', 'in', ['OPEN', 'CONFIRMED', 'PAID', 'WAITING_LIST', 'REQUIRE_APPROVAL'])
+      // paid online meanwhile (after the check above): never cancelled without its refund
+      .where((eb) => eb.or([eb('status', '!=', 'PAID'), eb('payment_method', 'is', null), eb('payment_method', 'not in', ['STRIPE', 'PAYPAL', 'MOLLIE'])]))
       .returningAll()
       .executeTakeFirst()
     if (!row) {
@@ -135,7 +147,7 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor, event: E
     }
     await releaseOrder(trx, row, at)
     await cancelOrderInvoice(ctx, trx, row)
-    await addHistory(trx, row.id, at, 'CANCELED', actor.account.id)
+    await addHistory(trx, row.id, at, 'CANCELED', actor?.account.id ?? null)
     await enqueueOrderMail(ctx, trx, row, 'canceled')
   })
   ctx.notifyMail()

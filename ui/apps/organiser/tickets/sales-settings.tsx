@@ -39,6 +39,36 @@ interface Method {
   testMode?: boolean | null
   hasSecretKey?: boolean | null
   publicKey?: string | null
+  payPalClientId?: string | null
+  payPalTestMode?: boolean | null
+  disabledFundings?: string[] | null
+}
+
+/** PayPal's webhook id is known only after the webhook was created at PayPal with this method's address. */
+function PayPalWebhook({ m }: { m: Method }) {
+  const [id, setId] = useState('')
+  const save = async (e: Event) => {
+    e.preventDefault()
+    try {
+      await put(`/proxy/api/agency/paymentMethods/${m.id}`, { method: 'PAYPAL', currency: m.currency, publicKey: m.payPalClientId, testMode: m.payPalTestMode ?? true, disabledFundings: m.disabledFundings ?? [], confirmationText: m.confirmationText, webhookId: id })
+      setId('')
+      toast(t('payments.admin.webhookIdSaved'))
+    } catch (err) {
+      toast(errorText(err), 'error')
+    }
+  }
+  return (
+    <form class="inline-form" onSubmit={save} noValidate>
+      <small class="muted break">{t('payments.admin.payPalWebhook', { url: `${location.origin}/proxy/api/payments/paypal/webhook/${m.id}` })}</small>
+      <label>
+        {t('payments.admin.webhookId')}
+        <input value={id} maxLength={100} placeholder="WH-…" onInput={(e) => setId((e.target as HTMLInputElement).value)} />
+      </label>
+      <Button type="submit" variant="ghost" disabled={!id.trim()}>
+        {t('payments.admin.saveWebhookId')}
+      </Button>
+    </form>
+  )
 }
 
 const TEXT_FIELDS = ['name', 'street', 'streetNumber', 'postCode', 'city', 'country', 'vatId', 'taxNumber', 'contactName', 'phone', 'email', 'invoiceNumberPrefix', 'imprintUrl', 'privacyUrl'] as const
@@ -105,7 +135,7 @@ function SellerCard() {
 
 function MethodsCard() {
   const res = useResource<Method[]>('/proxy/api/agency/paymentMethods')
-  const blank = { method: 'TRANSFER', currency: 'EURO', accountHolder: '', iban: '', bic: '', bank: '', transferReferencePrefix: '', confirmationText: '', publicKey: '', secretKey: '', webhookSecret: '', accountId: '' }
+  const blank = { method: 'TRANSFER', currency: 'EURO', accountHolder: '', iban: '', bic: '', bank: '', transferReferencePrefix: '', confirmationText: '', publicKey: '', secretKey: '', webhookSecret: '', webhookId: '', accountId: '' }
   const [sandbox, setSandbox] = useState(true)
   const [f, setF] = useState(blank)
   const [errors, setErrors] = useState<Record<string, string>>({})
@@ -148,6 +178,7 @@ function MethodsCard() {
             <strong>{t(`ticketing.method.${m.method}`)}</strong> ({m.currency}){m.iban && ` · ${m.accountHolder} · ${m.iban} · ${m.bic}`}{' '}
             {m.testMode != null && <span class={`badge ${m.testMode ? 'badge-warn' : 'badge-ok'}`}>{t(m.testMode ? 'payments.admin.testMode' : 'payments.admin.liveMode')}</span>}{' '}
             {m.method === 'STRIPE' && <small class="muted break">{t('payments.admin.webhook', { url: `${location.origin}/proxy/api/payments/stripe/webhook/${m.id}` })}</small>}
+            {m.method === 'PAYPAL' && <PayPalWebhook m={m} />}
             <Button variant="ghost" onClick={() => void remove(m)}>
               {t('ticketing.admin.delete')}
             </Button>
@@ -193,6 +224,7 @@ function MethodsCard() {
           <>
             {input('publicKey', t('payments.admin.clientId'))}
             {input('secretKey', t('payments.admin.clientSecret'), true)}
+            {input('webhookId', t('payments.admin.webhookId'))}
             <label class="inline-check">
               <input type="checkbox" checked={sandbox} onChange={(e) => setSandbox((e.target as HTMLInputElement).checked)} />
               {t('payments.admin.sandbox')}
