@@ -11,7 +11,7 @@ import { renderInvoicePdf } from './pdf'
 import { formatInvoiceNumber, issueCancellation, issueInvoice, snapshotOf } from './service'
 import { type InvoiceDraft, buildSnapshot, netOfGross } from './snapshot'
 import { SHAPES, draft } from './testing'
-import { renderFacturX, renderXml } from './xml'
+import { internalInvoice, renderFacturX, renderXml } from './xml'
 
 const VALIDATE = resolve(import.meta.dir, '../../../../shared/einvoice/validate')
 const validatorReady = existsSync(VALIDATE) && existsSync('/usr/share/java/Saxon-HE.jar') && Bun.which('java') !== null && Bun.which('xmllint') !== null
@@ -72,6 +72,27 @@ describe('invoice amounts', () => {
       [7, 1206, 84, 1290],
     ])
     expect(s.totals).toEqual({ netCents: 4567, taxCents: 723, grossCents: 5290, paidCents: 0, payableCents: 5290 })
+  })
+})
+
+describe('invoice XML with the compiled schema kept', () => {
+  test('every shape renders exactly as the library renders it alone, first call and repeats; bad data is still refused', async () => {
+    const { InvoiceService } = await import('@e-invoice-eu/core')
+    const plain = new InvoiceService({ log() {}, warn() {}, error() {} } as never)
+    for (const [name, d] of Object.entries(SHAPES)) {
+      const s = buildSnapshot(d, `RE-${name}`)
+      for (const [syntax, format] of [['CII', 'XRECHNUNG-CII'], ['UBL', 'XRECHNUNG-UBL']] as const) {
+        const expected = await plain.generate(internalInvoice(s) as never, { format, lang: 'de-de' } as never)
+        expect([name, syntax, await renderXml(s, syntax)]).toEqual([name, syntax, expected as string])
+        expect([name, syntax, await renderXml(s, syntax)]).toEqual([name, syntax, expected as string])
+      }
+    }
+    // the kept validator still validates: an invoice without its number is refused, as by the library
+    const broken = internalInvoice(buildSnapshot(SHAPES.twoRates!, 'RE-X')) as any
+    delete broken['ubl:Invoice']['cbc:ID']
+    const { renderInternal } = await import('./xml')
+    await expect(renderInternal(broken, 'CII')).rejects.toThrow()
+    await expect(plain.generate(structuredClone(broken), { format: 'XRECHNUNG-CII', lang: 'de-de' } as never)).rejects.toThrow()
   })
 })
 
