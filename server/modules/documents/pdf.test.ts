@@ -33,6 +33,17 @@ describe('PDF builders', () => {
     expect(text).toContain('Überschriften e. V.')
   })
 
+  test('tickets one after another share the cached font file only when their glyphs match: each prints its own names', async () => {
+    const one = (name: string) => renderTicketPdf(data(1, { persons: [{ person: 0, name, qr: `E1-${name.length}-AAAA` }] }))
+    // common letters, then rare ones (glyphs appended to the subset), then common again (the cached file)
+    const names = ['Hans Meier', 'Łukasz Żółć Ñandú', 'Greta Müller', 'Ζωή Παπαδοπούλου', 'Anna Schmidt']
+    const pdfs = []
+    for (const n of names) pdfs.push(await one(n))
+    for (let i = 0; i < names.length; i++) expect(await pdfText(pdfs[i]!)).toContain(names[i]!)
+    // same glyph list: byte-identical font file, so the two common-letter tickets differ only in their texts
+    expect(Math.abs(pdfs[0]!.byteLength - pdfs[4]!.byteLength)).toBeLessThan(200)
+  })
+
   test('name tags: eight a page', async () => {
     const pdf = await renderNameTagsPdf(data(9))
     expect(await pageCount(pdf)).toBe(2)
