@@ -94,7 +94,7 @@ const COMMON = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]
 // pdf-lib deflates every stream with pako (JavaScript); the runtime's zlib does the same in native
 // code. A font file that comes again from the subset cache (same bytes) is deflated once.
 const deflated = new Map<number | bigint, { data: Uint8Array; out: Uint8Array }>()
-;(pako as { deflate: (data: Uint8Array) => Uint8Array }).deflate = (data: Uint8Array) => {
+pako.deflate = (data: Uint8Array) => {
   if (data.byteLength < 4096) return deflateSync(data, { level: 6 })
   const key = Bun.hash(data)
   const hit = deflated.get(key)
