@@ -21,6 +21,7 @@ import * as m2311_420 from './2026-11-23-420_invoices'
 import * as m2311_430p from './2026-11-23-430_payments'
 import * as m2311_510 from './2026-11-23-510_seating'
 import * as m2511_620 from './2026-11-25-620_payment_refund_unique'
+import * as m2511_630 from './2026-11-25-630_order_chairs'
 import * as m2511_640 from './2026-11-25-640_agency_logo'
 
 export const migrations: Record<string, Migration> = {
@@ -44,5 +45,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-430_payments': m2311_430p,
   '2026-11-23-510_seating': m2311_510,
   '2026-11-25-620_payment_refund_unique': m2511_620,
+  '2026-11-25-630_order_chairs': m2511_630,
   '2026-11-25-640_agency_logo': m2511_640,
 }

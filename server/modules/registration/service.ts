@@ -32,6 +32,7 @@ import { checkRegistrationAgreements, recordDecisions } from '../agreements/cons
 import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
 import { chairsOfVisitors, fixChairHolds, releaseVisitorChairs } from '../seating/holds'
+import { fixOrderChairs, seatTickets, withSeatTickets } from '../seating/orders'
 import { attributeShortLink } from '../shortlinks/service'
 import { holdOrder, planOrder } from '../ticketing/orders/create'
 import { escortColumns } from '../visitors/escort-columns'
@@ -311,7 +312,11 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const d = ev.data
   // A paid event's guest buys tickets (docs/ticketing.md): one ticket is one person; escorts not
   // named here are asked for on the pay page. The organiser's admin mode registers without an order.
-  const plan = !admin && bool(event.is_paid) ? await planOrder(ctx.db, event, input.tickets, input.couponCode, now) : null
+  // the visit's chair holds (seating plan): only a guest's own visit holds chairs; the organiser assigns them
+  const chairTokens = admin ? [] : [...new Set(input.chairReservations ?? [])]
+  // on a paid event a chair's price category decides its ticket (seating/orders.ts)
+  const seatPlan = !admin && bool(event.is_paid) ? await seatTickets(ctx.db, eventId, input.identification, chairTokens, now) : null
+  const plan = !admin && bool(event.is_paid) ? await planOrder(ctx.db, event, seatPlan ? withSeatTickets(input.tickets, seatPlan) : input.tickets, input.couponCode, now) : null
   if (plan && 1 + d.escortPersons.length > plan.tickets) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'escortPersons', errorType: 'TOO_BIG' }] })
   const methods = plan ? (await eventPaymentMethods(ctx.db, event)).map((m) => m.method) : []
   if (plan && plan.priced.grossPrice > 0 && !methods.length) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
@@ -366,8 +371,6 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     if (kind === 'TIMESLOT') for (const x of value as SlotSelection[]) slotPicks.push({ field: `fields.${id}`, ...x })
     fieldRows.push({ field_id: f.id, data: valueText(f, value, 'de').slice(0, 2000), value: toJson(value), asset_id: assetId })
   }
-  // the visit's chair holds (seating plan): only a guest's own visit holds chairs; the organiser assigns them
-  const chairTokens = admin ? [] : [...new Set(input.chairReservations ?? [])]
   if (chairTokens.length && !input.identification) throw new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: 'chairs', errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
   const expected: VisitorStatus = admin ? 'CONFIRMED' : bool(event.require_approval) ? 'REQUIRE_APPROVAL' : plan ? 'PENDING' : 'CONFIRMED'
   // a paying guest hears from the order (ticketing mails), not the registration confirmation
@@ -460,7 +463,8 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     // Chairs: fixed to the registration while it holds places; a gone hold refuses it (nothing
     // written). On the waiting list the guest holds no chair: the holds are checked, then given back.
     if (chairTokens.length) {
-      await fixChairHolds(trx, now, visitor.id, eventId, input.identification!, chairTokens)
+      if (order && seatPlan && status !== 'WAITING_LIST') await fixOrderChairs(trx, now, order.id, visitor.id, eventId, input.identification!, seatPlan)
+      else await fixChairHolds(trx, now, visitor.id, eventId, input.identification!, chairTokens)
       if (status === 'WAITING_LIST') await releaseVisitorChairs(trx, visitor.id)
     }
 

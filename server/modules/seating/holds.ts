@@ -110,7 +110,7 @@ export async function releaseExpiredChairs(trx: Db, now: Date, scope: { eventId?
   return n
 }
 
-async function take(trx: Db, chairId: number, amount: number) {
+export async function take(trx: Db, chairId: number, amount: number) {
   return trx
     .updateTable('seating_chair')
     .set((eb) => ({ taken: eb('taken', '+', amount) }))

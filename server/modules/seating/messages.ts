@@ -5,6 +5,7 @@ export const de = {
   'errors.SEAT_MAX_REACHED': 'Sie haben die maximale Anzahl an Tickets pro Bestellung bereits erreicht.',
   'errors.SEATING_CHAIR_IN_USE': 'Der Platz {label} ist vergeben oder reserviert und kann nicht entfernt oder verkleinert werden.',
   'field.TOO_MANY': 'Das sind zu viele Einträge.',
+  'field.SEATS_REQUIRED': 'Tickets dieser Kategorie gibt es nur mit einem Platz im Sitzplan.',
   // the guest's seat picker (public page, part `registration`)
   'registration.seats.title': 'Sitzplatz wählen',
   'registration.seats.area': 'Bereich',
@@ -111,6 +112,7 @@ export const en: Record<Keys, string> = {
   'errors.SEAT_MAX_REACHED': 'You have already reached the maximum number of tickets per order.',
   'errors.SEATING_CHAIR_IN_USE': 'Seat {label} is taken or reserved and cannot be removed or made smaller.',
   'field.TOO_MANY': 'These are too many entries.',
+  'field.SEATS_REQUIRED': 'Tickets of this category come only with a seat on the plan.',
   'registration.seats.title': 'Choose your seat',
   'registration.seats.area': 'Area',
   'registration.seats.zoomIn': 'Zoom in',

@@ -61,6 +61,14 @@ export async function savePlan(ctx: AppContext, agencyId: number, eventId: numbe
       if (c.priceCategory !== null && !keys.has(c.priceCategory)) throw fieldError([{ field: `areas.${ai}.chairs.${ci}.priceCategory`, errorType: 'INVALID' }])
     }),
   )
+  // a price category prices its chairs by a ticket category of this event only
+  const ticketIds = [...new Set(input.priceCategories.map((p) => p.ticketCategoryId).filter((x): x is number => x != null))]
+  if (ticketIds.length) {
+    const found = await ctx.db.selectFrom('ticket_category').select('id').where('id', 'in', ticketIds).where('event_id', '=', eventId).execute()
+    const known = new Set(found.map((f) => f.id))
+    const i = input.priceCategories.findIndex((p) => p.ticketCategoryId != null && !known.has(p.ticketCategoryId))
+    if (i >= 0) throw fieldError([{ field: `priceCategories.${i}.ticketCategoryId`, errorType: 'INVALID' }])
+  }
   if (input.areas.some((a) => a.areaImage !== null)) {
     const ids = [...new Set(input.areas.map((a) => a.areaImage).filter((x): x is number => x !== null))]
     const found = await ctx.db.selectFrom('asset').select('id').where('id', 'in', ids).where('agency_id', '=', agencyId).execute()

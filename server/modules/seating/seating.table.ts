@@ -65,6 +65,16 @@ export interface ChairReservationTable {
   created_at: Timestamp
 }
 
+/** A chair a ticket order bought: priced by `category_id` (a ticket category), labelled as sold. */
+export interface TicketOrderChairTable {
+  id: Id
+  order_id: number
+  chair_id: number
+  category_id: number | null
+  label: string
+  amount: number
+}
+
 export type SeatingChairRow = Selectable<SeatingChairTable>
 export type SeatingAreaRow = Selectable<SeatingAreaTable>
 export type SeatingPriceCategoryRow = Selectable<SeatingPriceCategoryTable>
@@ -74,4 +84,5 @@ export interface SeatingTables {
   seating_area: SeatingAreaTable
   seating_chair: SeatingChairTable
   chair_reservation: ChairReservationTable
+  ticket_order_chair: TicketOrderChairTable
 }

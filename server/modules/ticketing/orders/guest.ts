@@ -14,6 +14,7 @@ import { formatPrice } from '../money'
 import type { InvoiceAddressStep } from '../model'
 import { sellerSettings } from '../seller-settings'
 import type { InvoiceAddress, OrderStatus, PaymentMethodRow, TicketOrderRow, TicketOrderTable } from '../ticketing.table'
+import { orderChairInfo } from '../../seating/orders'
 import { enqueueTask } from '../../tasks/runner'
 import { EXPIRE_TASK, HOLD_MINUTES, addHistory } from './create'
 import { isValidLeitwegId } from './leitweg'
@@ -68,6 +69,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
   const state = await stepState(ctx.db, order, methods)
   const seller = await sellerSettings(ctx.db, order.agency_id)
   const lines = await ctx.db.selectFrom('ticket_order_line').selectAll().where('order_id', '=', order.id).orderBy('sort_order').execute()
+  const chairInfo = await orderChairInfo(ctx.db, order.id)
   const coupon = order.coupon_id ? await ctx.db.selectFrom('coupon').select(['code', 'value_type', 'reduction']).where('id', '=', order.coupon_id).executeTakeFirst() : undefined
   const escorts = order.visitor_id ? await ctx.db.selectFrom('escort_person').select(['number', 'first_name', 'last_name']).where('visitor_id', '=', order.visitor_id).orderBy('number').execute() : []
   const visitor = order.visitor_id ? await ctx.db.selectFrom('event_visitor').select(['id', 'status', 'visitor_count', 'first_name', 'last_name', 'salutation']).where('id', '=', order.visitor_id).executeTakeFirst() : undefined
@@ -98,7 +100,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
       tax: order.tax_price,
       discount: order.discount,
       taxPrices: [...taxPrices.values()].sort((a, b) => b.taxValue - a.taxValue),
-      visitorTickets: lines.map((l) => ({ amount: l.amount, displayName: l.display_name, grossPrice: l.gross_price, unitPrice: l.unit_price, discount: l.discount, sortOrder: l.sort_order, chairInfo: null, tax: l.tax_rate / 100, taxCode: l.tax_code, taxPrice: l.tax_price })),
+      visitorTickets: lines.map((l) => ({ amount: l.amount, displayName: l.display_name, grossPrice: l.gross_price, unitPrice: l.unit_price, discount: l.discount, sortOrder: l.sort_order, chairInfo: chairInfo.get(l.category_id) ?? null, tax: l.tax_rate / 100, taxCode: l.tax_code, taxPrice: l.tax_price })),
       usedCoupons: coupon ? [{ code: coupon.code, valueType: coupon.value_type, reduction: coupon.reduction }] : [],
       invoiceAddress: fromJson<InvoiceAddress | null>(order.invoice_address, null),
       taxIdentificationNumber: order.tax_identification_number,

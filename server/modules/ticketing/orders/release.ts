@@ -3,6 +3,7 @@
 // so of two expiries or an expiry racing a cancellation only one releases (docs/ticketing.md).
 import type { Db } from '../../../db/database'
 import { AppError, fieldError } from '../../../shared/errors'
+import { releaseOrderChairs, reholdOrderChairs } from '../../seating/orders'
 import { releaseSeats, takeSeats } from '../../visitors/capacity'
 import type { TicketOrderRow } from '../ticketing.table'
 import { takeCoupon, takeQuota } from './create'
@@ -17,6 +18,7 @@ export async function releaseOrder(trx: Db, order: Pick<TicketOrderRow, 'id' | '
   }
   const c = await trx.updateTable('ticket_order').set({ coupon_held: 0 }).where('id', '=', order.id).where('coupon_held', '=', 1).executeTakeFirst()
   if (Number(c.numUpdatedRows) === 1 && order.coupon_id != null) await trx.updateTable('coupon').set((eb) => ({ used: eb('used', '-', 1) })).where('id', '=', order.coupon_id).execute()
+  await releaseOrderChairs(trx, order.visitor_id)
   if (order.visitor_id != null) {
     const v = await trx.selectFrom('event_visitor').select(['event_id', 'seats_held']).where('id', '=', order.visitor_id).executeTakeFirst()
     if (v) {
@@ -42,5 +44,6 @@ export async function reholdOrder(trx: Db, order: TicketOrderRow, at: string): P
     await trx.updateTable('ticket_order').set({ coupon_held: 1 }).where('id', '=', order.id).execute()
   }
   if (!(await takeSeats(trx, order.event_id, persons))) throw new AppError(409, 'TICKETS_SOLD_OUT')
+  await reholdOrderChairs(trx, order, new Date(at))
   if (order.visitor_id != null) await trx.updateTable('event_visitor').set({ status: 'PENDING', seats_held: persons, updated_at: at }).where('id', '=', order.visitor_id).execute()
 }
