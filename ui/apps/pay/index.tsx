@@ -18,6 +18,8 @@ interface Line {
   unitPrice: number
   discount: number
   taxCode: string
+  /** the seats of this line (seating plan): "A 1, A 2" */
+  chairInfo?: string | null
 }
 interface Method {
   id: number
@@ -540,6 +542,7 @@ function Summary({ info }: { info: Info }) {
             <tr key={i}>
               <td>
                 {l.amount} × {l.displayName}
+                {l.chairInfo && <small class="pay-seats">{t('ticketing.pay.seats', { labels: l.chairInfo })}</small>}
               </td>
               <td class="num">{money(l.amount * l.unitPrice, o.currency)}</td>
             </tr>

@@ -11,7 +11,7 @@ import { formatDate, formatTime } from '../../../server/i18n/format'
 import { ApiError, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
-import type { SeatPickerProps } from '../../components/seat-picker'
+import type { PickedSeat, SeatPickerProps } from '../../components/seat-picker'
 import { newIdentification } from '../../components/form-engine/reservations'
 import { NotFound } from '../../components/not-found'
 import { PublicFrame } from '../../components/public-frame'
@@ -19,7 +19,7 @@ import { AgencyBrand } from '../../components/agency-brand'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 import type { PublicAgreement } from './agreements'
-import { type TicketChoice, TicketPicker, useTicketCategories } from './tickets'
+import { type SeatTickets, type TicketChoice, TicketPicker, useTicketCategories } from './tickets'
 
 interface PublicEvent {
   id: number
@@ -123,6 +123,28 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   const [ticketErrors, setTicketErrors] = useState<Record<string, string>>({})
   const SeatPicker = useSeatPicker(event.id)
   const [seats, setSeats] = useState<string[]>([])
+  const [picked, setPicked] = useState<PickedSeat[]>([])
+  // a paid event's plan: a price category names the ticket category its chairs are sold as
+  const seatTickets = useMemo((): SeatTickets | undefined => {
+    if (!tickets || !SeatPicker) return undefined
+    const ticketOf = new Map((SeatPicker.plan?.priceCategories ?? []).filter((c) => c.ticketCategoryId != null && tickets.items.some((i) => i.id === c.ticketCategoryId)).map((c) => [c.id, c.ticketCategoryId!]))
+    if (!ticketOf.size) return undefined
+    const amounts: Record<number, number> = {}
+    for (const s of picked) {
+      const id = s.priceCategoryId != null ? ticketOf.get(s.priceCategoryId) : undefined
+      if (id != null) amounts[id] = (amounts[id] ?? 0) + s.amount
+    }
+    return { bound: new Set(ticketOf.values()), amounts }
+  }, [tickets, SeatPicker, picked])
+  const seatPrices = useMemo(() => {
+    if (!tickets || !SeatPicker) return undefined
+    const out: Record<number, string> = {}
+    for (const c of (SeatPicker.plan?.priceCategories ?? [])) {
+      const tc = tickets.items.find((i) => i.id === c.ticketCategoryId)
+      if (tc) out[c.id] = tc.grossPriceText
+    }
+    return out
+  }, [tickets, SeatPicker])
   useEffect(() => {
     if (prefill) return
     get<{ values: Partial<VisitorData>; locked: string[]; invitation?: { visitorId: number; status: string } }>(`/proxy/api/public/events/${event.id}/prefill`)
@@ -150,7 +172,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
     }
     const decisions = agreements.filter((a) => signatures[a.id]).map((a) => ({ id: a.id, status: 'CONFIRMED', signature: signatures[a.id], version: a.version }))
     const paid = form.isPayedEvent
-      ? { tickets: Object.entries(choice.amounts).filter(([, n]) => n > 0).map(([id, n]) => ({ categoryId: Number(id), amount: n })), couponCode: choice.couponCode.trim() || null }
+      ? { tickets: Object.entries(choice.amounts).filter(([id, n]) => n > 0 && !seatTickets?.bound.has(Number(id))).map(([id, n]) => ({ categoryId: Number(id), amount: n })), couponCode: choice.couponCode.trim() || null }
       : {}
     try {
       const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, ...paid, identification, language: currentLanguage(), shortLink: opts.shortLink, agreements: decisions })
@@ -194,9 +216,9 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         locked={prefill.locked}
         submitLabel={prefill.invitation ? t('registration.confirmInvitation') : form.isPayedEvent ? t('registration.tickets.submit') : t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
-        seats={SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={setSeats} /> : undefined}
+        seats={SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={setSeats} onSeats={setPicked} prices={seatPrices} /> : undefined}
       >
-        {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} onChange={setChoice} />}
+        {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} seats={seatTickets} onChange={setChoice} />}
         {agreementUi && agreements.length > 0 && (
           <agreementUi.default
             agreements={agreements}

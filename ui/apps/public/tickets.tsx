@@ -31,9 +31,16 @@ export function useTicketCategories(eventId: number, paid: boolean) {
   return data
 }
 
-export function TicketPicker(p: { data: { currency: string; maxPerOrder: number; items: TicketCategory[] }; value: TicketChoice; errors: Record<string, string>; onChange(v: TicketChoice): void }) {
-  const total = p.data.items.reduce((s, c) => s + (p.value.amounts[c.id] ?? 0), 0)
-  const sum = p.data.items.reduce((s, c) => s + (p.value.amounts[c.id] ?? 0) * c.grossPrice, 0)
+/** Seat-bound categories (a price category of the seating plan names them): their amount is the places of the chairs held. */
+export interface SeatTickets {
+  bound: Set<number>
+  amounts: Record<number, number>
+}
+
+export function TicketPicker(p: { data: { currency: string; maxPerOrder: number; items: TicketCategory[] }; value: TicketChoice; errors: Record<string, string>; seats?: SeatTickets; onChange(v: TicketChoice): void }) {
+  const amountOf = (id: number) => (p.seats?.bound.has(id) ? (p.seats.amounts[id] ?? 0) : (p.value.amounts[id] ?? 0))
+  const total = p.data.items.reduce((s, c) => s + amountOf(c.id), 0)
+  const sum = p.data.items.reduce((s, c) => s + amountOf(c.id) * c.grossPrice, 0)
   const eventMax = p.data.maxPerOrder > 0 ? p.data.maxPerOrder : Infinity
   const set = (id: number, n: number) => p.onChange({ ...p.value, amounts: { ...p.value.amounts, [id]: n } })
   return (
@@ -42,7 +49,8 @@ export function TicketPicker(p: { data: { currency: string; maxPerOrder: number;
       {p.errors.tickets && <p class="field-error">{fieldMessage(p.errors.tickets)}</p>}
       <ul>
         {p.data.items.map((c, i) => {
-          const n = p.value.amounts[c.id] ?? 0
+          const n = amountOf(c.id)
+          const bySeat = !!p.seats?.bound.has(c.id)
           const cap = Math.min(c.maxPerOrder, c.available ?? Infinity, eventMax - total + n)
           const soldOut = c.available === 0
           // a minimum per order: the first step from 0 jumps to it, the step down from it to 0
@@ -61,8 +69,16 @@ export function TicketPicker(p: { data: { currency: string; maxPerOrder: number;
                 ) : (
                   c.available != null && c.available <= 20 && <span class="ticket-left">{t('registration.tickets.left', { n: c.available })}</span>
                 )}
+                {bySeat && <span class="ticket-left">{t('registration.tickets.bySeat')}</span>}
                 {err && <span class="field-error">{fieldMessage(err)}</span>}
               </div>
+              {bySeat ? (
+                <div class="ticket-qty">
+                  <output aria-live="polite" aria-label={c.displayName}>
+                    {n}
+                  </output>
+                </div>
+              ) : (
               <div class="ticket-qty" role="group" aria-label={c.displayName}>
                 <button type="button" aria-label={t('registration.tickets.less', { name: c.displayName })} disabled={n === 0} onClick={() => set(c.id, down)}>
                   −
@@ -72,6 +88,7 @@ export function TicketPicker(p: { data: { currency: string; maxPerOrder: number;
                   +
                 </button>
               </div>
+              )}
             </li>
           )
         })}

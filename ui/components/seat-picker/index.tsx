@@ -15,6 +15,15 @@ interface Category {
   id: number
   color: string
   displayName: string
+  /** paid events: the ticket category a chair of this category is sold as */
+  ticketCategoryId?: number | null
+}
+/** A chair the visit holds, for the page: the ticket of a paid event follows its price category. */
+export interface PickedSeat {
+  chairId: number
+  label: string
+  amount: number
+  priceCategoryId: number | null
 }
 interface Area {
   id: number
@@ -77,6 +86,10 @@ export interface SeatPickerProps extends SeatHolds {
   maxPerVisit: number
   /** the labels of the chairs the guest holds, for the confirmation */
   onLabels?(labels: string[]): void
+  /** the chairs the guest holds with their price category (a paid event prices its tickets by them) */
+  onSeats?(seats: PickedSeat[]): void
+  /** paid event: the price of a chair of each price category (by price category id) */
+  prices?: Record<number, string>
   /** the plan the page already read (GET …/seatingplan): saves asking again */
   plan?: { areas: Area[]; priceCategories: Category[] }
 }
@@ -91,6 +104,7 @@ export default function SeatPicker(p: SeatPickerProps) {
   const [open, setOpen] = useState<Chair | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [labels, setLabels] = useState<Record<number, string>>({})
+  const [picked, setPicked] = useState<Record<number, PickedSeat>>({})
   const held = Object.keys(p.chairs).length
 
   useEffect(() => {
@@ -116,12 +130,14 @@ export default function SeatPicker(p: SeatPickerProps) {
   useEffect(() => {
     if (before.current > 0 && held === 0 && areaId !== null) {
       setLabels({})
+      setPicked({})
       setOpen(null)
       void load(areaId)
     }
     before.current = held
   }, [held])
   useEffect(() => p.onLabels?.(Object.keys(p.chairs).map((id) => labels[Number(id)] ?? '').filter(Boolean)), [p.chairs, labels])
+  useEffect(() => p.onSeats?.(Object.keys(p.chairs).map((id) => picked[Number(id)]).filter((x): x is PickedSeat => !!x)), [p.chairs, picked])
 
   const bound = p.maxPerVisit > 0 ? p.maxPerVisit : 10
   const heldPlaces = Object.values(p.chairs).reduce((s, h) => s + h.amount, 0)
@@ -137,6 +153,7 @@ export default function SeatPicker(p: SeatPickerProps) {
       })
       patch(c.id, r.freeChairs)
       setLabels((m) => ({ ...m, [c.id]: amount > 1 ? `${c.label} (${amount})` : c.label }))
+      setPicked((m) => ({ ...m, [c.id]: { chairId: c.id, label: c.label, amount, priceCategoryId: c.priceCategory?.id ?? null } }))
       p.setChair(c.id, { token: r.reservationToken, amount, expireDate: r.expireDate })
       setOpen(null)
     } catch (e) {
@@ -179,7 +196,7 @@ export default function SeatPicker(p: SeatPickerProps) {
       <p class="seat-chosen" role="status">
         {held ? t('registration.seats.chosen', { labels: heldLabels.join(', ') }) : t('registration.seats.none')}
       </p>
-      {held > 0 && heldPlaces !== p.persons && <p class="muted">{t('registration.seats.forPersons', { places: heldPlaces, persons: p.persons })}</p>}
+      {held > 0 && !p.prices && heldPlaces !== p.persons && <p class="muted">{t('registration.seats.forPersons', { places: heldPlaces, persons: p.persons })}</p>}
       {error && (
         <Alert tone="error" role="alert">
           {error}
@@ -189,6 +206,7 @@ export default function SeatPicker(p: SeatPickerProps) {
         {categories.map((c) => (
           <li key={c.id}>
             <span class="swatch" style={{ background: c.color }} /> {c.displayName}
+            {p.prices?.[c.id] ? ` · ${p.prices[c.id]}` : ''}
           </li>
         ))}
         <li>
@@ -205,6 +223,7 @@ export default function SeatPicker(p: SeatPickerProps) {
           chair={chairs.find((c) => c.id === open.id) ?? open}
           hold={p.chairs[open.id]}
           room={bound - heldPlaces}
+          price={open.priceCategory ? p.prices?.[open.priceCategory.id] : undefined}
           onReserve={reserve}
           onRelease={release}
           onClose={() => setOpen(null)}
@@ -214,7 +233,7 @@ export default function SeatPicker(p: SeatPickerProps) {
   )
 }
 
-function ChairPopup(p: { chair: Chair; hold?: { amount: number }; room: number; onReserve(c: Chair, n: number): Promise<void>; onRelease(c: Chair): Promise<void>; onClose(): void }) {
+function ChairPopup(p: { chair: Chair; hold?: { amount: number }; room: number; price?: string; onReserve(c: Chair, n: number): Promise<void>; onRelease(c: Chair): Promise<void>; onClose(): void }) {
   const c = p.chair
   const max = Math.min(c.maxAmount, c.freeChairs, p.room)
   const min = Math.max(1, c.minAmount)
@@ -237,6 +256,12 @@ function ChairPopup(p: { chair: Chair; hold?: { amount: number }; room: number; 
             <dd>
               <span class="swatch" style={{ background: c.priceCategory.color }} /> {c.priceCategory.displayName}
             </dd>
+          </>
+        )}
+        {p.price && (
+          <>
+            <dt>{t('registration.seats.price')}</dt>
+            <dd class="seat-price">{p.price}</dd>
           </>
         )}
         {c.options.map((o) => (
@@ -457,6 +482,7 @@ function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unkno
   }
   const gestures = (e: PointerEvent) => e.pointerType !== 'touch' || p.touchGestures
   const down = (e: PointerEvent) => {
+    picked.current = null
     const q = local(e)
     pointers.current.set(e.pointerId, { ...q, sx: q.x, sy: q.y })
     if (pointers.current.size === 1) moved.current = false
@@ -489,7 +515,15 @@ function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unkno
     if (!had || moved.current || pointers.current.size > 0) return
     const v = view.current
     const q = local(e)
-    const c = chairAt(props.current.chairs, ((q.x - v.x) / v.z / size.w) * 100, ((q.y - v.y) / v.z / size.h) * 100)
+    picked.current = chairAt(props.current.chairs, ((q.x - v.x) / v.z / size.w) * 100, ((q.y - v.y) / v.z / size.h) * 100)
+  }
+  // The popup opens on the click that follows the tap, not on pointerup: opened earlier, a phone's
+  // click after the tap lands on the popup (sticky at the bottom of the screen) when the chair lay
+  // under it, and reserved the seat without the guest asking.
+  const picked = useRef<Chair | null>(null)
+  const click = () => {
+    const c = picked.current
+    picked.current = null
     if (c) p.onPick(c)
   }
   const dpr = typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1
@@ -506,6 +540,7 @@ function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unkno
         onPointerMove={move}
         onPointerUp={up}
         onPointerCancel={up}
+        onClick={click}
       />
       <div class="seat-zoom">
         <Button variant="secondary" aria-label={t('registration.seats.zoomIn')} disabled={zoom + ZOOM_STEP > ZOOM_BUTTON_MAX + 1e-9} onClick={() => zoomTo(Math.min(ZOOM_BUTTON_MAX, view.current.z + ZOOM_STEP))}>

@@ -1,0 +1,101 @@
+// Seating remainders (issue 14): a paid event where the seat decides the price, picked on a phone:
+// the chairs' price categories price the order's tickets, the pay page names the seats.
+import type { APIRequestContext, Locator, Page } from '@playwright/test'
+import { expect, type Server, setupAdmin, shot, test } from './fixtures'
+
+const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
+
+async function paidEventWithPlan(page: Page, server: Server) {
+  const req: APIRequestContext = page.request
+  const start = new Date(Date.now() + 21 * 86400_000)
+  start.setUTCHours(18, 0, 0, 0)
+  const ev = await req.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Sinfoniekonzert', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Gewandhaus', city: 'Leipzig', maxVisitors: 200, maxVisitorPerSubscription: 6 },
+  })
+  expect(ev.status()).toBe(201)
+  const id = (await ev.json()).id as number
+  const cats: number[] = []
+  for (const c of [
+    { displayName: 'Parkett', grossPrice: 4500, taxCode: 'TAX_7', quota: 50, sortOrder: 1 },
+    { displayName: 'Rang', grossPrice: 2900, taxCode: 'TAX_7', quota: 50, sortOrder: 2 },
+    { displayName: 'Programmheft', grossPrice: 500, taxCode: 'TAX_19', sortOrder: 3 },
+  ]) {
+    const r = await req.post(`${server.url}/proxy/api/events/${id}/ticketCategories`, { data: c })
+    expect(r.status()).toBe(201)
+    cats.push((await r.json()).id)
+  }
+  const ids: number[] = []
+  const have = (await (await req.get(`${server.url}/proxy/api/agency/paymentMethods`)).json()) as Array<{ id: number; method: string }>
+  const existing = have.find((x) => x.method === 'INVOICE')
+  ids.push(existing ? existing.id : (await (await req.post(`${server.url}/proxy/api/agency/paymentMethods`, { data: { method: 'INVOICE' } })).json()).id)
+  expect((await req.put(`${server.url}/proxy/api/events/${id}/paymentMethods`, { data: { ids } })).status()).toBe(200)
+  const chairs: Array<Record<string, unknown>> = []
+  for (const [r, row] of ['A', 'B'].entries()) for (let i = 1; i <= 8; i++) chairs.push({ label: `${row} ${i}`, priceCategory: 'parkett', percentX: 10 + i * 8, percentY: 25 + r * 14, percentWidth: 6, percentHeight: 10 })
+  for (let i = 1; i <= 8; i++) chairs.push({ label: `R ${i}`, priceCategory: 'rang', percentX: 10 + i * 8, percentY: 70, percentWidth: 6, percentHeight: 10 })
+  const saved = await req.put(`${server.url}/proxy/api/events/${id}/seatingplan`, {
+    data: {
+      priceCategories: [
+        { key: 'parkett', displayName: 'Parkett', color: '#c2410c', ticketCategoryId: cats[0] },
+        { key: 'rang', displayName: 'Rang', color: '#1d4ed8', ticketCategoryId: cats[1] },
+      ],
+      areas: [{ displayName: 'Großer Saal', chairs }],
+    },
+  })
+  expect(saved.status()).toBe(200)
+  const list = (await saved.json()).areas[0].chairs as Array<{ label: string; percentX: number; percentY: number; percentWidth: number; percentHeight: number }>
+  return { id, chair: (label: string) => list.find((c) => c.label === label)! }
+}
+
+async function tapChair(canvas: Locator, c: { percentX: number; percentY: number; percentWidth: number; percentHeight: number }) {
+  const box = (await canvas.boundingBox())!
+  await canvas.tap({ position: { x: ((c.percentX + c.percentWidth / 2) / 100) * box.width, y: ((c.percentY + c.percentHeight / 2) / 100) * box.height } })
+}
+
+test('a paid event on a phone: the seats decide the tickets and their price, the pay page names the seats', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const { id, chair } = await paidEventWithPlan(page, server)
+  const ctx = await browser.newContext(PHONE)
+  try {
+    const g = await ctx.newPage()
+    await g.goto(`${server.url}/public/event/${id}`)
+    const picker = g.getByRole('region', { name: 'Sitzplatz wählen' })
+    const canvas = picker.getByRole('img', { name: /Saalplan Großer Saal/ })
+    await expect(canvas).toBeVisible()
+    // the legend names each category's price; seat-bound tickets have no +/- of their own
+    await expect(picker.getByText('Parkett · 45,00 €')).toBeVisible()
+    await expect(g.getByRole('button', { name: 'Ein Ticket mehr: Parkett' })).toHaveCount(0)
+    await expect(g.getByRole('button', { name: 'Ein Ticket mehr: Programmheft' })).toBeVisible()
+
+    await tapChair(canvas, chair('A 4'))
+    const a4 = picker.getByRole('dialog', { name: 'A 4' })
+    await expect(a4.getByText('45,00 €')).toBeVisible()
+    await shot(g, 'seating-paid-01-popup-price')
+    await a4.getByRole('button', { name: 'Platz reservieren' }).click()
+    await expect(picker.getByRole('status')).toHaveText('Ihre Plätze: A 4')
+    await tapChair(canvas, chair('R 2'))
+    await picker.getByRole('dialog', { name: 'R 2' }).getByRole('button', { name: 'Platz reservieren' }).click()
+    await expect(picker.getByRole('status')).toHaveText('Ihre Plätze: A 4, R 2')
+    await g.getByRole('button', { name: 'Ein Ticket mehr: Programmheft' }).click()
+    // 45 + 29 + 5
+    await expect(g.locator('.ticket-total')).toContainText('79,00 €')
+    await expect(g.locator('.ticket-total')).toContainText('3 × Ticket')
+    await g.getByLabel('Anrede').selectOption('Frau')
+    await g.getByLabel(/^Vorname( \*)?$/).fill('Sophie')
+    await g.getByLabel(/^Nachname( \*)?$/).fill('Sitzplatz')
+    await g.getByLabel('E-Mail-Adresse').fill('sophie@example.org')
+    await g.locator('.ticket-picker').scrollIntoViewIfNeeded()
+    await shot(g, 'seating-paid-02-tickets-by-seat')
+    await g.getByRole('button', { name: 'Weiter zur Zahlung' }).click()
+    await g.waitForURL(/\/pay\/[a-z2-7]{24}$/)
+    const summary = g.locator('.pay-summary')
+    await expect(summary.getByRole('row', { name: /1 × Parkett/ })).toContainText('Plätze: A 4')
+    await expect(summary.getByRole('row', { name: /1 × Rang/ })).toContainText('Plätze: R 2')
+    await expect(summary.getByRole('row', { name: /Gesamt/ })).toContainText('79,00 €')
+    await shot(g, 'seating-paid-03-pay-seats')
+    const order = (await (await page.request.get(`${server.url}/proxy/api/events/${id}/seatingplan/occupancy`)).json()) as unknown
+    expect(JSON.stringify(order)).toContain('Parkett')
+  } finally {
+    await ctx.close()
+  }
+})
