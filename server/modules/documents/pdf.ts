@@ -18,6 +18,8 @@ export interface DocPerson {
   name: string
   /** the signed QR payload (checkin/signed-code.ts) */
   qr: string
+  /** the person's place on the seating plan: area, then row and seat (["Großer Saal", "Reihe A · Platz 12"]), if any */
+  seat?: string[] | null
 }
 
 export interface DocData {
@@ -159,7 +161,8 @@ export async function renderTicketPdf(data: DocData): Promise<Uint8Array> {
   if (data.ticketCode) y = text(page, `${t('documents.ticketCode')}: ${data.ticketCode}`, MARGIN, y, kit.regular, 11, { color: MUTED }) - 6
   y = text(page, t('documents.qrHint'), MARGIN, y, kit.regular, 11, { color: MUTED }) - 10
   const QR = 150
-  const slot = QR + 46
+  // a seat takes one more line under the name
+  const slot = QR + (data.persons.some((p) => p.seat) ? 72 : 46)
   const perRow = 3
   for (let i = 0; i < data.persons.length; i++) {
     const col = i % perRow
@@ -172,7 +175,8 @@ export async function renderTicketPdf(data: DocData): Promise<Uint8Array> {
     const x = MARGIN + col * (QR + 22)
     drawQr(page, p.qr, x, y, QR)
     const below = text(page, personLabel(t, p), x, y - QR - 2, kit.regular, 9, { color: MUTED, width: QR })
-    text(page, p.name, x, below, kit.bold, 11, { width: QR })
+    const under = text(page, p.name, x, below, kit.bold, 11, { width: QR })
+    if (p.seat) text(page, p.seat, x, under, kit.regular, 9, { width: QR })
   }
   return save(kit)
 }
@@ -189,6 +193,7 @@ export async function renderEntryTicketPdf(data: DocData): Promise<Uint8Array> {
     drawQr(page, p.qr, (page.getWidth() - QR) / 2, y, QR)
     y = text(page, personLabel(t, p), MARGIN, y - QR - 6, kit.regular, 11, { color: MUTED, center: true })
     y = text(page, p.name, MARGIN, y, kit.bold, 18, { center: true })
+    if (p.seat) y = text(page, p.seat.join(' · '), MARGIN, y, kit.bold, 14, { center: true })
     text(page, t('documents.entryHint'), MARGIN, y - 8, kit.regular, 11, { color: MUTED, center: true })
   }
   return save(kit)

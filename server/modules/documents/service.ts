@@ -11,6 +11,7 @@ import { ensureTicketCode, formatTicketCode } from '../checkin/ticket'
 import type { EventRow } from '../events/events.table'
 import { ENTRY_PASS_FEATURE } from '../identity/dto'
 import type { GuestActor } from '../identity/auth'
+import { placesOfVisitor } from '../seating/holds'
 import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
 import type { DocumentSettingsRow } from './documents.table'
 import { renderIcs } from './ics'
@@ -133,14 +134,23 @@ function eventTexts(ctx: AppContext, r: Resolved) {
   }
 }
 
+/** ["Großer Saal", "Reihe A · Platz 12"] from a label of row and number ("A 12"); other labels as they are (["Großer Saal", "Tisch 3"]). */
+export function seatText(language: string, p: { area: string; label: string }): string[] {
+  const m = /^(\S+)\s+(\d+\S*)$/.exec(p.label.trim())
+  const place = m && !/^(tisch|table|loge|box)$/i.test(m[1]) ? translate(language, 'documents.seat.rowSeat', { row: m[1], seat: m[2] }) : p.label
+  return [p.area, place]
+}
+
 /** Main guest and escorts, each with a signed QR payload (checkin/signed-code.ts). */
 async function persons(ctx: AppContext, r: Resolved) {
   const code = await ensureTicketCode(ctx.db, r.v.id)
   const sign = (person: number) => signTicketCode(ctx.secrets.signingKey, { eventId: r.event.id, visitorId: r.v.id, person, ticketCode: code })
-  const escorts = r.v.visitor_count > 1 ? await escortsOf(ctx, r.v) : []
+  const [escorts, places] = await Promise.all([r.v.visitor_count > 1 ? escortsOf(ctx, r.v) : Promise.resolve([]), placesOfVisitor(ctx.db, r.v.id)])
+  // the seating plan's places in seat order, one per person (main guest first)
+  const seat = (i: number) => (places[i] ? seatText(r.v.language, places[i]) : null)
   return {
     code,
-    list: [{ person: 0, name: personName(r.v), qr: sign(0) }, ...escorts.map((e) => ({ person: e.number, name: personName(e) || translate(r.v.language, 'documents.escort', { n: e.number }), qr: sign(e.number) }))],
+    list: [{ person: 0, name: personName(r.v), qr: sign(0), seat: seat(0) }, ...escorts.map((e, i) => ({ person: e.number, name: personName(e) || translate(r.v.language, 'documents.escort', { n: e.number }), qr: sign(e.number), seat: seat(i + 1) }))],
   }
 }
 

@@ -263,3 +263,18 @@ export async function chairsOfVisitors(db: Db, visitorIds: number[]): Promise<Ma
   }
   return out
 }
+
+/** The places a registration holds, one entry per person in seat order (a table of 3 gives three entries): ticket PDF. */
+export async function placesOfVisitor(db: Db, visitorId: number): Promise<Array<{ area: string; label: string }>> {
+  const rows = await db
+    .selectFrom('chair_reservation as r')
+    .innerJoin('seating_chair as c', 'c.id', 'r.chair_id')
+    .innerJoin('seating_area as a', 'a.id', 'c.area_id')
+    .select(['a.display_name as area', 'c.label', 'r.amount'])
+    .where('r.visitor_id', '=', visitorId)
+    .where('r.fixed', '=', true as never)
+    .orderBy('a.sort')
+    .orderBy('c.id')
+    .execute()
+  return rows.flatMap((r) => Array.from({ length: r.amount }, () => ({ area: r.area, label: r.label })))
+}
