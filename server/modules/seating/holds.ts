@@ -218,6 +218,33 @@ export async function releaseVisitorChairs(trx: Db, visitorId: number) {
   }
 }
 
+/**
+ * The price category a guest's chair must have in assign mode: the one bound to the ticket they
+ * bought (a paid event's seat-bound category), else the one of the chair they have; null: any.
+ */
+export async function assignCategory(db: Db, eventId: number, visitorId: number): Promise<number | null> {
+  const bought = await db
+    .selectFrom('ticket_order as o')
+    .innerJoin('ticket_order_line as l', 'l.order_id', 'o.id')
+    .innerJoin('seating_price_category as p', 'p.ticket_category_id', 'l.category_id')
+    .select('p.id')
+    .where('o.visitor_id', '=', visitorId)
+    .where('o.status', 'not in', ['CANCELED', 'DELETED', 'REFUNDED'])
+    .where('p.event_id', '=', eventId)
+    .orderBy('l.sort_order')
+    .executeTakeFirst()
+  if (bought) return bought.id
+  const seated = await db
+    .selectFrom('chair_reservation as r')
+    .innerJoin('seating_chair as c', 'c.id', 'r.chair_id')
+    .select('c.price_category_id')
+    .where('r.visitor_id', '=', visitorId)
+    .where('r.fixed', '=', true as never)
+    .orderBy('r.id')
+    .executeTakeFirst()
+  return seated?.price_category_id ?? null
+}
+
 /** Assign mode: the organiser gives a registration one place on a chair (replacing the one it had). */
 export async function assignChair(ctx: AppContext, agencyId: number, eventId: number, visitorId: number, chairId: number) {
   const now = ctx.clock.now()
@@ -231,8 +258,11 @@ export async function assignChair(ctx: AppContext, agencyId: number, eventId: nu
       .where('e.agency_id', '=', agencyId)
       .executeTakeFirst()
     if (!v) throw notFound()
-    const chair = await trx.selectFrom('seating_chair').select(['id', 'label']).where('id', '=', chairId).where('event_id', '=', eventId).executeTakeFirst()
+    const chair = await trx.selectFrom('seating_chair').select(['id', 'label', 'price_category_id', 'places', 'taken']).where('id', '=', chairId).where('event_id', '=', eventId).executeTakeFirst()
     if (!chair) throw notFound()
+    // assign mode offers chairs of the guest's price category only (spec §4: the others are blocked)
+    const category = await assignCategory(trx, eventId, visitorId)
+    if (category !== null && chair.price_category_id !== category) throw refused('wrongPK', Math.max(0, chair.places - chair.taken))
     await releaseVisitorChairs(trx, visitorId)
     let taken = await take(trx, chairId, 1)
     if (!taken && (await releaseExpiredChairs(trx, now, { chairId })) > 0) taken = await take(trx, chairId, 1)

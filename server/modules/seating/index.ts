@@ -6,14 +6,18 @@ import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
 import { requireOrganiser } from '../identity/auth'
 import { detailParts } from '../visitors/detail'
-import { areaChairs, assignChair, chairsOfVisitors, deleteChairHolds, publicPlan, renewChairs, reserveChair } from './holds'
+import { areaChairs, assignCategory, assignChair, chairsOfVisitors, deleteChairHolds, publicPlan, renewChairs, reserveChair } from './holds'
 import { AreaQuery, AssignInput, BlockInput, ChairDeleteInput, ChairRenewInput, ChairReserveInput, CopyPlanInput, SeatingPlanInput } from './model'
 import { copyPlan, getPlan, occupancy, savePlan, setBlocked } from './plan'
 
 const tags = ['seating']
 
 // the organiser's guest detail shows the seats the registration holds
-detailParts.push(async (ctx, v) => ({ chairs: (await chairsOfVisitors(ctx.db, [v.id])).get(v.id) ?? [] }))
+detailParts.push(async (ctx, v) => {
+  const [chairs, seatCategoryId] = await Promise.all([chairsOfVisitors(ctx.db, [v.id]), assignCategory(ctx.db, v.event_id, v.id)])
+  // seatCategoryId: assign mode offers only chairs of this price category (null: any)
+  return { chairs: chairs.get(v.id) ?? [], seatCategoryId }
+})
 const EventParams = z.object({ id: idParam() })
 // the public event routes name their event :id (the router allows one name per position)
 const PublicParams = z.object({ id: idParam() })

@@ -36,6 +36,8 @@ export interface GuestDetail extends Contact {
   transfers?: Array<{ from: { firstName: string | null; lastName: string | null; email: string | null }; to: { firstName: string; lastName: string; email: string }; date: string }>
   /** seats on the event's seating plan */
   chairs?: Array<{ chairId: number; label: string; amount: number }>
+  /** assign mode offers only chairs of this price category (null: any) */
+  seatCategoryId?: number | null
   agreements?: Array<{ id: number; displayName: string; appearance: string; status: string | null; confirmDate: string | null; declineDate: string | null; signatureId: number | null }>
   /** the answers to the organiser's own questions, as the guest saw them */
   answers?: Array<{ fieldId: number; label: string; type: string; value: string }>
@@ -294,7 +296,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
           </Button>
         </fieldset>
       </form>
-      {guest && <AssignSeat eventId={event.id} guestId={guest.id} chairs={guest.chairs ?? []} onChanged={onChanged} />}
+      {guest && <AssignSeat eventId={event.id} guestId={guest.id} chairs={guest.chairs ?? []} categoryId={guest.seatCategoryId} onChanged={onChanged} />}
       {guest?.agreements && guest.agreements.length > 0 && (
         <section class="guest-section-block">
           <h3>{t('events.tab.agreements')}</h3>

@@ -25,7 +25,7 @@ export interface PickedSeat {
   amount: number
   priceCategoryId: number | null
 }
-interface Area {
+export interface Area {
   id: number
   displayName: string
   width: number
@@ -341,7 +341,7 @@ interface View {
   y: number
 }
 
-function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unknown>; touchGestures: boolean; onPick(c: Chair): void }) {
+export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unknown>; touchGestures: boolean; onPick(c: Chair): void }) {
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLCanvasElement>(null)
   const [size, setSize] = useState({ w: 0, h: 0 })

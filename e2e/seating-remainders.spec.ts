@@ -1,5 +1,5 @@
-// Seating remainders (issue 14): a paid event where the seat decides the price, picked on a phone:
-// the chairs' price categories price the order's tickets, the pay page names the seats.
+// Seating remainders (issue 14): a paid event where the seat decides the price, picked on a phone
+// (the chairs price the order, the pay page names the seats); assign mode on the plan in the guest dialog.
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
 import { expect, type Server, setupAdmin, shot, test } from './fixtures'
 
@@ -98,4 +98,55 @@ test('a paid event on a phone: the seats decide the tickets and their price, the
   } finally {
     await ctx.close()
   }
+})
+
+test('assign mode on the plan: the organiser taps one chair for a guest; chairs of another price category are blocked', async ({ page, server }) => {
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 21 * 86400_000)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Kammerkonzert', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Saal', city: 'Leipzig', maxVisitors: 100 },
+  })
+  const eventId = (await ev.json()).id as number
+  const chairs: Array<Record<string, unknown>> = []
+  for (let i = 1; i <= 8; i++) chairs.push({ label: `A ${i}`, priceCategory: 'parkett', percentX: 10 + i * 8, percentY: 25, percentWidth: 6, percentHeight: 10 })
+  for (let i = 1; i <= 8; i++) chairs.push({ label: `R ${i}`, priceCategory: 'rang', percentX: 10 + i * 8, percentY: 65, percentWidth: 6, percentHeight: 10 })
+  const saved = await page.request.put(`${server.url}/proxy/api/events/${eventId}/seatingplan`, {
+    data: { priceCategories: [{ key: 'parkett', displayName: 'Parkett', color: '#c2410c' }, { key: 'rang', displayName: 'Rang', color: '#1d4ed8' }], areas: [{ displayName: 'Saal', chairs }] },
+  })
+  const list = (await saved.json()).areas[0].chairs as Array<{ id: number; label: string; percentX: number; percentY: number; percentWidth: number; percentHeight: number }>
+  const chair = (label: string) => list.find((c) => c.label === label)!
+  const g = await page.request.post(`${server.url}/proxy/api/events/${eventId}/visitors`, { data: { salutation: 'Herr', firstName: 'Gustav', lastName: 'Gastmann', email: 'gustav@example.org', status: 'CONFIRMED' } })
+  const guestId = (await g.json()).id as number
+  // the guest sits in the Rang already: that is his category
+  expect((await page.request.put(`${server.url}/proxy/api/events/${eventId}/visitors/${guestId}/chair`, { data: { chairId: chair('R 1').id } })).status()).toBe(200)
+
+  await page.setViewportSize({ width: 1300, height: 1000 })
+  await page.goto(`${server.url}/events/${eventId}/guests`)
+  await page.getByRole('button', { name: 'Gastmann' }).click()
+  const seat = page.getByRole('region', { name: 'Sitzplatz' })
+  await expect(seat.getByText('Nur Plätze der Kategorie Rang (die Kategorie des Gastes).')).toBeVisible()
+  const canvas = seat.getByRole('img', { name: /Saalplan Saal/ })
+  await canvas.scrollIntoViewIfNeeded()
+  const click = async (label: string) => {
+    const c = chair(label)
+    const box = (await canvas.boundingBox())!
+    await canvas.click({ position: { x: ((c.percentX + c.percentWidth / 2) / 100) * box.width, y: ((c.percentY + c.percentHeight / 2) / 100) * box.height } })
+  }
+  // a Parkett chair is blocked for him; the select offers none either
+  await click('A 3')
+  await expect(seat.getByRole('status')).toHaveText('A 3 gehört nicht zur Kategorie Rang des Gastes.')
+  await expect(seat.getByLabel('Platz zuweisen').locator('option', { hasText: /^A / })).toHaveCount(0)
+  await expect(seat.getByRole('button', { name: 'Zuweisen' })).toBeDisabled()
+  // exactly one chair: a second tap replaces the first
+  await click('R 5')
+  await expect(seat.getByRole('status')).toHaveText('Gewählt: R 5')
+  await click('R 3')
+  await expect(seat.getByRole('status')).toHaveText('Gewählt: R 3')
+  await expect(seat.getByLabel('Platz zuweisen')).toHaveValue(String(chair('R 3').id))
+  await shot(page, 'seating-assign-01-plan')
+  await seat.getByRole('button', { name: 'Zuweisen' }).click()
+  await expect(seat.getByText('R 3', { exact: true })).toBeVisible()
+  const v = await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/visitors/${guestId}`)).json()
+  expect(v.chairs.map((c: { label: string }) => c.label)).toEqual(['R 3'])
+  await shot(page, 'seating-assign-02-assigned')
 })
