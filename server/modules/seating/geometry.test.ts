@@ -1,7 +1,7 @@
 // The seat picker's hit-testing and the editor's numbering (pure functions of the UI, tested here
 // because the UI has no unit-test folder of its own).
 import { expect, test } from 'bun:test'
-import { rowLetter, seatNumbers } from '../../../ui/apps/organiser/seating-editor'
+import { alignChairs, arcPositions, rowLetter, seatNumbers } from '../../../ui/apps/organiser/seating-editor'
 import { type Chair, chairAt, rowOf } from '../../../ui/components/seat-picker'
 
 const chair = (id: number, x: number, y: number, viewType: 'CIRCLE' | 'RECTANGLE' = 'CIRCLE'): Chair => ({
@@ -51,4 +51,39 @@ test('rows and numbering', () => {
   expect(seatNumbers(10, 'MIDDLE')).toEqual([9, 7, 5, 3, 1, 2, 4, 6, 8, 10])
   expect(seatNumbers(1, 'MIDDLE')).toEqual([1])
   for (const n of [1, 2, 7, 30]) expect([...seatNumbers(n, 'MIDDLE')].sort((a, b) => a - b)).toEqual(seatNumbers(n, 'LTR'))
+})
+
+test('a curved row: chairs on a circle of the radius, symmetric, the middle highest, round in pixels whatever the area', () => {
+  const area = { width: 1500, height: 1000 }
+  const w = 2
+  const h = 3
+  const pts = arcPositions(7, 30, 120, area, 10, w, h)
+  expect(pts).toHaveLength(7)
+  // the centre of the circle in pixels: (750, 100 + 450); every chair's middle-top is 450 px from it
+  for (const p of pts) expect(Math.hypot(((p.x + w / 2) / 100) * 1500 - 750, (p.y / 100) * 1000 - 550)).toBeCloseTo(450, 6)
+  expect(pts[3].x + w / 2).toBeCloseTo(50, 6)
+  expect(pts[3].y).toBeCloseTo(10, 6)
+  expect(pts[0].x + pts[6].x + w).toBeCloseTo(100, 6)
+  expect(pts[0].y).toBeCloseTo(pts[6].y, 6)
+  expect(pts[0].y).toBeGreaterThan(pts[1].y)
+  // 120 degrees: the outermost chairs 60 degrees from the top
+  expect(((pts[6].x + w / 2 - 50) / 100) * 1500).toBeCloseTo(450 * Math.sin(Math.PI / 3), 6)
+  expect(arcPositions(1, 30, 90, area, 10, w, h)).toEqual([{ x: 50 - w / 2, y: 10 }])
+})
+
+test('align: edges, middles and even distribution of the selection', () => {
+  const c = (uid: string, x: number, y: number, wd = 2, ht = 3) => ({ uid, percentX: x, percentY: y, percentWidth: wd, percentHeight: ht })
+  const sel = [c('a', 10, 20), c('b', 30, 5, 4, 6), c('c', 14, 40)]
+  const pos = (m: Map<string, ReturnType<typeof c>>) => [...m.values()].map((x) => [x.uid, x.percentX, x.percentY])
+  expect(pos(alignChairs(sel, 'LEFT'))).toEqual([['a', 10, 20], ['b', 10, 5], ['c', 10, 40]])
+  expect(pos(alignChairs(sel, 'RIGHT'))).toEqual([['a', 32, 20], ['b', 30, 5], ['c', 32, 40]])
+  expect(pos(alignChairs(sel, 'TOP'))).toEqual([['a', 10, 5], ['b', 30, 5], ['c', 14, 5]])
+  expect(pos(alignChairs(sel, 'BOTTOM'))).toEqual([['a', 10, 40], ['b', 30, 37], ['c', 14, 40]])
+  // middles on the selection's middle: x from 10 to 34 → 22
+  expect(pos(alignChairs(sel, 'CENTER_H'))).toEqual([['a', 21, 20], ['b', 20, 5], ['c', 21, 40]])
+  // y from 5 to 43 → 24
+  expect(pos(alignChairs(sel, 'CENTER_V'))).toEqual([['a', 10, 22.5], ['b', 30, 21], ['c', 14, 22.5]])
+  // by their middles 11, 15, 32 → 11, 21.5, 32 in that order
+  expect(pos(alignChairs(sel, 'DISTRIBUTE_H'))).toEqual([['a', 10, 20], ['c', 20.5, 40], ['b', 30, 5]])
+  expect(alignChairs([sel[0]], 'LEFT').size).toBe(0)
 })

@@ -83,6 +83,60 @@ export function seatNumbers(n: number, scheme: 'LTR' | 'MIDDLE'): number[] {
   return out
 }
 
+/**
+ * A curved row: the top-left corners of n chairs (w × h in percent) on an arc of `radius` percent of
+ * the area's width, spanning `angle` degrees, bowed towards the top (the stage) and centred on the
+ * area; `top` is where the arc's highest point goes. Computed in the area's pixels, so the arc stays
+ * round whatever the area's proportions.
+ */
+export function arcPositions(n: number, radius: number, angle: number, area: { width: number; height: number }, top: number, w: number, h: number): Array<{ x: number; y: number }> {
+  const R = (radius / 100) * area.width
+  const cx = area.width / 2
+  const cy = (top / 100) * area.height + R
+  const span = (Math.min(360, Math.max(0, angle)) * Math.PI) / 180
+  return Array.from({ length: n }, (_, i) => {
+    const a = n === 1 ? 0 : -span / 2 + (span * i) / (n - 1)
+    return { x: ((cx + R * Math.sin(a)) / area.width) * 100 - w / 2, y: ((cy - R * Math.cos(a)) / area.height) * 100 }
+  })
+}
+
+export type AlignMode = 'LEFT' | 'RIGHT' | 'TOP' | 'BOTTOM' | 'CENTER_H' | 'CENTER_V' | 'DISTRIBUTE_H' | 'DISTRIBUTE_V'
+
+/**
+ * The align tool: new positions of the selected chairs. Left/right/top/bottom line their edges up
+ * with the outermost chair; centre lines up their middles on the selection's middle; distribute
+ * spaces the chairs evenly between the first and the last (by their middles, in their order).
+ */
+export function alignChairs<C extends { uid: string; percentX: number; percentY: number; percentWidth: number; percentHeight: number }>(chairs: C[], mode: AlignMode): Map<string, C> {
+  const out = new Map<string, C>()
+  if (chairs.length < 2) return out
+  const left = Math.min(...chairs.map((c) => c.percentX))
+  const right = Math.max(...chairs.map((c) => c.percentX + c.percentWidth))
+  const top = Math.min(...chairs.map((c) => c.percentY))
+  const bottom = Math.max(...chairs.map((c) => c.percentY + c.percentHeight))
+  const distribute = (axis: 'x' | 'y') => {
+    const pos = (c: C) => (axis === 'x' ? c.percentX + c.percentWidth / 2 : c.percentY + c.percentHeight / 2)
+    const sorted = [...chairs].sort((a, b) => pos(a) - pos(b))
+    const first = pos(sorted[0])
+    const step = (pos(sorted[sorted.length - 1]) - first) / (sorted.length - 1)
+    sorted.forEach((c, i) => out.set(c.uid, axis === 'x' ? { ...c, percentX: round(first + step * i - c.percentWidth / 2) } : { ...c, percentY: round(first + step * i - c.percentHeight / 2) }))
+  }
+  if (mode === 'DISTRIBUTE_H') distribute('x')
+  else if (mode === 'DISTRIBUTE_V') distribute('y')
+  else
+    for (const c of chairs) {
+      const at =
+        mode === 'LEFT' ? { percentX: left }
+        : mode === 'RIGHT' ? { percentX: right - c.percentWidth }
+        : mode === 'TOP' ? { percentY: top }
+        : mode === 'BOTTOM' ? { percentY: bottom - c.percentHeight }
+        : mode === 'CENTER_H' ? { percentX: round((left + right) / 2 - c.percentWidth / 2) }
+        : { percentY: round((top + bottom) / 2 - c.percentHeight / 2) }
+      out.set(c.uid, { ...c, ...at })
+    }
+  return out
+}
+
 const fromServer = (r: any): EPlan => ({
   priceCategories: r.priceCategories.map((p: any) => ({ key: `k${p.id}`, id: p.id, displayName: p.displayName, color: p.color })),
   areas: r.areas.map((a: any) => ({
@@ -360,6 +414,18 @@ export function SeatingTab({ event }: { event: EventFull }) {
                   {t(`registration.seats.options.${o}`)}
                 </label>
               ))}
+              {sel.length > 1 && (
+                <div class="button-row seating-align" role="group" aria-label={t('seating.align')}>
+                  {(['LEFT', 'CENTER_H', 'RIGHT', 'TOP', 'CENTER_V', 'BOTTOM', 'DISTRIBUTE_H', 'DISTRIBUTE_V'] as const).map((m) => (
+                    <Button key={m} variant="secondary" disabled={m.startsWith('DISTRIBUTE') && sel.length < 3} onClick={() => {
+                      const moved = alignChairs(sel, m)
+                      changeArea((a) => ({ ...a, chairs: a.chairs.map((c) => moved.get(c.uid) ?? c) }))
+                    }}>
+                      {t(`seating.align.${m}`)}
+                    </Button>
+                  ))}
+                </div>
+              )}
               <div class="button-row">
                 <Button variant="secondary" onClick={() => changeSelected((c) => ({ ...c, status: sel.every((x) => x.status === 'BLOCKED') ? null : 'BLOCKED' }))}>
                   {sel.every((x) => x.status === 'BLOCKED') ? t('seating.unblock') : t('seating.block')}
@@ -404,7 +470,7 @@ function Categories({ plan, change }: { plan: EPlan; change(f: (p: EPlan) => EPl
   )
 }
 
-type Tool = 'ROW' | 'BLOCK' | 'TABLE'
+type Tool = 'ROW' | 'ARC' | 'BLOCK' | 'TABLE'
 
 function Tools({ plan, area, onAdd }: { plan: EPlan; area: EArea; onAdd(c: EChair[]): void }) {
   const [tool, setTool] = useState<Tool>('BLOCK')
@@ -414,6 +480,8 @@ function Tools({ plan, area, onAdd }: { plan: EPlan; area: EArea; onAdd(c: EChai
   const [scheme, setScheme] = useState<'LTR' | 'MIDDLE'>('LTR')
   const [spacing, setSpacing] = useState(1)
   const [places, setPlaces] = useState(8)
+  const [radius, setRadius] = useState(30)
+  const [angle, setAngle] = useState(90)
   /** null: not chosen yet (the first category); '': none */
   const [category, setCategory] = useState<string | null>(null)
   // keys change when a save gives categories their ids: a stale choice falls back to the first category
@@ -425,6 +493,15 @@ function Tools({ plan, area, onAdd }: { plan: EPlan; area: EArea; onAdd(c: EChai
     if (tool === 'TABLE') {
       const n = area.chairs.filter((c) => c.places > 1).length + 1
       out.push({ uid: uid(), label: t('seating.tableLabel', { n }), priceCategory: cat, viewType: 'CIRCLE', percentX: 10, percentY: clamp(top, 0, 88), percentWidth: 8, percentHeight: 12, options: [], status: null, places, minAmount: 1, maxAmount: places })
+      return onAdd(out)
+    }
+    if (tool === 'ARC') {
+      const h = (size * area.width) / area.height
+      const letter = /^[A-Za-z]$/.test(firstRow) ? firstRow.toUpperCase() : firstRow
+      const nums = seatNumbers(cols, scheme)
+      arcPositions(cols, radius, angle, area, clamp(top, 0, 90), size, h).forEach((q, j) =>
+        out.push({ uid: uid(), label: `${letter} ${nums[j]}`, priceCategory: cat, viewType: 'CIRCLE', percentX: clamp(q.x, 0, 100 - size), percentY: clamp(q.y, 0, 100 - h), percentWidth: size, percentHeight: h, options: [], status: null, places: 1, minAmount: 1, maxAmount: 1 }),
+      )
       return onAdd(out)
     }
     const r = tool === 'ROW' ? 1 : rows
@@ -462,7 +539,7 @@ function Tools({ plan, area, onAdd }: { plan: EPlan; area: EArea; onAdd(c: EChai
     <Card>
       <h3>{t('seating.tools')}</h3>
       <div class="button-row" role="group" aria-label={t('seating.tools')}>
-        {(['ROW', 'BLOCK', 'TABLE'] as const).map((k) => (
+        {(['ROW', 'ARC', 'BLOCK', 'TABLE'] as const).map((k) => (
           <Button key={k} variant={tool === k ? 'primary' : 'secondary'} aria-pressed={tool === k} onClick={() => setTool(k)}>
             {t(`seating.tool.${k}`)}
           </Button>
@@ -470,8 +547,10 @@ function Tools({ plan, area, onAdd }: { plan: EPlan; area: EArea; onAdd(c: EChai
       </div>
       <div class="form-grid">
         {tool === 'BLOCK' && num(rows, setRows, t('seating.rows'), 1, 50)}
-        {tool !== 'TABLE' && num(cols, setCols, tool === 'ROW' ? t('seating.chairs') : t('seating.columns'), 1, 100)}
-        {tool !== 'TABLE' && num(spacing, setSpacing, t('seating.spacing'), 0, 10, 0.5)}
+        {tool !== 'TABLE' && num(cols, setCols, tool === 'BLOCK' ? t('seating.columns') : t('seating.chairs'), 1, 100)}
+        {(tool === 'ROW' || tool === 'BLOCK') && num(spacing, setSpacing, t('seating.spacing'), 0, 10, 0.5)}
+        {tool === 'ARC' && num(radius, setRadius, t('seating.radius'), 5, 100)}
+        {tool === 'ARC' && num(angle, setAngle, t('seating.angle'), 10, 360, 5)}
         {tool === 'TABLE' && num(places, setPlaces, t('seating.places'), 2, 100)}
         {tool !== 'TABLE' && (
           <>
