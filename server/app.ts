@@ -9,6 +9,7 @@ import { inputGuard } from './http/input-guard'
 import { requestLanguage } from './http/request'
 import { isTrustedProxy } from './http/client-address'
 import { limitBodyStream, payPageCsp, security } from './http/security'
+import { compressResponse } from './http/compress'
 import { type UiAssets, isApiPath, noUi, serveAsset } from './http/ui-assets'
 import { MODULES } from './modules'
 import { adoptGuestLink } from './modules/guest/link-session'
@@ -92,7 +93,8 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   const handle = (request: Request, server?: Parameters<typeof rememberPeer>[1]) => {
     const seen = limitBodyStream(rewriteAlias(request), bodyLimitBytes)
     rememberPeer(request, server, seen)
-    return app.handle(seen)
+    // large JSON answers go out compressed when the client accepts it (http/compress.ts)
+    return app.handle(seen).then((response) => compressResponse(request, response))
   }
   return { app, handle, state }
 }
