@@ -70,14 +70,33 @@ interface Done {
   seats?: string[]
 }
 
-/** The seat picker's chunk: asked for only when the event has a seating plan (it is not part of the page's budget). */
-function useSeatPicker(eventId: number): { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan'] } | null | undefined {
-  const [picker, setPicker] = useState<{ Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan'] } | null | undefined>(undefined)
-  useEffect(() => {
-    get<NonNullable<SeatPickerProps['plan']>>(`/proxy/api/public/events/${eventId}/seatingplan`)
-      .then((plan) => (plan.areas.length ? import('../../components/seat-picker').then((m) => setPicker({ Picker: m.default, plan })) : setPicker(null)))
-      .catch(() => setPicker(null))
-  }, [eventId])
+type SeatLoad = { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan']; initial?: SeatPickerProps['initial'] }
+const seatLoads = new Map<number, Promise<SeatLoad | null>>()
+/**
+ * The seat picker's chunk, asked for only when the event has a seating plan (it is not part of the
+ * page's budget). Started by the event page next to the event and form, and the first area's chairs
+ * are read while the chunk loads: the plan of 5,000 chairs waits for no request chain (docs/seating.md).
+ */
+function loadSeats(eventId: number): Promise<SeatLoad | null> {
+  let load = seatLoads.get(eventId)
+  if (!load) {
+    load = get<NonNullable<SeatPickerProps['plan']>>(`/proxy/api/public/events/${eventId}/seatingplan`)
+      .then((plan) => {
+        if (!plan.areas.length) return null
+        const areaId = plan.areas[0].id
+        return Promise.all([
+          import('../../components/seat-picker'),
+          post<{ chairs: NonNullable<SeatPickerProps['initial']>['chairs'] }>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId }).catch(() => null),
+        ]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, chairs: first.chairs } : undefined }))
+      })
+      .catch(() => null)
+    seatLoads.set(eventId, load)
+  }
+  return load
+}
+function useSeatPicker(eventId: number): SeatLoad | null | undefined {
+  const [picker, setPicker] = useState<SeatLoad | null | undefined>(undefined)
+  useEffect(() => void loadSeats(eventId).then(setPicker), [eventId])
   return picker
 }
 
@@ -158,7 +177,8 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
   useEffect(() => {
     if (agreements.length) void import('./agreements').then(setAgreementUi)
   }, [agreements.length])
-  if (!prefill || SeatPicker === undefined || (agreements.length > 0 && !agreementUi) || (form.isPayedEvent && !tickets)) return <Spinner />
+  // the form does not wait for the seating plan: it renders while the plan's chunk and first area load
+  if (!prefill || (agreements.length > 0 && !agreementUi) || (form.isPayedEvent && !tickets)) return <Spinner />
   const submit = async (data: VisitorData & { chairReservations?: string[] }): Promise<ServerFieldError[] | void> => {
     setError(null)
     setTicketErrors({})
@@ -216,7 +236,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         locked={prefill.locked}
         submitLabel={prefill.invitation ? t('registration.confirmInvitation') : form.isPayedEvent ? t('registration.tickets.submit') : t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
-        seats={SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={setSeats} onSeats={setPicked} prices={seatPrices} /> : undefined}
+        seats={SeatPicker === undefined ? () => <Spinner /> : SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} initial={SeatPicker.initial} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={setSeats} onSeats={setPicked} prices={seatPrices} /> : undefined}
       >
         {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} seats={seatTickets} onChange={setChoice} />}
         {agreementUi && agreements.length > 0 && (
@@ -319,6 +339,8 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
   const [error, setError] = useState<ApiError | null>(null)
   const [done, setDone] = useState<Done | null>(null)
   useEffect(() => {
+    // the seating plan (if any) loads alongside, not after the form has rendered
+    void loadSeats(id)
     Promise.all([get<PublicEvent>(`/proxy/api/public/events/${id}`), get<PublicForm>(`/proxy/api/public/events/${id}/form`)])
       .then(([e, f]) => (setEvent(e), setForm(f)))
       .catch((e) => setError(e instanceof ApiError ? e : new ApiError(0, 'INTERNAL_ERROR', String(e))))
