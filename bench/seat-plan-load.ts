@@ -11,7 +11,8 @@ import { E2E_BINARY, startServerProcess } from '../server/testing/process'
 
 const RUNS = Number(process.argv[2] ?? 5)
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
-const server = await startServerProcess({ command: [E2E_BINARY], env: { EINLASS_LOG_LEVEL: 'error' } })
+// SEAT_BENCH_BINARY: another build to compare with (e.g. main's)
+const server = await startServerProcess({ command: [process.env.SEAT_BENCH_BINARY ?? E2E_BINARY], env: { EINLASS_LOG_LEVEL: 'error' } })
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] })
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 try {

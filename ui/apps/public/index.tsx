@@ -70,6 +70,9 @@ interface Done {
   seats?: string[]
 }
 
+/** The picker reports its seats after every change; an unchanged list must not render the whole form again. */
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
 type SeatLoad = { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan']; initial?: SeatPickerProps['initial'] }
 const seatLoads = new Map<number, Promise<SeatLoad | null>>()
 /**
@@ -236,7 +239,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         locked={prefill.locked}
         submitLabel={prefill.invitation ? t('registration.confirmInvitation') : form.isPayedEvent ? t('registration.tickets.submit') : t(event.registrationButtonType === 'SEND' ? 'registration.submitRequest' : 'registration.submit')}
         onSubmit={submit}
-        seats={SeatPicker === undefined ? () => <Spinner /> : SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} initial={SeatPicker.initial} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={setSeats} onSeats={setPicked} prices={seatPrices} /> : undefined}
+        seats={SeatPicker === undefined ? () => <Spinner /> : SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} initial={SeatPicker.initial} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={(l) => setSeats((prev) => (sameJson(prev, l) ? prev : l))} onSeats={(x) => setPicked((prev) => (sameJson(prev, x) ? prev : x))} prices={seatPrices} /> : undefined}
       >
         {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} seats={seatTickets} onChange={setChoice} />}
         {agreementUi && agreements.length > 0 && (
