@@ -6,6 +6,7 @@
 //
 //   node_modules/.bin/bun build.ts --test-license-key --outfile e2e/.artifacts/einlass
 //   node_modules/.bin/bun bench/seat-plan-load.ts [runs=5]
+//   SEAT_BENCH_NET=4g … (on Regular 4G), SEAT_BENCH_BINARY=path … (another build, e.g. main's)
 import { chromium } from '@playwright/test'
 import { E2E_BINARY, startServerProcess } from '../server/testing/process'
 
@@ -43,6 +44,8 @@ try {
     const page = await ctx.newPage()
     const cdp = await ctx.newCDPSession(page)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+    // SEAT_BENCH_NET=4g: Chrome DevTools' "Regular 4G" (4 Mbit/s down, 3 up, 20 ms) on top
+    if (process.env.SEAT_BENCH_NET === '4g') await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: (4 * 1024 * 1024) / 8, uploadThroughput: (3 * 1024 * 1024) / 8 })
     const profile = process.env.SEAT_BENCH_PROFILE && run === 1
     if (profile) await cdp.send('Profiler.enable'), await cdp.send('Profiler.start')
     await page.goto(`${server.url}/public/event/${event.id}`)
@@ -96,7 +99,7 @@ try {
     // the first run warms the server's caches and Chromium's code cache; it is not counted
     if (run > 0) rows.push({ areaWire: area.wire, areaDecoded: area.decoded, areaAt: Math.round(area.at), drawnAt: Math.round(drawnAt), tap })
   }
-  console.log('5,000 chairs, phone, 4x CPU throttling, runs:', rows.length)
+  console.log(`5,000 chairs, phone, 4x CPU throttling${process.env.SEAT_BENCH_NET === '4g' ? ', Regular 4G' : ''}, runs:`, rows.length)
   console.table(rows)
   console.log(
     `median: area answer ${(median(rows.map((r) => r.areaWire)) / 1024).toFixed(0)} KB on the wire (${(median(rows.map((r) => r.areaDecoded)) / 1024).toFixed(0)} KB decoded), ` +
