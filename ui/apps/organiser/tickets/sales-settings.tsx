@@ -58,7 +58,7 @@ function PayPalWebhook({ m }: { m: Method }) {
     }
   }
   return (
-    <form class="inline-form" onSubmit={save} noValidate>
+    <form class="webhook-id-form" onSubmit={save} noValidate>
       <small class="muted break">{t('payments.admin.payPalWebhook', { url: `${location.origin}/proxy/api/payments/paypal/webhook/${m.id}` })}</small>
       <label>
         {t('payments.admin.webhookId')}
