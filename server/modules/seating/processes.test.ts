@@ -1,46 +1,25 @@
 // Chairs are never double-booked by two server processes on one Postgres: places move only through
 // the conditional update on seating_chair, whose row count is checked.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { eventBody, patientTests, postgresAvailable } from '../../testing/harness'
-import { createSchema } from '../../testing/postgres'
-import { type ServerProcess, startServerProcess } from '../../testing/process'
+import type { ServerProcess } from '../../testing/process'
+import { twoProcessesOnPostgres } from '../../testing/two-processes'
 
 patientTests()
 
 describe.if(postgresAvailable())('chair holds with two server processes on one Postgres', () => {
-  let pg: Awaited<ReturnType<typeof createSchema>>
-  let one: ServerProcess
-  let two: ServerProcess
+  const procs = twoProcessesOnPostgres({ behindProxy: true })
   let cookie = ''
   let clients = 0
-  const send = (method: string, base: string, path: string, body: unknown) =>
-    fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.40.${(++clients >> 8) & 255}.${clients & 255}`, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) })
-  const query = async (sql: string, params: unknown[]) => {
-    const c = new (await import('pg')).default.Client({ connectionString: pg.url.replace(/\?.*$/, ''), options: `-c search_path=${pg.schema}` })
-    await c.connect()
-    try {
-      return (await c.query(sql, params)).rows
-    } finally {
-      await c.end()
-    }
-  }
+  const send = (method: string, s: ServerProcess, path: string, body: unknown) => procs().send(s, method, path, body, { cookie, from: `10.40.${(++clients >> 8) & 255}.${clients & 255}` })
+  const query = (sql: string, params: unknown[]) => procs().query(sql, params)
   beforeAll(async () => {
-    pg = await createSchema()
-    one = await startServerProcess({ env: { DATABASE_URL: pg.url, EINLASS_TRUSTED_PROXIES: '127.0.0.1, ::1' } })
-    two = await startServerProcess({ env: { DATABASE_URL: pg.url, EINLASS_TRUSTED_PROXIES: '127.0.0.1, ::1' } })
-    const setup = await send('POST', one.url, '/proxy/api/setup', { agencyName: 'Zwei Säle', email: 'chairs@example.org', password: 'Geheim123!', firstName: 'P', lastName: 'P' })
-    expect(setup.status).toBe(200)
-    cookie = setup.headers.getSetCookie()[0].split(';')[0]
-  })
-  afterAll(async () => {
-    await one?.stop()
-    await two?.stop()
-    await pg?.drop()
+    cookie = await procs().setupAgency('chairs@example.org')
   })
 
   test('200 guests over both processes for one seat and a table of 8: one winner, never more than 8 places', async () => {
-    const event = await (await send('POST', two.url, '/proxy/api/events', eventBody({ maxVisitors: null, maxVisitorPerSubscription: 8 }))).json()
-    const saved = await send('PUT', one.url, `/proxy/api/events/${event.id}/seatingplan`, {
+    const event = await (await send('POST', procs().two, '/proxy/api/events', eventBody({ maxVisitors: null, maxVisitorPerSubscription: 8 }))).json()
+    const saved = await send('PUT', procs().one, `/proxy/api/events/${event.id}/seatingplan`, {
       priceCategories: [],
       areas: [
         {
@@ -56,7 +35,7 @@ describe.if(postgresAvailable())('chair holds with two server processes on one P
     const [seat, table] = (await saved.json()).areas[0].chairs as Array<{ id: number }>
     cookie = ''
     const reserve = (i: number, chairId: number, amount: number) =>
-      send('POST', i % 2 ? one.url : two.url, `/proxy/api/public/events/${event.id}/seatingplan/reservation/chair`, { chairId, identification: `two-proc-${chairId}-${i}-visit`, amount }).then(async (r) => ({ status: r.status, body: await r.json() }))
+      send('POST', procs().either(i), `/proxy/api/public/events/${event.id}/seatingplan/reservation/chair`, { chairId, identification: `two-proc-${chairId}-${i}-visit`, amount }).then(async (r) => ({ status: r.status, body: await r.json() }))
     const seatResults = await Promise.all(Array.from({ length: 200 }, (_, i) => reserve(i, seat!.id, 1)))
     expect(seatResults.filter((r) => r.status === 200 && r.body.succeeded)).toHaveLength(1)
     expect(seatResults.filter((r) => r.status === 409).every((r) => r.body.errorType === 'SEAT_NOT_AVAILABLE' && r.body.freeChairs === 0)).toBe(true)
