@@ -12,6 +12,7 @@ import { randomString } from '../identity/tokens'
 import { assertLabelsOfAgency, setVisitorLabels } from '../tags/service'
 import { releaseFieldPlaces, takeFieldPlaces } from '../reservations/service'
 import { releaseVisitorChairs } from '../seating/holds'
+import { cancelOrderWithRegistration } from '../ticketing/orders/guest-list'
 import { holdsSeats, releaseSeats, takeSeats } from './capacity'
 import { queueGuestMail } from './mails'
 import type { ActionInput, VisitorAction, VisitorInput } from './model'
@@ -194,6 +195,18 @@ export async function applyAction(
 }
 
 export async function changeStatus(ctx: AppContext, actor: AccountActor, eventId: number, visitorId: number, action: VisitorAction, opts: ActionInputT) {
+  if (action === 'delete' || action === 'decline') {
+    // a registration with a ticket order: the order is cancelled in the same transaction (docs/ticketing.md)
+    const event = await eventOfAgency(ctx, actor, eventId)
+    if (event.status === 'DELETED') throw notFound()
+    const v = await visitorOfEvent(ctx.db, event, visitorId)
+    if (!ACTION_FROM[action].includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
+    const row = await cancelOrderWithRegistration(ctx, actor, event, visitorId, action, async (trx) => applyAction(ctx, trx, event, await visitorOfEvent(trx, event, visitorId), action, opts))
+    if (row) {
+      ctx.notifyMail()
+      return row
+    }
+  }
   const row = await ctx.db.transaction().execute(async (trx) => {
     const event = await eventOfAgency(ctx, actor, eventId, trx)
     if (event.status === 'DELETED') throw notFound()

@@ -122,12 +122,24 @@ export type PaidOnlineCancel = (ctx: AppContext, actor: AccountActor | null, eve
 let paidOnlineCancel: PaidOnlineCancel | null = null
 export const setPaidOnlineCancel = (f: PaidOnlineCancel) => void (paidOnlineCancel = f)
 
+export interface CancelOptions {
+  /**
+   * Runs in the cancel's transaction after the order is cancelled: the guest list's delete or
+   * decline changes the registration there (orders/guest-list.ts), so both happen or neither.
+   * The order then leaves the registration's status and places to it. Not called when a paid
+   * online order was refunded instead (its own transaction after the provider's answer).
+   */
+  inTransaction?: (trx: Db) => Promise<void>
+  /** written into the CANCELED history entry (what caused the cancel) */
+  history?: Record<string, unknown>
+}
+
 /**
  * The one way to cancel an order (the organiser's "Stornieren", deleting or declining a guest):
  * open, confirmed or paid; tickets, places and coupon use go back. A PAID online order is refunded
  * through its provider and ends REFUNDED (902); `actor` null is the system.
  */
-export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, event: EventRow, orderId: number) {
+export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, event: EventRow, orderId: number, opts: CancelOptions = {}) {
   if (paidOnlineCancel && (await paidOnlineCancel(ctx, actor, event, await orderOfEvent(ctx.db, event, orderId)))) return orderDetail(ctx, event, orderId)
   const at = isoNow(ctx.clock.now())
   await ctx.db.transaction().execute(async (trx) => {
@@ -145,10 +157,12 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, e
       await orderOfEvent(trx, event, orderId)
       throw new AppError(409, 'ORDER_NOT_OPEN')
     }
-    await releaseOrder(trx, row, at)
+    await releaseOrder(trx, row, at, opts.inTransaction ? null : 'DELETED')
     await cancelOrderInvoice(ctx, trx, row)
-    await addHistory(trx, row.id, at, 'CANCELED', actor?.account.id ?? null)
+    // a paid order cancelled offline: what was paid is recorded as given back (with the cancellation invoice)
+    await addHistory(trx, row.id, at, 'CANCELED', actor?.account.id ?? null, { ...(row.paid_at ? { refundAmount: row.paid_amount } : {}), ...opts.history })
     await enqueueOrderMail(ctx, trx, row, 'canceled')
+    if (opts.inTransaction) await opts.inTransaction(trx)
   })
   ctx.notifyMail()
   return orderDetail(ctx, event, orderId)

@@ -8,8 +8,12 @@ import { releaseSeats, takeSeats } from '../../visitors/capacity'
 import type { TicketOrderRow } from '../ticketing.table'
 import { takeCoupon, takeQuota } from './create'
 
-/** Releases the order's tickets, coupon use and places; false when they were not held (any more). */
-export async function releaseOrder(trx: Db, order: Pick<TicketOrderRow, 'id' | 'visitor_id' | 'coupon_id'>, at: string, visitorStatus = 'DELETED'): Promise<boolean> {
+/**
+ * Releases the order's tickets, coupon use and places; false when they were not held (any more).
+ * visitorStatus null leaves the registration to the caller (the guest list's delete or decline
+ * changes it itself, with its places, form choices and chairs).
+ */
+export async function releaseOrder(trx: Db, order: Pick<TicketOrderRow, 'id' | 'visitor_id' | 'coupon_id'>, at: string, visitorStatus: string | null = 'DELETED'): Promise<boolean> {
   const flip = await trx.updateTable('ticket_order').set({ tickets_held: 0, updated_at: at }).where('id', '=', order.id).where('tickets_held', '=', 1).executeTakeFirst()
   if (Number(flip.numUpdatedRows) !== 1) return false
   const lines = await trx.selectFrom('ticket_order_line').select(['category_id', 'amount']).where('order_id', '=', order.id).execute()
@@ -19,7 +23,7 @@ export async function releaseOrder(trx: Db, order: Pick<TicketOrderRow, 'id' | '
   const c = await trx.updateTable('ticket_order').set({ coupon_held: 0 }).where('id', '=', order.id).where('coupon_held', '=', 1).executeTakeFirst()
   if (Number(c.numUpdatedRows) === 1 && order.coupon_id != null) await trx.updateTable('coupon').set((eb) => ({ used: eb('used', '-', 1) })).where('id', '=', order.coupon_id).execute()
   await releaseOrderChairs(trx, order.visitor_id)
-  if (order.visitor_id != null) {
+  if (order.visitor_id != null && visitorStatus !== null) {
     const v = await trx.selectFrom('event_visitor').select(['event_id', 'seats_held']).where('id', '=', order.visitor_id).executeTakeFirst()
     if (v) {
       await trx.updateTable('event_visitor').set({ status: visitorStatus as any, seats_held: 0, updated_at: at }).where('id', '=', order.visitor_id).execute()
