@@ -82,6 +82,19 @@ export async function download(ctx: AppContext, token: string, document?: string
   return pdfDownload(ctx, r, doc)
 }
 
+/**
+ * The ticket PDF of a registration, for the ticket order's mail (docs/ticketing.md, "Mails"): the
+ * same document as the guest's download; null unless the registration is registered.
+ */
+export async function ticketPdfOfVisitor(ctx: AppContext, visitorId: number): Promise<Download | null> {
+  const v = await ctx.db.selectFrom('event_visitor').selectAll().where('id', '=', visitorId).executeTakeFirst()
+  if (!v || !isRegistered(v.status)) return null
+  const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', v.event_id).executeTakeFirst()
+  if (!event || event.status === 'DELETED') return null
+  const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
+  return pdfDownload(ctx, { kind: 'PDF', v, event, agency }, ctx.license.features.includes(ENTRY_PASS_FEATURE) ? 'entryTicket' : 'ticket')
+}
+
 const personName = (p: { title: string | null; first_name: string | null; last_name: string | null }) => [p.title, p.first_name, p.last_name].filter(Boolean).join(' ')
 
 function placeLines(e: EventRow): string[] | null {

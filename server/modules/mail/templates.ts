@@ -5,12 +5,14 @@
 // mail registers its renderer when it is loaded (every process that queues one has loaded it).
 import type { AppContext } from '../../context'
 import { fromJson } from '../../db/types'
-import type { MailOutboxRow } from './mail.table'
+import type { MailAttachment, MailOutboxRow } from './mail.table'
 
 export interface RenderedMail {
   subject: string
   html: string
   text: string
+  /** files built at delivery (sent besides the row's own; rendering twice must not change anything) */
+  attachments?: MailAttachment[]
 }
 
 export type MailTemplate<P = any> = (ctx: AppContext, mail: MailOutboxRow, params: P) => Promise<RenderedMail>

@@ -81,7 +81,7 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
         subject: body.subject,
         html: body.html,
         text: body.text,
-        attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
+        attachments: [...attachments, ...(body.attachments ?? [])].map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
       })
       await ctx.db
         .updateTable('mail_outbox')

@@ -230,6 +230,12 @@ export const de = {
   'ticketing.mail.canceled.body': 'Ihre Bestellung {number} für „{event}“ wurde storniert.',
   'ticketing.mail.expired.subject': 'Bestellung abgelaufen: {number}',
   'ticketing.mail.expired.body': 'Ihre Bestellung {number} für „{event}“ wurde nicht rechtzeitig abgeschlossen; die Tickets sind wieder freigegeben.',
+  'ticketing.mail.attached.tickets': 'Ihre Tickets finden Sie im Anhang.',
+  'ticketing.mail.attached.invoice': 'Die Rechnung {invoice} liegt bei.',
+  'ticketing.mail.attached.xml': 'Die Rechnung liegt auch als XRechnung (XML) bei.',
+  'ticketing.mail.approved.subject': 'Ihre Anmeldung ist bestätigt: Bestellung {number}',
+  'ticketing.mail.approved.body': 'Ihre Anmeldung für „{event}“ ist bestätigt. Bitte schließen Sie Ihre Bestellung {number} über {total} bis {until} ab; bis dahin halten wir Ihre Tickets für Sie bereit.',
+  'errors.APPROVAL_TICKETS_SOLD_OUT': 'Die Tickets dieser Bestellung sind ausverkauft: Die Anmeldung kann nicht bestätigt werden.',
   'ticketing.mail.button': 'Zur Bestellung',
   'ticketing.mail.greeting': 'Guten Tag {name},',
 }
@@ -264,6 +270,9 @@ export const deDu: Partial<Record<Keys, string>> = {
   'ticketing.mail.paid.body': 'wir haben deine Zahlung über {total} für die Bestellung {number} („{event}“) erhalten.',
   'ticketing.mail.canceled.body': 'Deine Bestellung {number} für „{event}“ wurde storniert.',
   'ticketing.mail.expired.body': 'Deine Bestellung {number} für „{event}“ wurde nicht rechtzeitig abgeschlossen; die Tickets sind wieder freigegeben.',
+  'ticketing.mail.attached.tickets': 'Deine Tickets findest du im Anhang.',
+  'ticketing.mail.approved.body': 'Deine Anmeldung für „{event}“ ist bestätigt. Bitte schließe deine Bestellung {number} über {total} bis {until} ab; bis dahin halten wir deine Tickets für dich bereit.',
+  'ticketing.mail.approved.subject': 'Deine Anmeldung ist bestätigt: Bestellung {number}',
   'ticketing.mail.greeting': 'Hallo {name},',
 }
 export const en: Record<Keys, string> = {
@@ -497,6 +506,12 @@ export const en: Record<Keys, string> = {
   'ticketing.mail.canceled.body': 'Your order {number} for "{event}" has been cancelled.',
   'ticketing.mail.expired.subject': 'Order expired: {number}',
   'ticketing.mail.expired.body': 'Your order {number} for "{event}" was not completed in time; the tickets have been released.',
+  'ticketing.mail.attached.tickets': 'Your tickets are attached.',
+  'ticketing.mail.attached.invoice': 'Invoice {invoice} is attached.',
+  'ticketing.mail.attached.xml': 'The invoice is also attached as XRechnung (XML).',
+  'ticketing.mail.approved.subject': 'Your registration is confirmed: order {number}',
+  'ticketing.mail.approved.body': 'Your registration for "{event}" is confirmed. Please complete your order {number} of {total} by {until}; until then we keep your tickets for you.',
+  'errors.APPROVAL_TICKETS_SOLD_OUT': 'The tickets of this order are sold out: the registration cannot be confirmed.',
   'ticketing.mail.button': 'View order',
   'ticketing.mail.greeting': 'Hello {name},',
 }

@@ -1,28 +1,61 @@
-// Order mails (docs/ticketing.md): received (with the payment instructions and, for transfers, the
-// GiroCode as an attachment), payment received, cancelled, expired. Rendered inside the
-// transaction that causes them and written to the outbox (mail/outbox.ts).
+// Order mails (docs/ticketing.md, "Mails"): received (with the payment instructions and, for
+// transfers, the GiroCode as an attachment), approved (a waiting-list or approval order may now be
+// paid), payment received, cancelled, expired, refunded. Written to the outbox in the transaction
+// that causes them (mail/outbox.ts). The mails of a settled order (paid, or confirmed at once:
+// INVOICE, LOCATION, COUPON) carry the ticket PDF and the invoice: they are queued as a template
+// and their files are built when the worker sends them, from the registration and the invoice
+// issued in the settling transaction. Building them again (a retried delivery, a second worker)
+// renders the same stored invoice: it never issues a number.
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
 import { t } from '../../../i18n/catalogue'
-import { enqueueMail } from '../../mail/outbox'
+import { formatDateTime } from '../../../i18n/format'
+import { ticketPdfOfVisitor } from '../../documents/service'
+import { renderInvoicePdf } from '../../invoices/pdf'
+import { snapshotOf } from '../../invoices/service'
+import { renderFacturX, renderXml } from '../../invoices/xml'
+import type { MailAttachment } from '../../mail/mail.table'
+import { enqueueMail, enqueueTemplateMail } from '../../mail/outbox'
 import { renderMail } from '../../mail/render'
+import { MailSubjectGone, registerMailTemplate } from '../../mail/templates'
 import { giroCodePng } from '../girocode'
 import { formatPrice } from '../money'
+import { sellerSettings } from '../seller-settings'
 import type { PaymentMethodRow, TicketOrderRow } from '../ticketing.table'
 
-export type OrderMailKind = 'received' | 'paid' | 'canceled' | 'expired' | 'refunded'
+export type OrderMailKind = 'received' | 'approved' | 'paid' | 'canceled' | 'expired' | 'refunded'
 
 export const transferReference = (order: Pick<TicketOrderRow, 'number'>, method: Pick<PaymentMethodRow, 'transfer_reference_prefix'> | null) => `${method?.transfer_reference_prefix ?? ''}${order.number}`
 
+const DOCUMENTS_TEMPLATE = 'TICKET_ORDER_DOCUMENTS'
+interface DocumentsParams {
+  orderId: number
+  kind: OrderMailKind
+  methodId: number | null
+}
+
+/** The mails that carry tickets and invoice: the order is paid, or confirmed at once (INVOICE, LOCATION, COUPON). */
+const carriesDocuments = (order: Pick<TicketOrderRow, 'status'>, kind: OrderMailKind) => kind === 'paid' || (kind === 'received' && (order.status === 'PAID' || order.status === 'CONFIRMED'))
+
 export async function enqueueOrderMail(ctx: AppContext, trx: Db, order: TicketOrderRow, kind: OrderMailKind, method: PaymentMethodRow | null = null) {
   if (!order.email) return
-  const event = await trx.selectFrom('event').select(['display_name', 'primary_color']).where('id', '=', order.event_id).executeTakeFirst()
-  if (!event) return
+  const to = { kind: `TICKET_ORDER_${kind.toUpperCase()}`, to: order.email, toName: order.full_name, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id }
+  if (carriesDocuments(order, kind)) {
+    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null } satisfies DocumentsParams })
+    return
+  }
+  const m = await renderOrderMail(ctx, trx, order, kind, method, [])
+  if (m) await enqueueMail(trx, { ...to, ...m })
+}
+
+async function renderOrderMail(ctx: AppContext, db: Db, order: TicketOrderRow, kind: OrderMailKind, method: PaymentMethodRow | null, documents: string[]) {
+  const event = await db.selectFrom('event').select(['display_name', 'primary_color', 'timezone']).where('id', '=', order.event_id).executeTakeFirst()
+  if (!event) return null
   const lang = order.language
   const total = formatPrice(order.gross_price, order.currency)
-  const params = { number: order.number, event: event.display_name, total }
+  const params = { number: order.number, event: event.display_name, total, until: order.hold_until ? formatDateTime(order.hold_until, event.timezone) : '' }
   const paragraphs = [t(lang, `ticketing.mail.${kind}.body`, params)]
-  const attachments = []
+  const attachments: MailAttachment[] = []
   if (kind === 'received') {
     if (order.payment_method === 'TRANSFER' && method?.iban) {
       const reference = transferReference(order, method)
@@ -35,6 +68,7 @@ export async function enqueueOrderMail(ctx: AppContext, trx: Db, order: TicketOr
     else if (order.payment_method === 'LOCATION') paragraphs.push(t(lang, 'ticketing.mail.location', params))
     if (method?.confirmation_text) paragraphs.push(method.confirmation_text)
   }
+  paragraphs.push(...documents)
   const url = `${ctx.config.baseUrl}/pay/${order.public_id}`
   const m = renderMail({
     subject: t(lang, `ticketing.mail.${kind}.subject`, params),
@@ -44,5 +78,42 @@ export async function enqueueOrderMail(ctx: AppContext, trx: Db, order: TicketOr
     after: [t(lang, 'mail.linkFallback', { url })],
     accentColor: event.primary_color,
   })
-  await enqueueMail(trx, { kind: `TICKET_ORDER_${kind.toUpperCase()}`, to: order.email, toName: order.full_name, ...m, language: lang, attachments, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id })
+  return { ...m, attachments }
 }
+
+const base64 = (b: Uint8Array | string) => Buffer.from(b).toString('base64')
+
+/** The settled order's files: the registration's ticket PDF, the invoice (ZUGFeRD with XML invoicing) and its XRechnung. */
+export async function orderDocuments(ctx: AppContext, order: TicketOrderRow): Promise<{ files: MailAttachment[]; texts: string[] }> {
+  const files: MailAttachment[] = []
+  const texts: string[] = []
+  const lang = order.language
+  const ticket = order.visitor_id != null ? await ticketPdfOfVisitor(ctx, order.visitor_id) : null
+  if (ticket) {
+    files.push({ filename: ticket.fileName, contentType: ticket.contentType, content: base64(ticket.body) })
+    texts.push(t(lang, 'ticketing.mail.attached.tickets'))
+  }
+  const invoice = await ctx.db.selectFrom('invoice').selectAll().where('agency_id', '=', order.agency_id).where('issue_key', '=', `order:${order.id}`).executeTakeFirst()
+  if (invoice) {
+    const snapshot = snapshotOf(invoice)
+    const xml = (await sellerSettings(ctx.db, order.agency_id)).useInvoiceXML
+    const pdf = await renderInvoicePdf(snapshot)
+    files.push({ filename: `Rechnung-${invoice.number}.pdf`, contentType: 'application/pdf', content: base64(xml ? await renderFacturX(snapshot, pdf) : pdf) })
+    texts.push(t(lang, 'ticketing.mail.attached.invoice', { invoice: invoice.number }))
+    if (xml) {
+      files.push({ filename: `XRechnung-${invoice.number}.xml`, contentType: 'application/xml', content: base64(await renderXml(snapshot, 'CII')) })
+      texts.push(t(lang, 'ticketing.mail.attached.xml'))
+    }
+  }
+  return { files, texts }
+}
+
+registerMailTemplate<DocumentsParams>(DOCUMENTS_TEMPLATE, async (ctx, _m, p) => {
+  const order = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', p.orderId).executeTakeFirst()
+  if (!order) throw new MailSubjectGone('the order is gone')
+  const method = p.methodId != null ? ((await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', p.methodId).executeTakeFirst()) ?? null) : null
+  const docs = await orderDocuments(ctx, order)
+  const m = await renderOrderMail(ctx, ctx.db, order, p.kind, method, docs.texts)
+  if (!m) throw new MailSubjectGone('the event is gone')
+  return { subject: m.subject, html: m.html, text: m.text, attachments: [...m.attachments, ...docs.files] }
+})
