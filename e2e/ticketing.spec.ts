@@ -182,6 +182,39 @@ test('a 100 % coupon: nothing to pay, confirmation is step 2; an invoice-address
   }
 })
 
+test('a field made required after registering is asked on step 5; continue stays hidden until it is filled', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const eventId = await paidEvent(page, server)
+  const ctx = await browser.newContext(PHONE)
+  try {
+    const g = await ctx.newPage()
+    await g.goto(`${server.url}/public/event/${eventId}`)
+    await g.getByRole('button', { name: 'Ein Ticket mehr: Stehplatz' }).click()
+    await fillGuest(g, 'Ilse', 'ilse@example.org')
+    await g.getByRole('button', { name: 'Weiter zur Zahlung' }).click()
+    await g.waitForURL(/\/pay\//)
+    await expect(g.getByText('Schritt 1 von 3 · Rechnungsadresse')).toBeVisible()
+    // the organiser asks for the company meanwhile
+    expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/fields`, { data: { type: 'TEXT', displayName: 'Firma', appearance: 'REQUIRED' } })).status()).toBe(201)
+    await address(g)
+    await g.getByRole('button', { name: 'Weiter' }).click()
+    await expect(g.getByText(/^Schritt 1 von 3 · /)).toBeVisible()
+    const missing = g.locator('.pay-missing')
+    await expect(missing).toContainText('Bitte ergänzen Sie noch diese Angaben:')
+    await expect(missing.getByText('Firma')).toBeVisible()
+    await expect(g.getByRole('button', { name: 'Weiter' })).toHaveCount(0)
+    await shot(g, 'ticketing-20-missing-fields-phone')
+    await g.getByLabel('Firma *').fill('Kulturbüro Ilse')
+    await expect(missing).toHaveCount(0)
+    await g.getByRole('button', { name: 'Weiter' }).click()
+    await expect(g.getByText('Schritt 2 von 3 · Zahlungsart')).toBeVisible()
+    await shot(g, 'ticketing-21-missing-fields-filled-phone')
+  } finally {
+    await ctx.close()
+  }
+})
+
 test('an expired order: the server gives the tickets back by itself; the guest continues and starts again', async ({ page, browser }) => {
   test.setTimeout(120_000)
   // this journey's server runs on Postgres, so the test can let the 30-minute hold run out

@@ -236,6 +236,9 @@ export const de = {
   'ticketing.mail.approved.subject': 'Ihre Anmeldung ist bestätigt: Bestellung {number}',
   'ticketing.mail.approved.body': 'Ihre Anmeldung für „{event}“ ist bestätigt. Bitte schließen Sie Ihre Bestellung {number} über {total} bis {until} ab; bis dahin halten wir Ihre Tickets für Sie bereit.',
   'errors.APPROVAL_TICKETS_SOLD_OUT': 'Die Tickets dieser Bestellung sind ausverkauft: Die Anmeldung kann nicht bestätigt werden.',
+  'errors.ORDER_FIELDS_MISSING': 'Bitte ergänzen Sie zuerst die fehlenden Angaben.',
+  'errors.APPROVAL_COUPON_USED_UP': 'Der Gutschein dieser Bestellung ist aufgebraucht: Die Anmeldung kann nicht bestätigt werden.',
+  'ticketing.pay.completeFields': 'Angaben ergänzen',
   'ticketing.mail.button': 'Zur Bestellung',
   'ticketing.mail.greeting': 'Guten Tag {name},',
 }
@@ -273,6 +276,7 @@ export const deDu: Partial<Record<Keys, string>> = {
   'ticketing.mail.attached.tickets': 'Deine Tickets findest du im Anhang.',
   'ticketing.mail.approved.body': 'Deine Anmeldung für „{event}“ ist bestätigt. Bitte schließe deine Bestellung {number} über {total} bis {until} ab; bis dahin halten wir deine Tickets für dich bereit.',
   'ticketing.mail.approved.subject': 'Deine Anmeldung ist bestätigt: Bestellung {number}',
+  'errors.ORDER_FIELDS_MISSING': 'Bitte ergänze zuerst die fehlenden Angaben.',
   'ticketing.mail.greeting': 'Hallo {name},',
 }
 export const en: Record<Keys, string> = {
@@ -512,6 +516,9 @@ export const en: Record<Keys, string> = {
   'ticketing.mail.approved.subject': 'Your registration is confirmed: order {number}',
   'ticketing.mail.approved.body': 'Your registration for "{event}" is confirmed. Please complete your order {number} of {total} by {until}; until then we keep your tickets for you.',
   'errors.APPROVAL_TICKETS_SOLD_OUT': 'The tickets of this order are sold out: the registration cannot be confirmed.',
+  'errors.ORDER_FIELDS_MISSING': 'Please fill in the missing details first.',
+  'errors.APPROVAL_COUPON_USED_UP': 'The coupon of this order is used up: the registration cannot be confirmed.',
+  'ticketing.pay.completeFields': 'Complete details',
   'ticketing.mail.button': 'View order',
   'ticketing.mail.greeting': 'Hello {name},',
 }

@@ -64,6 +64,8 @@ interface Info {
   paymentMethods: Method[]
   qrCode: string | null
   requiredActions: string[]
+  /** REQUIRE_FIELDS: required fields of the registration still empty, asked for on step 5 */
+  missingFields: Array<{ defaultField: string | null; fieldId: number; field: string; displayName: string; type: string }>
   escortPersons: Array<{ firstName: string; lastName: string }>
   visitor: { visitorCount: number } | null
   useInvoiceXML: boolean
@@ -244,9 +246,10 @@ function StepBody({ info, qrCode, proceed, reset, online }: { info: Info; qrCode
     case 5:
       return <AdditionalStep info={info} proceed={proceed} />
     case 8:
-      return <MethodStep info={info} proceed={proceed} />
     case 40:
-      return <ConfirmStep info={info} proceed={proceed} online={online} />
+      // a field made required meanwhile: the payment waits until it is filled in on step 5
+      if (info.missingFields.length) return <MissingNotice info={info} proceed={proceed} />
+      return o.step === 8 ? <MethodStep info={info} proceed={proceed} /> : <ConfirmStep info={info} proceed={proceed} online={online} />
     case 70:
     case 80:
       return <Spinner label={t('ticketing.pay.processing')} />
@@ -266,15 +269,27 @@ function StepBody({ info, qrCode, proceed, reset, online }: { info: Info; qrCode
   }
 }
 
-function Field(p: { name: string; label: string; value: string; onInput(v: string): void; error?: string; required?: boolean; hint?: string; autoComplete?: string; half?: boolean }) {
+function Field(p: { name: string; label: string; value: string; onInput(v: string): void; error?: string; required?: boolean; hint?: string; autoComplete?: string; half?: boolean; options?: readonly string[] }) {
   const id = `pay-${p.name}`
+  const described = { 'aria-invalid': !!p.error, 'aria-describedby': p.error ? `${id}-error` : undefined }
   return (
     <div class={`pay-field ${p.half ? 'is-half' : ''} ${p.error ? 'has-error' : ''}`}>
       <label for={id}>
         {p.label}
         {p.required && ' *'}
       </label>
-      <input id={id} name={p.name} value={p.value} autoComplete={p.autoComplete} aria-invalid={!!p.error} aria-describedby={p.error ? `${id}-error` : undefined} onInput={(e) => p.onInput((e.target as HTMLInputElement).value)} />
+      {p.options ? (
+        <select id={id} name={p.name} value={p.value} {...described} onChange={(e) => p.onInput((e.target as HTMLSelectElement).value)}>
+          <option value="">–</option>
+          {p.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input id={id} name={p.name} value={p.value} autoComplete={p.autoComplete} {...described} onInput={(e) => p.onInput((e.target as HTMLInputElement).value)} />
+      )}
       {p.hint && <small class="muted">{p.hint}</small>}
       {p.error && (
         <small id={`${id}-error`} class="field-error" role="alert">
@@ -345,16 +360,38 @@ function InvoiceAddressStep({ info, proceed }: { info: Info; proceed: Proceed })
   )
 }
 
+const SALUTATIONS = ['Herr', 'Frau', 'Divers'] as const
+
 function AdditionalStep({ info, proceed }: { info: Info; proceed: Proceed }) {
   const want = Math.max(0, (info.visitor?.visitorCount ?? 1) - 1)
   const [list, setList] = useState(() => Array.from({ length: want }, (_, i) => ({ firstName: info.escortPersons[i]?.firstName ?? '', lastName: info.escortPersons[i]?.lastName ?? '' })))
+  const [fieldData, setFieldData] = useState<Record<string, string>>(() => Object.fromEntries(info.missingFields.map((m) => [m.field, ''])))
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const missing = list.flatMap((e, i) => [...(!e.firstName.trim() ? [t('ticketing.pay.escortFirst', { n: i + 1 })] : []), ...(!e.lastName.trim() ? [t('ticketing.pay.escortLast', { n: i + 1 })] : [])])
+  const missing = [
+    ...info.missingFields.filter((m) => !fieldData[m.field]?.trim()).map((m) => m.displayName),
+    ...list.flatMap((e, i) => [...(!e.firstName.trim() ? [t('ticketing.pay.escortFirst', { n: i + 1 })] : []), ...(!e.lastName.trim() ? [t('ticketing.pay.escortLast', { n: i + 1 })] : [])]),
+  ]
   const set = (i: number, k: 'firstName' | 'lastName', x: string) => setList(list.map((e, j) => (j === i ? { ...e, [k]: x } : e)))
   return (
     <Card class="pay-step">
       <h2>{t('ticketing.step.5')}</h2>
-      <p>{t('ticketing.pay.escortIntro', { n: want })}</p>
+      {info.missingFields.length > 0 && (
+        <div class="pay-form">
+          {info.missingFields.map((m) => (
+            <Field
+              key={m.field}
+              name={m.field}
+              label={m.displayName}
+              value={fieldData[m.field] ?? ''}
+              onInput={(x) => setFieldData({ ...fieldData, [m.field]: x })}
+              options={m.type === 'SALUTATION' ? SALUTATIONS : undefined}
+              required
+              error={errors[m.field]}
+            />
+          ))}
+        </div>
+      )}
+      {want > 0 && <p>{t('ticketing.pay.escortIntro', { n: want })}</p>}
       {list.map((e, i) => (
         <fieldset class="pay-escort" key={i}>
           <legend>{t('ticketing.pay.escort', { n: i + 1 })}</legend>
@@ -373,11 +410,30 @@ function AdditionalStep({ info, proceed }: { info: Info; proceed: Proceed }) {
         </div>
       ) : (
         <div class="pay-actions">
-          <Button onClick={async () => setErrors(Object.fromEntries(((await proceed('proceed/additionalInformations', { escortPersons: list, fieldData: {} }))?.errorFields ?? []).map((f) => [f.field, f.errorType])))}>
+          <Button onClick={async () => setErrors(Object.fromEntries(((await proceed('proceed/additionalInformations', { escortPersons: list, fieldData }))?.errorFields ?? []).map((f) => [f.field, f.errorType])))}>
             {t('ticketing.pay.next')}
           </Button>
         </div>
       )}
+    </Card>
+  )
+}
+
+/** Later steps while required fields are missing: the list, and the way back to step 5 instead of continue. */
+function MissingNotice({ info, proceed }: { info: Info; proceed: Proceed }) {
+  return (
+    <Card class="pay-step">
+      <div class="pay-missing" role="status">
+        <p>{t('ticketing.pay.missingIntro')}</p>
+        <ul>
+          {info.missingFields.map((m) => (
+            <li key={m.field}>{m.displayName}</li>
+          ))}
+        </ul>
+      </div>
+      <div class="pay-actions">
+        <Button onClick={() => proceed('proceed/reset', { step: 5 })}>{t('ticketing.pay.completeFields')}</Button>
+      </div>
     </Card>
   )
 }

@@ -19,6 +19,7 @@ import { enqueueTask } from '../../tasks/runner'
 import { EXPIRE_TASK, HOLD_MINUTES, addHistory } from './create'
 import { isValidLeitwegId } from './leitweg'
 import { enqueueOrderMail, transferReference } from './mails'
+import { type MissingField, fillMissingFields, missingFieldsOf } from './missing-fields'
 import { reholdOrder } from './release'
 import { onOrderSettled } from './settle'
 import { NOT_PAYABLE, STEP, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
@@ -36,19 +37,27 @@ export async function orderByPublicId(db: Db, publicId: string): Promise<TicketO
   return o
 }
 
-/** REQUIRE_ESCORT_PERSONS while the tickets name fewer persons than they are; whether step 5 applies. */
-async function additional(db: Db, order: TicketOrderRow): Promise<{ actions: string[]; applies: boolean }> {
-  if (order.visitor_id == null || (NOT_PAYABLE as readonly string[]).includes(order.status)) return { actions: [], applies: false }
+/**
+ * REQUIRE_FIELDS while required fields of the registration are empty (orders/missing-fields.ts),
+ * REQUIRE_ESCORT_PERSONS while the tickets name fewer persons than they are; whether step 5 applies.
+ * Orders that wait (WAITING_LIST, REQUIRE_APPROVAL) or ended skip both (§4); so does a finished one.
+ */
+async function additional(db: Db, order: TicketOrderRow, now: Date): Promise<{ actions: string[]; applies: boolean; missingFields: MissingField[] }> {
+  const none = { actions: [], applies: false, missingFields: [] }
+  if (order.visitor_id == null || (NOT_PAYABLE as readonly string[]).includes(order.status)) return none
   const v = await db.selectFrom('event_visitor').select('visitor_count').where('id', '=', order.visitor_id).executeTakeFirst()
-  if (!v) return { actions: [], applies: false }
+  if (!v) return none
   const n = await db.selectFrom('escort_person').select((eb) => eb.fn.countAll<number>().as('n')).where('visitor_id', '=', order.visitor_id).executeTakeFirstOrThrow()
-  return { actions: Number(n.n) < v.visitor_count - 1 ? ['REQUIRE_ESCORT_PERSONS'] : [], applies: v.visitor_count > 1 }
+  const missingFields = order.step < STEP.EXTERNAL_SITE ? await missingFieldsOf(db, order, now) : []
+  const actions = [...(missingFields.length ? ['REQUIRE_FIELDS'] : []), ...(Number(n.n) < v.visitor_count - 1 ? ['REQUIRE_ESCORT_PERSONS'] : [])]
+  return { actions, applies: v.visitor_count > 1 || missingFields.length > 0, missingFields }
 }
 
-async function stepState(db: Db, order: TicketOrderRow, methods?: PaymentMethodRow[]): Promise<StepState> {
+export async function stepState(db: Db, order: TicketOrderRow, now: Date, methods?: PaymentMethodRow[]): Promise<StepState & { missingFields: MissingField[] }> {
   const ms = methods ?? (await eventPaymentMethods(db, { id: order.event_id, agency_id: order.agency_id, currency: order.currency }))
-  const more = await additional(db, order)
+  const more = await additional(db, order, now)
   return {
+    missingFields: more.missingFields,
     additionalApplies: more.applies,
     grossPrice: order.gross_price,
     invoiceAddressDisabled: bool(order.invoice_address_disabled),
@@ -66,7 +75,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
   const order = await orderByPublicId(ctx.db, publicId)
   const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', order.event_id).executeTakeFirstOrThrow()
   const methods = await eventPaymentMethods(ctx.db, event)
-  const state = await stepState(ctx.db, order, methods)
+  const state = await stepState(ctx.db, order, ctx.clock.now(), methods)
   const seller = await sellerSettings(ctx.db, order.agency_id)
   const lines = await ctx.db.selectFrom('ticket_order_line').selectAll().where('order_id', '=', order.id).orderBy('sort_order').execute()
   const chairInfo = await orderChairInfo(ctx.db, order.id)
@@ -120,7 +129,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     qrCode,
     paymentMethods: methods.map(paymentMethodDto),
     requiredActions: state.requiredActions,
-    missingFields: [] as Array<{ defaultField: string }>,
+    missingFields: state.missingFields,
     escortPersons: escorts.map((e) => ({ number: e.number, firstName: e.first_name, lastName: e.last_name })),
     language: order.language,
     locale: order.language,
@@ -164,11 +173,14 @@ async function proceed(
     if (!ok || order.status !== 'OPEN') throw stepChanged(order)
     const w = await work(trx, order)
     const merged = { ...order, ...w.set } as TicketOrderRow
-    if (w.set.step === undefined) merged.step = nextStep(await stepState(trx, merged))
+    if (w.set.step === undefined) merged.step = nextStep(await stepState(trx, merged, now))
     const holding = merged.status === 'OPEN' && merged.step < STEP.EXTERNAL_SITE
+    // renewed to 30 minutes from now, never shortened (an approved order is held for days)
+    const renewed = isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000))
+    const holdUntil = order.hold_until && order.hold_until > renewed ? order.hold_until : renewed
     const updated = await trx
       .updateTable('ticket_order')
-      .set({ ...(w.set as any), step: merged.step, ...(holding ? { hold_until: isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000)) } : {}), updated_at: at })
+      .set({ ...(w.set as any), step: merged.step, ...(holding ? { hold_until: holdUntil } : {}), updated_at: at })
       .where('id', '=', order.id)
       .where('step', '=', order.step)
       .where('status', '=', 'OPEN')
@@ -208,9 +220,11 @@ export async function proceedInvoiceAddress(ctx: AppContext, publicId: string, i
 }
 
 /** POST .../proceed/additionalInformations: the escort persons the tickets still lack. */
-export async function proceedAdditionalInformations(ctx: AppContext, publicId: string, input: { escortPersons: Array<Record<string, unknown>> }) {
+export async function proceedAdditionalInformations(ctx: AppContext, publicId: string, input: { escortPersons: Array<Record<string, unknown>>; fieldData?: Record<string, unknown> }) {
   const o = await proceed(ctx, publicId, STEP.ADDITIONAL_INFORMATIONS, async (trx, order) => {
     const v = order.visitor_id ? await trx.selectFrom('event_visitor').select(['id', 'visitor_count']).where('id', '=', order.visitor_id).executeTakeFirst() : undefined
+    // the required fields still empty first: nothing is stored unless both parts pass
+    await fillMissingFields(trx, order, input.fieldData ?? {}, ctx.clock.now())
     if (v) {
       const want = v.visitor_count - 1
       const problems: FieldError[] = []
@@ -262,6 +276,8 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
     if ((prepared as { settled?: boolean } | undefined)?.settled) return answer(await orderByPublicId(ctx.db, publicId), { qrCode: null, redirectUrl: null })
   }
   const o = await proceed(ctx, publicId, STEP.CONFIRMATION, async (trx, order) => {
+    // a field made required while the guest was on the later steps: filled in on step 5 first
+    if ((await missingFieldsOf(trx, order, ctx.clock.now())).length) throw new AppError(409, 'ORDER_FIELDS_MISSING', { extra: { step: order.step, orderStatus: order.status } })
     const method = order.gross_price === 0 ? 'COUPON' : order.payment_method
     if (!method || (input.paymentMethod && input.paymentMethod !== method)) throw stepChanged(order)
     const row = method === 'COUPON' ? null : ((await eventPaymentMethods(trx, { id: order.event_id, agency_id: order.agency_id, currency: order.currency })).find((m) => m.method === method) ?? null)
@@ -301,7 +317,7 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
 /** POST .../proceed/reset {step}: back to an earlier user step (§4 back rules). */
 export async function proceedBack(ctx: AppContext, publicId: string, target: number) {
   const pre = await orderByPublicId(ctx.db, publicId)
-  const state = await stepState(ctx.db, pre)
+  const state = await stepState(ctx.db, pre, ctx.clock.now())
   if (pre.status === 'OPEN' && !canGoBack(pre.step, target, state)) throw new AppError(409, 'ORDER_BACK_NOT_ALLOWED', { extra: { step: pre.step, orderStatus: pre.status } })
   const o = await proceed(ctx, publicId, pre.step, async () => ({
     // back to payment method clears the chosen method (§4)
@@ -335,7 +351,7 @@ export async function resetOrder(ctx: AppContext, publicId: string) {
     await reholdOrder(trx, flip, at)
     const methods = await eventPaymentMethods(trx, { id: flip.event_id, agency_id: flip.agency_id, currency: flip.currency })
     const preselected = flip.payment_method ?? (methods.length === 1 ? methods[0].method : null)
-    const step = nextStep(await stepState(trx, { ...flip, payment_method: preselected }, methods))
+    const step = nextStep(await stepState(trx, { ...flip, payment_method: preselected }, now, methods))
     const row = (await trx.updateTable('ticket_order').set({ step, payment_method: preselected }).where('id', '=', flip.id).returningAll().executeTakeFirst())!
     await addHistory(trx, flip.id, at, 'RESET', null, { from: pre.step })
     await enqueueTask(ctx.clock, trx, { kind: EXPIRE_TASK, agencyId: row.agency_id, payload: { orderId: row.id }, runAfter: new Date(row.hold_until!) })
