@@ -12,7 +12,7 @@ import { randomString } from '../identity/tokens'
 import { assertLabelsOfAgency, setVisitorLabels } from '../tags/service'
 import { releaseFieldPlaces, takeFieldPlaces } from '../reservations/service'
 import { releaseVisitorChairs } from '../seating/holds'
-import { cancelOrderWithRegistration } from '../ticketing/orders/guest-list'
+import { cancelOrderWithRegistration, startWaitingOrder, waitingOrderOf } from '../ticketing/orders/guest-list'
 import { holdsSeats, releaseSeats, takeSeats } from './capacity'
 import { queueGuestMail } from './mails'
 import type { ActionInput, VisitorAction, VisitorInput } from './model'
@@ -173,7 +173,9 @@ export async function applyAction(
 ): Promise<EventVisitorRow> {
   if (!ACTION_FROM[action].includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
   if (action === 'invite' && !v.email) throw new AppError(409, 'NO_EMAIL')
-  const to: VisitorStatus = action === 'invite' ? (opts.reservePlace || v.status === 'PENDING' ? 'PENDING' : 'INVITED') : TARGET[action]
+  // a paid registration's waiting order moves on to payment: the guest is PENDING until it settles (docs/ticketing.md)
+  const order = action === 'approve' && (v.status === 'WAITING_LIST' || v.status === 'REQUIRE_APPROVAL') ? await waitingOrderOf(trx, v.id) : undefined
+  const to: VisitorStatus = action === 'invite' ? (opts.reservePlace || v.status === 'PENDING' ? 'PENDING' : 'INVITED') : order ? 'PENDING' : TARGET[action]
   const held = await settleSeats(trx, v, to, v.visitor_count, ctx.clock.now())
   const now = isoNow(ctx.clock.now())
   const set: Record<string, unknown> = { status: to, seats_held: held, updated_at: now }
@@ -188,8 +190,10 @@ export async function applyAction(
   if (!row) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
   const notify = opts.notify !== false
   if (action === 'invite') await queueGuestMail(ctx, trx, 'INVITATION', event, row)
+  // the order's mail (with the /pay link) tells the guest instead
+  if (order) await startWaitingOrder(ctx, trx, order, notify)
   // moving up from the waiting list tells the guest they got a place, not that a review passed
-  if (action === 'approve' && notify) await queueGuestMail(ctx, trx, v.status === 'WAITING_LIST' ? 'PROMOTED' : 'APPROVED', event, row)
+  else if (action === 'approve' && notify) await queueGuestMail(ctx, trx, v.status === 'WAITING_LIST' ? 'PROMOTED' : 'APPROVED', event, row)
   if (action === 'decline' && notify) await queueGuestMail(ctx, trx, 'DECLINED', event, row, { reason: opts.reason })
   return row
 }

@@ -4,15 +4,23 @@
 // paid online order is refunded by it), and the registration's action runs inside the cancel's
 // transaction, so the order is never cancelled without the registration changing, nor the other
 // way round. Running it twice changes nothing twice: the second finds no order left to cancel.
+// Approving a waiting-list or approval registration moves its order on to payment (startWaitingOrder).
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
 import { AppError } from '../../../shared/errors'
 import type { EventRow } from '../../events/events.table'
 import type { AccountActor } from '../../identity/auth'
-import type { OrderStatus } from '../ticketing.table'
+import { isoNow } from '../../../db/types'
 import { releaseFieldPlaces } from '../../reservations/service'
 import { releaseVisitorChairs } from '../../seating/holds'
+import { enqueueTask } from '../../tasks/runner'
+import { eventPaymentMethods } from '../payment-methods'
+import type { OrderStatus, TicketOrderRow } from '../ticketing.table'
+import { EXPIRE_TASK, addHistory, takeCoupon, takeQuota } from './create'
+import { stepState } from './guest'
+import { enqueueOrderMail } from './mails'
 import { cancelOrder } from './organiser'
+import { nextStep } from './steps'
 
 /** Order statuses the organiser's cancel accepts: the order still holds or owes something. */
 export const CANCELLABLE: readonly OrderStatus[] = ['OPEN', 'CONFIRMED', 'PAID', 'WAITING_LIST', 'REQUIRE_APPROVAL']
@@ -57,4 +65,48 @@ export async function cancelOrderWithRegistration<T>(ctx: AppContext, actor: Acc
     }
     return apply(trx)
   })
+}
+
+/** How long an approved (or moved-up) order holds its tickets for the guest to pay (docs/ticketing.md). */
+export const APPROVAL_HOLD_HOURS = 72
+
+/** The order of a waiting-list or approval registration, still waiting with it. */
+export async function waitingOrderOf(trx: Db, visitorId: number): Promise<TicketOrderRow | undefined> {
+  return trx.selectFrom('ticket_order').selectAll().where('visitor_id', '=', visitorId).where('status', 'in', ['WAITING_LIST', 'REQUIRE_APPROVAL']).orderBy('id', 'desc').executeTakeFirst()
+}
+
+/**
+ * In the approve's transaction (the organiser approves or moves the guest up): the waiting order
+ * takes its tickets and coupon use with the conditional updates (never oversold: sold out refuses
+ * the approval, APPROVAL_TICKETS_SOLD_OUT, and rolls it back), becomes OPEN on its first step with
+ * its tickets held for APPROVAL_HOLD_HOURS, and the guest gets the mail with the /pay link.
+ */
+export async function startWaitingOrder(ctx: AppContext, trx: Db, order: TicketOrderRow, notify: boolean): Promise<TicketOrderRow> {
+  const now = ctx.clock.now()
+  const at = isoNow(now)
+  const flip = await trx
+    .updateTable('ticket_order')
+    .set({ status: 'OPEN', tickets_held: 1, hold_until: isoNow(new Date(now.getTime() + APPROVAL_HOLD_HOURS * 3600_000)), updated_at: at })
+    .where('id', '=', order.id)
+    .where('status', '=', order.status)
+    .where('tickets_held', '=', 0)
+    .returningAll()
+    .executeTakeFirst()
+  if (!flip) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
+  const lines = await trx.selectFrom('ticket_order_line').select(['category_id', 'amount']).where('order_id', '=', order.id).execute()
+  for (const l of lines) {
+    if (l.category_id != null && !(await takeQuota(trx, l.category_id, l.amount))) throw new AppError(409, 'APPROVAL_TICKETS_SOLD_OUT', { extra: { categoryId: l.category_id } })
+  }
+  if (order.coupon_id != null) {
+    if (!(await takeCoupon(trx, order.coupon_id))) throw new AppError(409, 'APPROVAL_COUPON_USED_UP')
+    await trx.updateTable('ticket_order').set({ coupon_held: 1 }).where('id', '=', order.id).execute()
+  }
+  const methods = await eventPaymentMethods(trx, { id: order.event_id, agency_id: order.agency_id, currency: order.currency })
+  const preselected = order.gross_price === 0 ? 'COUPON' : (order.payment_method ?? (methods.length === 1 ? methods[0].method : null))
+  const step = nextStep(await stepState(trx, { ...flip, payment_method: preselected }, now, methods))
+  const row = (await trx.updateTable('ticket_order').set({ step, payment_method: preselected }).where('id', '=', order.id).returningAll().executeTakeFirst())!
+  await addHistory(trx, order.id, at, 'APPROVED', null, { from: order.status })
+  await enqueueTask(ctx.clock, trx, { kind: EXPIRE_TASK, agencyId: row.agency_id, payload: { orderId: row.id }, runAfter: new Date(row.hold_until!) })
+  if (notify) await enqueueOrderMail(ctx, trx, row, 'approved')
+  return row
 }
