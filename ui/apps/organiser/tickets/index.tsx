@@ -3,17 +3,21 @@
 // search, paging, mark as paid and cancel.
 import { useEffect, useState } from 'preact/hooks'
 import { formatDateTime, formatMoney } from '../../../../server/i18n/format'
-import { errorText, post, put, del } from '../../../api/client'
+import { errorText, post, put } from '../../../api/client'
 import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
 import { Badge, Button, Card, EmptyState, Spinner } from '../../../components/ui'
-import { fieldMessage, t } from '../../../i18n'
+import { t } from '../../../i18n'
+import { type Draft, EditableList, Err } from './editable-list'
 import { usePermission } from '../common'
 import type { EventFull } from '../event-page'
 
 interface Category {
   id: number
   displayName: string
+  translations: Array<{ language: string; displayName: string }>
+  saleFrom: string | null
+  saleUntil: string | null
   grossPrice: number
   taxCode: string
   quota: number | null
@@ -31,6 +35,8 @@ interface Coupon {
   categoryId: number | null
   maxUses: number | null
   used: number
+  validFrom: string | null
+  validUntil: string | null
 }
 interface Method {
   id: number
@@ -61,20 +67,6 @@ export function parseCents(s: string): number | null {
   return m ? Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0')) : null
 }
 
-function useErrors() {
-  const [errors, setErrors] = useState<Record<string, string>>({})
-  const fail = (e: unknown) => {
-    const fields = (e as { errorFields?: Array<{ field: string; errorType: string }> }).errorFields ?? []
-    if (fields.length) setErrors(Object.fromEntries(fields.map((f) => [f.field, f.errorType])))
-    else toast(errorText(e), 'error')
-  }
-  return { errors, setErrors, fail }
-}
-
-function Err({ code }: { code?: string }) {
-  return code ? <small class="field-error">{fieldMessage(code)}</small> : null
-}
-
 export function TicketsTab({ event }: { event: EventFull }) {
   const canEdit = usePermission('EVENT.EDIT')
   const canGuests = usePermission('EVENT.GUEST.VIEW')
@@ -94,97 +86,61 @@ export function TicketsTab({ event }: { event: EventFull }) {
 }
 
 function Categories({ event, res, canEdit }: { event: EventFull; res: ReturnType<typeof useResource<{ currency: string; taxCodes: string[]; items: Category[] }>>; canEdit: boolean }) {
-  const [form, setForm] = useState({ displayName: '', price: '', taxCode: event.currency === 'CHF' ? 'TAX_CH_NORMAL' : 'TAX_19', quota: '', maxPerOrder: '10' })
-  const { errors, setErrors, fail } = useErrors()
-  const [busy, setBusy] = useState(false)
   if (!res.data) return <Spinner />
-  const add = async (e: Event) => {
-    e.preventDefault()
-    const grossPrice = parseCents(form.price)
-    if (grossPrice == null) return setErrors({ grossPrice: 'INVALID' })
-    setBusy(true)
-    try {
-      await post(`/proxy/api/events/${event.id}/ticketCategories`, {
-        displayName: form.displayName,
-        grossPrice,
-        taxCode: form.taxCode,
-        quota: form.quota.trim() ? Number(form.quota) : null,
-        maxPerOrder: Number(form.maxPerOrder) || 10,
-        sortOrder: res.data!.items.length,
-      })
-      setErrors({})
-      setForm({ ...form, displayName: '', price: '', quota: '' })
-      toast(t('ticketing.admin.categorySaved'))
-      await res.reload()
-    } catch (err) {
-      fail(err)
-    } finally {
-      setBusy(false)
-    }
-  }
-  const remove = async (c: Category) => {
-    try {
-      await del(`/proxy/api/events/${event.id}/ticketCategories/${c.id}`)
-      await res.reload()
-    } catch (err) {
-      toast(errorText(err), 'error')
-    }
-  }
+  const { currency, taxCodes, items } = res.data
+  const input = (d: Draft, set: (k: string, v: string) => void, key: string, o: { inputMode?: 'decimal' | 'numeric'; placeholder?: string } = {}) => (
+    <input name={key} value={d[key]} inputMode={o.inputMode} placeholder={o.placeholder} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
+  )
   return (
-    <Card>
-      <h2>{t('ticketing.admin.categories')}</h2>
-      {res.data.items.length === 0 ? (
-        <EmptyState>{t('ticketing.admin.noCategories')}</EmptyState>
-      ) : (
-        <div class="table-wrap">
-          <table class="tickets-table">
-            <thead>
-              <tr>
-                <th>{t('ticketing.admin.name')}</th>
-                <th class="num">{t('ticketing.admin.price')}</th>
-                <th>{t('ticketing.admin.tax')}</th>
-                <th class="num">{t('ticketing.admin.sold')}</th>
-                {canEdit && <th />}
-              </tr>
-            </thead>
-            <tbody>
-              {res.data.items.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.displayName}</td>
-                  <td class="num">{money(c.grossPrice, res.data!.currency)}</td>
-                  <td>{t(`ticketing.tax.${c.taxCode}`)}</td>
-                  <td class="num">{c.quota == null ? c.sold : `${c.sold} / ${c.quota}`}</td>
-                  {canEdit && (
-                    <td>
-                      {c.sold === 0 && (
-                        <Button variant="ghost" onClick={() => void remove(c)}>
-                          {t('ticketing.admin.delete')}
-                        </Button>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <EditableList<Category>
+      title={t('ticketing.admin.categories')}
+      url={`/proxy/api/events/${event.id}/ticketCategories`}
+      items={items}
+      emptyText={t('ticketing.admin.noCategories')}
+      head={
+        <>
+          <th>{t('ticketing.admin.name')}</th>
+          <th class="num">{t('ticketing.admin.price')}</th>
+          <th>{t('ticketing.admin.tax')}</th>
+          <th class="num">{t('ticketing.admin.sold')}</th>
+        </>
+      }
+      row={(c) => (
+        <>
+          <td>{c.displayName}</td>
+          <td class="num">{money(c.grossPrice, currency)}</td>
+          <td>{t(`ticketing.tax.${c.taxCode}`)}</td>
+          <td class="num">{c.quota == null ? c.sold : `${c.sold} / ${c.quota}`}</td>
+        </>
       )}
-      {canEdit && (
-        <form class="tickets-form" onSubmit={add} noValidate>
+      name={(c) => c.displayName}
+      canEdit={canEdit}
+      canDelete={(c) => c.sold === 0}
+      blank={{ displayName: '', price: '', taxCode: event.currency === 'CHF' ? 'TAX_CH_NORMAL' : 'TAX_19', quota: '', minPerOrder: '0', maxPerOrder: '10' }}
+      draftOf={(c) => ({ displayName: c.displayName, price: formatMoney(c.grossPrice), taxCode: c.taxCode, quota: c.quota == null ? '' : String(c.quota), minPerOrder: String(c.minPerOrder), maxPerOrder: String(c.maxPerOrder) })}
+      bodyOf={(d, editing) => {
+        const grossPrice = parseCents(d.price)
+        if (grossPrice == null) return { errors: { grossPrice: 'INVALID' } }
+        // fields the form does not show (translations, sale window, order) are sent back as they are
+        const kept = editing ? { translations: editing.translations, saleFrom: editing.saleFrom, saleUntil: editing.saleUntil, sortOrder: editing.sortOrder } : { sortOrder: items.length }
+        return { ...kept, displayName: d.displayName, grossPrice, taxCode: d.taxCode, quota: d.quota.trim() ? Number(d.quota) : null, minPerOrder: Number(d.minPerOrder) || 0, maxPerOrder: Number(d.maxPerOrder) || 10 }
+      }}
+      fields={(d, set, errors) => (
+        <>
           <label>
             {t('ticketing.admin.name')}
-            <input value={form.displayName} onInput={(e) => setForm({ ...form, displayName: (e.target as HTMLInputElement).value })} />
+            {input(d, set, 'displayName')}
             <Err code={errors.displayName} />
           </label>
           <label>
             {t('ticketing.admin.priceGross')}
-            <input inputMode="decimal" value={form.price} placeholder="25,00" onInput={(e) => setForm({ ...form, price: (e.target as HTMLInputElement).value })} />
+            {input(d, set, 'price', { inputMode: 'decimal', placeholder: '25,00' })}
             <Err code={errors.grossPrice} />
           </label>
           <label>
             {t('ticketing.admin.tax')}
-            <select value={form.taxCode} onChange={(e) => setForm({ ...form, taxCode: (e.target as HTMLSelectElement).value })}>
-              {res.data.taxCodes.map((c) => (
+            <select name="taxCode" value={d.taxCode} onChange={(e) => set('taxCode', (e.target as HTMLSelectElement).value)}>
+              {taxCodes.map((c) => (
                 <option key={c} value={c}>
                   {t(`ticketing.tax.${c}`)}
                 </option>
@@ -194,77 +150,91 @@ function Categories({ event, res, canEdit }: { event: EventFull; res: ReturnType
           </label>
           <label>
             {t('ticketing.admin.quota')}
-            <input inputMode="numeric" value={form.quota} placeholder={t('ticketing.admin.unlimited')} onInput={(e) => setForm({ ...form, quota: (e.target as HTMLInputElement).value })} />
+            {input(d, set, 'quota', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
             <Err code={errors.quota} />
           </label>
           <label>
+            {t('ticketing.admin.minPerOrder')}
+            {input(d, set, 'minPerOrder', { inputMode: 'numeric' })}
+            <Err code={errors.minPerOrder} />
+          </label>
+          <label>
             {t('ticketing.admin.maxPerOrder')}
-            <input inputMode="numeric" value={form.maxPerOrder} onInput={(e) => setForm({ ...form, maxPerOrder: (e.target as HTMLInputElement).value })} />
+            {input(d, set, 'maxPerOrder', { inputMode: 'numeric' })}
             <Err code={errors.maxPerOrder} />
           </label>
-          <div class="tickets-form-actions">
-            <Button type="submit" busy={busy}>
-              {t('ticketing.admin.addCategory')}
-            </Button>
-          </div>
-        </form>
+        </>
       )}
-    </Card>
+      addLabel={t('ticketing.admin.addCategory')}
+      savedText={t('ticketing.admin.categorySaved')}
+      onChanged={() => res.reload()}
+    />
   )
 }
 
 function Coupons({ event, categories, canEdit }: { event: EventFull; categories: Category[]; canEdit: boolean }) {
   const res = useResource<Coupon[]>(`/proxy/api/events/${event.id}/coupons`)
-  const [form, setForm] = useState({ code: '', valueType: 'PERCENT', reduction: '', categoryId: '', maxUses: '' })
-  const { errors, setErrors, fail } = useErrors()
-  const add = async (e: Event) => {
-    e.preventDefault()
-    const reduction = form.valueType === 'PERCENT' ? Number(form.reduction) : parseCents(form.reduction)
-    if (!reduction) return setErrors({ reduction: 'INVALID' })
-    try {
-      await post(`/proxy/api/events/${event.id}/coupons`, { code: form.code, valueType: form.valueType, reduction, categoryId: form.categoryId ? Number(form.categoryId) : null, maxUses: form.maxUses ? Number(form.maxUses) : null })
-      setErrors({})
-      setForm({ ...form, code: '', reduction: '', maxUses: '' })
-      await res.reload()
-    } catch (err) {
-      fail(err)
-    }
-  }
+  if (!res.data) return <Spinner />
+  const text = (d: Draft, set: (k: string, v: string) => void, key: string, o: { inputMode?: 'decimal' | 'numeric'; placeholder?: string } = {}) => (
+    <input name={key} value={d[key]} inputMode={o.inputMode} placeholder={o.placeholder} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
+  )
+  const value = (c: Coupon) => (c.valueType === 'PERCENT' ? `${c.reduction} %` : money(c.reduction, event.currency))
   return (
-    <Card>
-      <h2>{t('ticketing.admin.coupons')}</h2>
-      {res.data && res.data.length > 0 && (
-        <ul class="tickets-list">
-          {res.data.map((c) => (
-            <li key={c.id}>
-              <strong>{c.code}</strong> · {c.valueType === 'PERCENT' ? `${c.reduction} %` : money(c.reduction, event.currency)}
-              {c.categoryId && ` · ${categories.find((x) => x.id === c.categoryId)?.displayName ?? ''}`} · {t('ticketing.admin.used', { n: c.used, max: c.maxUses ?? '∞' })}
-            </li>
-          ))}
-        </ul>
+    <EditableList<Coupon>
+      title={t('ticketing.admin.coupons')}
+      url={`/proxy/api/events/${event.id}/coupons`}
+      items={res.data}
+      head={
+        <>
+          <th>{t('ticketing.admin.code')}</th>
+          <th class="num">{t('ticketing.admin.reduction')}</th>
+          <th>{t('ticketing.admin.appliesTo')}</th>
+          <th class="num">{t('ticketing.admin.usedHead')}</th>
+        </>
+      }
+      row={(c) => (
+        <>
+          <td>
+            <strong>{c.code}</strong>
+          </td>
+          <td class="num">{value(c)}</td>
+          <td>{c.categoryId ? (categories.find((x) => x.id === c.categoryId)?.displayName ?? '') : t('ticketing.admin.wholeOrder')}</td>
+          <td class="num">{t('ticketing.admin.used', { n: c.used, max: c.maxUses ?? '∞' })}</td>
+        </>
       )}
-      {canEdit && (
-        <form class="tickets-form" onSubmit={add} noValidate>
+      name={(c) => c.code}
+      canEdit={canEdit}
+      canDelete={() => true}
+      blank={{ code: '', valueType: 'PERCENT', reduction: '', categoryId: '', maxUses: '' }}
+      draftOf={(c) => ({ code: c.code, valueType: c.valueType, reduction: c.valueType === 'PERCENT' ? String(c.reduction) : formatMoney(c.reduction), categoryId: c.categoryId ? String(c.categoryId) : '', maxUses: c.maxUses == null ? '' : String(c.maxUses) })}
+      bodyOf={(d, editing) => {
+        const reduction = d.valueType === 'PERCENT' ? Number(d.reduction) : parseCents(d.reduction)
+        if (!reduction) return { errors: { reduction: 'INVALID' } }
+        const kept = editing ? { validFrom: editing.validFrom, validUntil: editing.validUntil } : {}
+        return { ...kept, code: d.code, valueType: d.valueType, reduction, categoryId: d.categoryId ? Number(d.categoryId) : null, maxUses: d.maxUses.trim() ? Number(d.maxUses) : null }
+      }}
+      fields={(d, set, errors) => (
+        <>
           <label>
             {t('ticketing.admin.code')}
-            <input value={form.code} onInput={(e) => setForm({ ...form, code: (e.target as HTMLInputElement).value })} />
+            {text(d, set, 'code')}
             <Err code={errors.code} />
           </label>
           <label>
             {t('ticketing.admin.valueType')}
-            <select value={form.valueType} onChange={(e) => setForm({ ...form, valueType: (e.target as HTMLSelectElement).value })}>
+            <select name="valueType" value={d.valueType} onChange={(e) => set('valueType', (e.target as HTMLSelectElement).value)}>
               <option value="PERCENT">{t('ticketing.admin.percent')}</option>
               <option value="FIXED">{t('ticketing.admin.fixed')}</option>
             </select>
           </label>
           <label>
             {t('ticketing.admin.reduction')}
-            <input inputMode="decimal" value={form.reduction} onInput={(e) => setForm({ ...form, reduction: (e.target as HTMLInputElement).value })} />
+            {text(d, set, 'reduction', { inputMode: 'decimal' })}
             <Err code={errors.reduction} />
           </label>
           <label>
             {t('ticketing.admin.appliesTo')}
-            <select value={form.categoryId} onChange={(e) => setForm({ ...form, categoryId: (e.target as HTMLSelectElement).value })}>
+            <select name="categoryId" value={d.categoryId} onChange={(e) => set('categoryId', (e.target as HTMLSelectElement).value)}>
               <option value="">{t('ticketing.admin.wholeOrder')}</option>
               {categories.map((c) => (
                 <option key={c.id} value={c.id}>
@@ -272,17 +242,19 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
                 </option>
               ))}
             </select>
+            <Err code={errors.categoryId} />
           </label>
           <label>
             {t('ticketing.admin.maxUses')}
-            <input inputMode="numeric" value={form.maxUses} placeholder={t('ticketing.admin.unlimited')} onInput={(e) => setForm({ ...form, maxUses: (e.target as HTMLInputElement).value })} />
+            {text(d, set, 'maxUses', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
+            <Err code={errors.maxUses} />
           </label>
-          <div class="tickets-form-actions">
-            <Button type="submit">{t('ticketing.admin.addCoupon')}</Button>
-          </div>
-        </form>
+        </>
       )}
-    </Card>
+      addLabel={t('ticketing.admin.addCoupon')}
+      savedText={t('ticketing.admin.couponSaved')}
+      onChanged={() => res.reload()}
+    />
   )
 }
 
