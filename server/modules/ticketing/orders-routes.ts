@@ -39,7 +39,7 @@ export function organiserOrderRoutes(ctx: AppContext) {
         const actor = await requireOrganiser(ctx, c, 'EVENT.STATISTICS')
         return revenueByCategory(ctx, await eventOfAgency(ctx, actor, c.params.id))
       },
-      { params: ev, detail: { tags, summary: 'Revenue per ticket category (statistics)' } },
+      { params: ev, detail: { tags, summary: 'Revenue per ticket category and per day of ordering (statistics)' } },
     )
     .get(
       '/proxy/api/events/:id/orders/openLocation',
