@@ -3,8 +3,8 @@ import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
-import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
+import { organiserEvent } from './route-access'
 import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
 import { cancelOrder, exportOrdersCsv, markPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
@@ -17,16 +17,15 @@ export function organiserOrderRoutes(ctx: AppContext) {
     .post(
       '/proxy/api/events/:id/orders/search',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
-        return searchOrders(ctx, await eventOfAgency(ctx, actor, c.params.id), c.body)
+        const { event } = await organiserEvent(ctx, c, 'EVENT.GUEST.VIEW')
+        return searchOrders(ctx, event, c.body)
       },
       { params: ev, body: OrderSearch, detail: { tags, summary: 'Orders of an event: filters status, method, paid/open/overdue; search; paging' } },
     )
     .get(
       '/proxy/api/events/:id/orders/export',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.EXPORT')
-        const event = await eventOfAgency(ctx, actor, c.params.id)
+        const { event } = await organiserEvent(ctx, c, 'EVENT.GUEST.EXPORT')
         return new Response(exportOrdersCsv(ctx, event, c.query), {
           headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="bestellungen-${event.id}.csv"`, 'cache-control': 'no-store' },
         })
@@ -36,64 +35,64 @@ export function organiserOrderRoutes(ctx: AppContext) {
     .get(
       '/proxy/api/events/:id/orders/revenue',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.STATISTICS')
-        return revenueByCategory(ctx, await eventOfAgency(ctx, actor, c.params.id))
+        const { event } = await organiserEvent(ctx, c, 'EVENT.STATISTICS')
+        return revenueByCategory(ctx, event)
       },
       { params: ev, detail: { tags, summary: 'Revenue per ticket category and per day of ordering (statistics)' } },
     )
     .get(
       '/proxy/api/events/:id/orders/openLocation',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
-        return openLocationPayments(ctx, await eventOfAgency(ctx, actor, c.params.id), c.query.visitorId ?? null)
+        const { event } = await organiserEvent(ctx, c, 'EVENT.CHECKIN')
+        return openLocationPayments(ctx, event, c.query.visitorId ?? null)
       },
       { params: ev, query: z.object({ visitorId: z.coerce.number().int().positive().optional() }), detail: { tags, summary: 'The desk: LOCATION payments still open (of one registration)' } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/takeLocationPayment',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
-        return takeLocationPayment(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid)
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.CHECKIN')
+        return takeLocationPayment(ctx, actor, event, c.params.oid)
       },
       { params: one, detail: { tags, summary: 'The desk takes a LOCATION payment at check-in (full amount, now)' } },
     )
     .get(
       '/proxy/api/events/:id/orders/:oid',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.VIEW')
-        return orderDetail(ctx, await eventOfAgency(ctx, actor, c.params.id), c.params.oid)
+        const { event } = await organiserEvent(ctx, c, 'EVENT.GUEST.VIEW')
+        return orderDetail(ctx, event, c.params.oid)
       },
       { params: one, detail: { tags, summary: 'An order with lines and history' } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/markPaid',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
-        return markPaid(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid, c.body)
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        return markPaid(ctx, actor, event, c.params.oid, c.body)
       },
       { params: one, body: MarkPaidInput, detail: { tags, summary: 'Record the payment (amount, date)' } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/cancel',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
-        return cancelOrder(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid)
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        return cancelOrder(ctx, actor, event, c.params.oid)
       },
       { params: one, detail: { tags, summary: 'Cancel the order (tickets, places and coupon use go back)' } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/refund',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
-        return refundOrder(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid)
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        return refundOrder(ctx, actor, event, c.params.oid)
       },
       { params: one, detail: { tags, summary: 'Record an offline refund of a paid order (tickets back, cancellation invoice)' } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/resendMail',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
-        return resendOrderMail(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid)
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        return resendOrderMail(ctx, actor, event, c.params.oid)
       },
       { params: one, detail: { tags, summary: 'Send the order mail again' } },
     )

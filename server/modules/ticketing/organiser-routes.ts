@@ -4,8 +4,8 @@ import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
-import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
+import { organiserEvent } from './route-access'
 import { categoryDto, createCategory, deleteCategory, listCategories, updateCategory } from './categories'
 import { couponDto, createCoupon, deleteCoupon, listCoupons, updateCoupon } from './coupons'
 import { CategoryInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput } from './model'
@@ -23,8 +23,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .get(
       '/proxy/api/events/:id/ticketCategories',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.VIEW')
         return { currency: e.currency, taxCodes: TAX_CODES[e.currency as 'EURO'] ?? [], items: (await listCategories(ctx.db, e.id)).map(categoryDto) }
       },
       { params: ev, detail: { tags, summary: 'Ticket categories of an event, with the tax codes of its currency' } },
@@ -32,8 +31,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .post(
       '/proxy/api/events/:id/ticketCategories',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
         c.set.status = 201
         return categoryDto(await createCategory(ctx, e, c.body))
       },
@@ -42,8 +40,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .put(
       '/proxy/api/events/:id/ticketCategories/:cid',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
         return categoryDto(await updateCategory(ctx, e, c.params.cid, c.body))
       },
       { params: evSub, body: CategoryInput, detail: { tags, summary: 'Change a ticket category (quota never below sold)' } },
@@ -51,8 +48,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .delete(
       '/proxy/api/events/:id/ticketCategories/:cid',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
         await deleteCategory(ctx, e, c.params.cid)
         return { deleted: true }
       },
@@ -61,8 +57,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .get(
       '/proxy/api/events/:id/coupons',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.VIEW')
         return (await listCoupons(ctx.db, e.id)).map(couponDto)
       },
       { params: ev, detail: { tags, summary: 'Coupons of an event' } },
@@ -70,8 +65,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .post(
       '/proxy/api/events/:id/coupons',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
         c.set.status = 201
         return couponDto(await createCoupon(ctx, e, c.body))
       },
@@ -80,8 +74,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .put(
       '/proxy/api/events/:id/coupons/:cid',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
         return couponDto(await updateCoupon(ctx, e, c.params.cid, c.body))
       },
       { params: evSub, body: CouponInput, detail: { tags, summary: 'Change a coupon' } },
@@ -89,8 +82,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .delete(
       '/proxy/api/events/:id/coupons/:cid',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
         await deleteCoupon(ctx, e, c.params.cid)
         return { deleted: true }
       },
@@ -99,8 +91,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .get(
       '/proxy/api/events/:id/paymentMethods',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.VIEW')
         return (await eventPaymentMethods(ctx.db, e)).map(paymentMethodDto)
       },
       { params: ev, detail: { tags, summary: 'Payment methods enabled for an event' } },
@@ -108,8 +99,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .put(
       '/proxy/api/events/:id/paymentMethods',
       async (c) => {
-        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
         await setEventPaymentMethods(ctx, e, c.body.ids)
         return (await eventPaymentMethods(ctx.db, e)).map(paymentMethodDto)
       },
