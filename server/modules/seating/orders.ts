@@ -4,6 +4,7 @@
 // changed hold refuses it, nothing written) and records the chairs on the order (`ticket_order_chair`),
 // which the order shows as `chairInfo`, gives back when it is released and takes again on reset.
 import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { isoNow } from '../../db/types'
 import { AppError, fieldError } from '../../shared/errors'
 import type { FieldError } from '../../shared/validation'
@@ -18,15 +19,19 @@ export interface SeatTickets {
 
 const expired = () => new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: 'chairs', errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
 
-/** Reads (before the transaction) which ticket categories are seat-bound and what the named holds are priced by. */
-export async function seatTickets(db: Db, eventId: number, identification: string | undefined, tokens: string[], now: Date): Promise<SeatTickets> {
-  const cats = await db
+// read by every ticket purchase: compiled once (db/prepared.ts)
+const boundCategoriesQuery = prepared((db, p: { eventId: number }) =>
+  db
     .selectFrom('seating_price_category as p')
     .innerJoin('ticket_category as t', 't.id', 'p.ticket_category_id')
     .select(['p.id', 'p.ticket_category_id'])
-    .where('p.event_id', '=', eventId)
-    .where('t.event_id', '=', eventId)
-    .execute()
+    .where('p.event_id', '=', p.eventId)
+    .where('t.event_id', '=', p.eventId),
+)
+
+/** Reads (before the transaction) which ticket categories are seat-bound and what the named holds are priced by. */
+export async function seatTickets(db: Db, eventId: number, identification: string | undefined, tokens: string[], now: Date): Promise<SeatTickets> {
+  const cats = (await boundCategoriesQuery(db, { eventId })).rows
   const bound = new Set(cats.map((c) => c.ticket_category_id!))
   const ticketOf = new Map(cats.map((c) => [c.id, c.ticket_category_id!]))
   if (!tokens.length) return { bound, chairs: [] }

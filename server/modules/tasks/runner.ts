@@ -5,6 +5,7 @@
 // of 50,000 rows). Every kind belongs to one lane, so a claim stays exclusive across processes.
 import type { Clock } from '../../clock'
 import type { AppContext } from '../../context'
+import { prepared } from '../../db/prepared'
 import type { Db } from '../../db/database'
 import { fromJson, isoNow, toJson } from '../../db/types'
 import { serialPasses } from './passes'
@@ -59,6 +60,16 @@ export async function enqueueTask(clock: Clock, db: Db, t: { kind: string; agenc
     })
     .returningAll()
     .executeTakeFirstOrThrow()
+}
+
+const insertTaskQuery = prepared((db, p: { kind: string; agencyId: number | null; accountId: number | null; payload: string; total: number; runAfter: string; createdAt: string }) =>
+  db.insertInto('task').values({ kind: p.kind, agency_id: p.agencyId, account_id: p.accountId, payload: p.payload, total_count: p.total, run_after: p.runAfter, created_at: p.createdAt }),
+)
+
+/** enqueueTask for hot paths (an order's expiry): a prepared insert that answers nothing. */
+export async function enqueueTaskQuick(clock: Clock, db: Db, t: { kind: string; agencyId?: number | null; accountId?: number | null; payload?: unknown; total?: number; runAfter?: Date }) {
+  const now = isoNow(clock.now())
+  await insertTaskQuery(db, { kind: t.kind, agencyId: t.agencyId ?? null, accountId: t.accountId ?? null, payload: toJson(t.payload ?? {}) as string, total: t.total ?? 0, runAfter: t.runAfter ? isoNow(t.runAfter) : now, createdAt: now })
 }
 
 export function taskDto(t: TaskRow) {

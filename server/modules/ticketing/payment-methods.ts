@@ -2,6 +2,7 @@
 // provider interface the step machine pays through. The offline methods (TRANSFER, INVOICE,
 // LOCATION, COUPON) are providers here; STRIPE, PAYPAL and MOLLIE register theirs in the next issue
 // (registerPaymentProvider) and may use steps 10 (payment data) and 70/80/90.
+import { prepared } from '../../db/prepared'
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools'
 import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
@@ -132,16 +133,20 @@ export async function deletePaymentMethod(ctx: AppContext, agencyId: number, id:
 }
 
 /** The methods enabled for an event (only the agency's, of the event's currency). */
-export function eventPaymentMethods(db: Db, event: Pick<EventRow, 'id' | 'agency_id' | 'currency'>) {
-  return db
+// read by every ticket purchase: compiled once (db/prepared.ts)
+const eventMethodsQuery = prepared((db, p: { eventId: number; agencyId: number; currency: string }) =>
+  db
     .selectFrom('event_payment_method as e')
     .innerJoin('payment_method as p', 'p.id', 'e.payment_method_id')
     .selectAll('p')
-    .where('e.event_id', '=', event.id)
-    .where('p.agency_id', '=', event.agency_id)
-    .where('p.currency', '=', event.currency)
-    .orderBy('p.id')
-    .execute()
+    .where('e.event_id', '=', p.eventId)
+    .where('p.agency_id', '=', p.agencyId)
+    .where('p.currency', '=', p.currency)
+    .orderBy('p.id'),
+)
+
+export async function eventPaymentMethods(db: Db, event: Pick<EventRow, 'id' | 'agency_id' | 'currency'>) {
+  return (await eventMethodsQuery(db, { eventId: event.id, agencyId: event.agency_id, currency: event.currency })).rows
 }
 
 export async function setEventPaymentMethods(ctx: AppContext, event: EventRow, ids: number[]) {

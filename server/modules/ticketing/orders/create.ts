@@ -4,12 +4,13 @@
 // places are taken by the registration itself, one per ticket) and writes the order with its lines.
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
+import { prepared, preparedRows } from '../../../db/prepared'
 import { isoNow, toJson } from '../../../db/types'
 import { AppError, fieldError } from '../../../shared/errors'
 import type { FieldError } from '../../../shared/validation'
 import type { EventRow } from '../../events/events.table'
 import { randomString } from '../../identity/tokens'
-import { enqueueTask } from '../../tasks/runner'
+import { enqueueTaskQuick } from '../../tasks/runner'
 import { redeemableCoupon } from '../coupons'
 import { type PricedOrder, priceOrder } from '../money'
 import type { CouponRow, OrderStatus, TicketCategoryRow, TicketOrderRow } from '../ticketing.table'
@@ -18,6 +19,69 @@ import { STEP, nextStep } from './steps'
 /** How long an order's tickets are held while the guest is on the pay page (docs/ticketing.md). */
 export const HOLD_MINUTES = 30
 export const EXPIRE_TASK = 'ticketing.expire'
+
+// The order's statements are on the hot path (every ticket purchase): compiled once (db/prepared.ts).
+const Q = {
+  categories: prepared((db, p: { eventId: number }) => db.selectFrom('ticket_category').selectAll().where('event_id', '=', p.eventId)),
+  takeQuota: prepared((db, p: { id: number; n: number }) =>
+    db
+      .updateTable('ticket_category')
+      .set((eb) => ({ sold: eb('sold', '+', p.n) }))
+      .where('id', '=', p.id)
+      .where((eb) => eb.or([eb('quota', 'is', null), eb(eb('sold', '+', p.n), '<=', eb.ref('quota'))])),
+  ),
+  // the order's columns as holdOrder writes them
+  insertOrder: prepared((db, p: Record<string, any>) =>
+    db
+      .insertInto('ticket_order')
+      .values({
+        public_id: p.public_id,
+        number: p.number,
+        agency_id: p.agency_id,
+        event_id: p.event_id,
+        visitor_id: p.visitor_id,
+        email: p.email,
+        full_name: p.full_name,
+        language: p.language,
+        status: p.status,
+        step: p.step,
+        currency: p.currency,
+        gross_price: p.gross_price,
+        tax_price: p.tax_price,
+        discount: p.discount,
+        coupon_id: p.coupon_id,
+        coupon_held: p.coupon_held,
+        seats_held: p.seats_held,
+        tickets_held: p.tickets_held,
+        invoice_address_disabled: p.invoice_address_disabled,
+        payment_method: p.payment_method,
+        hold_until: p.hold_until,
+        created_at: p.created_at,
+        updated_at: p.updated_at,
+      } as never)
+      .returningAll(),
+  ),
+  insertLines: preparedRows((db, rows: Array<{ order_id: number; category_id: number; amount: number; display_name: string; unit_price: number; gross_price: number; discount: number; tax_code: string; tax_rate: number; tax_price: number; sort_order: number }>) =>
+    db.insertInto('ticket_order_line').values(
+      rows.map((r) => ({
+        order_id: r.order_id,
+        category_id: r.category_id,
+        amount: r.amount,
+        display_name: r.display_name,
+        unit_price: r.unit_price,
+        gross_price: r.gross_price,
+        discount: r.discount,
+        tax_code: r.tax_code,
+        tax_rate: r.tax_rate,
+        tax_price: r.tax_price,
+        sort_order: r.sort_order,
+      })),
+    ),
+  ),
+  history: prepared((db, p: { orderId: number; at: string; kind: string; accountId: number | null; data: string }) =>
+    db.insertInto('ticket_order_history').values({ order_id: p.orderId, at: p.at, kind: p.kind, account_id: p.accountId, data: p.data }),
+  ),
+}
 
 export interface OrderPlan {
   priced: PricedOrder
@@ -36,7 +100,7 @@ export function orderNumber(): string {
 
 /** Checks the guest's picks against the categories (before the transaction) and prices them. */
 export async function planOrder(db: Db, event: EventRow, picks: Array<{ categoryId: number; amount: number }> | undefined, couponCode: string | null | undefined, now: Date): Promise<OrderPlan> {
-  const cats: TicketCategoryRow[] = await db.selectFrom('ticket_category').selectAll().where('event_id', '=', event.id).execute()
+  const cats = (await Q.categories(db, { eventId: event.id })).rows as TicketCategoryRow[]
   const byId = new Map(cats.map((c) => [c.id, c]))
   const problems: FieldError[] = []
   const amounts = new Map<number, number>()
@@ -106,66 +170,55 @@ export async function holdOrder(
   const step = holding
     ? nextStep({ grossPrice: plan.priced.grossPrice, invoiceAddressDisabled: free, hasInvoiceAddress: false, requiredActions: visitor.escorts < visitor.persons - 1 ? ['REQUIRE_ESCORT_PERSONS'] : [], paymentMethod: preselected, methodCount: methods.length, needsPaymentData: false, additionalApplies: visitor.persons > 1 })
     : STEP.INVOICE_ADDRESS
-  const order = await trx
-    .insertInto('ticket_order')
-    .values({
-      public_id: randomString(15),
-      number: orderNumber(),
-      agency_id: event.agency_id,
-      event_id: event.id,
-      visitor_id: visitor.id,
-      email: visitor.email,
-      full_name: visitor.fullName || null,
-      language: visitor.language,
-      status,
-      step,
-      currency: event.currency,
-      gross_price: plan.priced.grossPrice,
-      tax_price: plan.priced.taxPrice,
-      discount: plan.priced.discount,
-      coupon_id: plan.coupon?.id ?? null,
-      coupon_held: holding && plan.coupon ? 1 : 0,
-      seats_held: 0,
-      tickets_held: holding ? 1 : 0,
-      invoice_address_disabled: free,
-      payment_method: preselected,
-      hold_until: holding ? isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000)) : null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  await trx
-    .insertInto('ticket_order_line')
-    .values(
-      plan.priced.lines.map((l, i) => ({
-        order_id: order.id,
-        category_id: l.categoryId,
-        amount: l.amount,
-        display_name: l.displayName,
-        unit_price: l.unitPrice,
-        gross_price: l.grossPrice,
-        discount: l.discount,
-        tax_code: l.taxCode,
-        tax_rate: l.taxRate,
-        tax_price: l.taxPrice,
-        sort_order: i,
-      })),
-    )
-    .execute()
+  const order = (await Q.insertOrder.first(trx, {
+    public_id: randomString(15),
+    number: orderNumber(),
+    agency_id: event.agency_id,
+    event_id: event.id,
+    visitor_id: visitor.id,
+    email: visitor.email,
+    full_name: visitor.fullName || null,
+    language: visitor.language,
+    status,
+    step,
+    currency: event.currency,
+    gross_price: plan.priced.grossPrice,
+    tax_price: plan.priced.taxPrice,
+    discount: plan.priced.discount,
+    coupon_id: plan.coupon?.id ?? null,
+    coupon_held: holding && plan.coupon ? 1 : 0,
+    seats_held: 0,
+    tickets_held: holding ? 1 : 0,
+    invoice_address_disabled: free,
+    payment_method: preselected,
+    hold_until: holding ? isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000)) : null,
+    created_at: at,
+    updated_at: at,
+  })) as TicketOrderRow
+  await Q.insertLines(
+    trx,
+    plan.priced.lines.map((l, i) => ({
+      order_id: order.id,
+      category_id: l.categoryId,
+      amount: l.amount,
+      display_name: l.displayName,
+      unit_price: l.unitPrice,
+      gross_price: l.grossPrice,
+      discount: l.discount,
+      tax_code: l.taxCode,
+      tax_rate: l.taxRate,
+      tax_price: l.taxPrice,
+      sort_order: i,
+    })),
+  )
   await addHistory(trx, order.id, at, 'CREATED', null, { grossPrice: order.gross_price, coupon: plan.coupon?.code ?? null })
-  if (holding) await enqueueTask(ctx.clock, trx, { kind: EXPIRE_TASK, agencyId: event.agency_id, payload: { orderId: order.id }, runAfter: new Date(order.hold_until!) })
+  if (holding) await enqueueTaskQuick(ctx.clock, trx, { kind: EXPIRE_TASK, agencyId: event.agency_id, payload: { orderId: order.id }, runAfter: new Date(order.hold_until!) })
   return order
 }
 
 export async function takeQuota(trx: Db, categoryId: number, n: number): Promise<boolean> {
-  const r = await trx
-    .updateTable('ticket_category')
-    .set((eb) => ({ sold: eb('sold', '+', n) }))
-    .where('id', '=', categoryId)
-    .where((eb) => eb.or([eb('quota', 'is', null), eb(eb('sold', '+', n), '<=', eb.ref('quota'))]))
-    .executeTakeFirst()
-  return Number(r.numUpdatedRows) === 1
+  const r = await Q.takeQuota(trx, { id: categoryId, n })
+  return Number(r.numAffectedRows) === 1
 }
 
 export async function takeCoupon(trx: Db, couponId: number): Promise<boolean> {
@@ -179,5 +232,5 @@ export async function takeCoupon(trx: Db, couponId: number): Promise<boolean> {
 }
 
 export async function addHistory(trx: Db, orderId: number, at: string, kind: string, accountId: number | null, data: Record<string, unknown> = {}) {
-  await trx.insertInto('ticket_order_history').values({ order_id: orderId, at, kind, account_id: accountId, data: toJson(data) }).execute()
+  await Q.history(trx, { orderId, at, kind, accountId, data: toJson(data) as string })
 }
