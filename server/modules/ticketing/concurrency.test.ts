@@ -1,9 +1,9 @@
 // Tickets are never oversold: 200 buyers for 10 tickets get exactly 10, on SQLite, on Postgres and
 // with two server processes on one Postgres; expiry racing a cancellation gives back once.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { eventBody, forEachDialect, postgresAvailable } from '../../testing/harness'
-import { createSchema } from '../../testing/postgres'
-import { type ServerProcess, startServerProcess } from '../../testing/process'
+import type { ServerProcess } from '../../testing/process'
+import { twoProcessesOnPostgres } from '../../testing/two-processes'
 import { buyer, paidEvent } from './testing'
 
 forEachDialect('ticket quota under concurrency', (h) => {
@@ -63,38 +63,25 @@ forEachDialect('ticket quota under concurrency', (h) => {
 })
 
 describe.if(postgresAvailable())('ticket quota with two server processes on one Postgres', () => {
-  let pg: Awaited<ReturnType<typeof createSchema>>
-  let one: ServerProcess
-  let two: ServerProcess
-  beforeAll(async () => {
-    pg = await createSchema()
-    one = await startServerProcess({ env: { DATABASE_URL: pg.url } })
-    two = await startServerProcess({ env: { DATABASE_URL: pg.url } })
-  })
-  afterAll(async () => {
-    await one?.stop()
-    await two?.stop()
-    await pg?.drop()
-  })
+  const procs = twoProcessesOnPostgres()
 
   test('200 buyers spread over both processes: exactly 10 of 10 tickets', async () => {
-    const call = async (base: string, method: string, path: string, body: unknown, cookie?: string) => {
-      const r = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) })
-      return { status: r.status, headers: r.headers, body: await r.json() }
+    const { one, two } = procs()
+    const call = async (s: ServerProcess, method: string, path: string, body: unknown, cookie?: string) => {
+      const r = await procs().send(s, method, path, body, { cookie })
+      return { status: r.status, body: await r.json() }
     }
-    const setup = await call(one.url, 'POST', '/proxy/api/setup', { agencyName: 'Zwei Prozesse', email: 'tp@example.org', password: 'Geheim123!', firstName: 'P', lastName: 'P' })
-    expect(setup.status).toBe(200)
-    const cookie = setup.headers.getSetCookie()[0].split(';')[0]
-    const event = await call(two.url, 'POST', '/proxy/api/events', eventBody({ maxVisitors: 500 }), cookie)
-    const cat = await call(one.url, 'POST', `/proxy/api/events/${event.body.id}/ticketCategories`, { displayName: 'A', grossPrice: 1000, taxCode: 'TAX_19', quota: 10 }, cookie)
-    const pm = await call(two.url, 'POST', '/proxy/api/agency/paymentMethods', { method: 'LOCATION' }, cookie)
-    expect((await call(one.url, 'PUT', `/proxy/api/events/${event.body.id}/paymentMethods`, { ids: [pm.body.id] }, cookie)).status).toBe(200)
+    const cookie = await procs().setupAgency('tp@example.org')
+    const event = await call(two, 'POST', '/proxy/api/events', eventBody({ maxVisitors: 500 }), cookie)
+    const cat = await call(one, 'POST', `/proxy/api/events/${event.body.id}/ticketCategories`, { displayName: 'A', grossPrice: 1000, taxCode: 'TAX_19', quota: 10 }, cookie)
+    const pm = await call(two, 'POST', '/proxy/api/agency/paymentMethods', { method: 'LOCATION' }, cookie)
+    expect((await call(one, 'PUT', `/proxy/api/events/${event.body.id}/paymentMethods`, { ids: [pm.body.id] }, cookie)).status).toBe(200)
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => call(i % 2 ? one.url : two.url, 'POST', `/proxy/api/public/events/${event.body.id}/registrations`, buyer([{ categoryId: cat.body.id, amount: 1 }], { email: `tp${i}@example.org` }))),
+      Array.from({ length: 200 }, (_, i) => call(procs().either(i), 'POST', `/proxy/api/public/events/${event.body.id}/registrations`, buyer([{ categoryId: cat.body.id, amount: 1 }], { email: `tp${i}@example.org` }))),
     )
     expect(results.filter((r) => r.status === 201).length).toBe(10)
     expect(results.filter((r) => r.status === 409 && r.body.errorType === 'TICKETS_SOLD_OUT').length).toBe(190)
-    const cats = await call(two.url, 'GET', `/proxy/api/events/${event.body.id}/ticketCategories`, undefined, cookie)
+    const cats = await call(two, 'GET', `/proxy/api/events/${event.body.id}/ticketCategories`, undefined, cookie)
     expect(cats.body.items[0]).toMatchObject({ sold: 10, available: 0 })
   })
 })
