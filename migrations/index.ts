@@ -23,6 +23,7 @@ import * as m2311_510 from './2026-11-23-510_seating'
 import * as m2511_620 from './2026-11-25-620_payment_refund_unique'
 import * as m2511_630 from './2026-11-25-630_order_chairs'
 import * as m2511_640 from './2026-11-25-640_agency_logo'
+import * as m2511_650 from './2026-11-25-650_chair_hold_index'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-620_payment_refund_unique': m2511_620,
   '2026-11-25-630_order_chairs': m2511_630,
   '2026-11-25-640_agency_logo': m2511_640,
+  '2026-11-25-650_chair_hold_index': m2511_650,
 }

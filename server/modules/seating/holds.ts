@@ -37,7 +37,8 @@ async function publicEvent(db: Db, eventId: number) {
   return e
 }
 
-async function holdsOfVisit(db: Db, eventId: number, identification: string, now: string) {
+/** The visit's live holds (answered by the index on identification, event, expiry: query-plans.test.ts). */
+export function holdsOfVisitQuery(db: Db, eventId: number, identification: string, now: string) {
   return db
     .selectFrom('chair_reservation')
     .select(['id', 'token', 'chair_id', 'amount', 'expires_at'])
@@ -45,7 +46,10 @@ async function holdsOfVisit(db: Db, eventId: number, identification: string, now
     .where('event_id', '=', eventId)
     .where('fixed', '=', false as never)
     .where('expires_at', '>', now)
-    .execute()
+}
+
+function holdsOfVisit(db: Db, eventId: number, identification: string, now: string) {
+  return holdsOfVisitQuery(db, eventId, identification, now).execute()
 }
 
 /** The plan's areas and price categories for the public page (chairs come per area). */
