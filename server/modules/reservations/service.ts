@@ -47,6 +47,13 @@ export async function takeSlot(trx: Db, timeslotId: number, amount: number): Pro
 
 // The reservation hot path's statements, compiled once (db/prepared.ts).
 const Q = {
+  // one countdown per visit: every live hold of it, timeslots and chairs, gets the same expiry
+  alignSlots: prepared((db, p: { identification: string; expireDate: string; now: string }) =>
+    db.updateTable('timeslot_reservation').set({ expires_at: p.expireDate }).where('identification', '=', p.identification).where('fixed', '=', NO).where('expires_at', '>', p.now),
+  ),
+  alignChairs: prepared((db, p: { identification: string; expireDate: string; now: string }) =>
+    db.updateTable('chair_reservation').set({ expires_at: p.expireDate }).where('identification', '=', p.identification).where('fixed', '=', NO).where('expires_at', '>', p.now),
+  ),
   slot: prepared((db, p: { id: number }) =>
     db
       .selectFrom('timeslot')
@@ -214,9 +221,9 @@ async function freeSlots(db: Db, id: number): Promise<number> {
  * new hold and every renew moves all live holds of the visit to the same expiry.
  */
 export async function alignVisitHolds(trx: Db, identification: string, expireDate: string, now: string): Promise<number> {
-  const a = await trx.updateTable('timeslot_reservation').set({ expires_at: expireDate }).where('identification', '=', identification).where('fixed', '=', NO).where('expires_at', '>', now).executeTakeFirst()
-  const b = await trx.updateTable('chair_reservation').set({ expires_at: expireDate }).where('identification', '=', identification).where('fixed', '=', NO).where('expires_at', '>', now).executeTakeFirst()
-  return Number(a.numUpdatedRows) + Number(b.numUpdatedRows)
+  const a = await Q.alignSlots(trx, { identification, expireDate, now })
+  const b = await Q.alignChairs(trx, { identification, expireDate, now })
+  return Number(a.numAffectedRows ?? 0) + Number(b.numAffectedRows ?? 0)
 }
 
 /** Extends every timed reservation of this visitor, timeslots and chairs alike; REGISTRATION_VALID_UNTIL_EXPIRED when none is left. */

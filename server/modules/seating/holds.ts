@@ -5,6 +5,7 @@
 // DELETE removed it: no two guests on one place, on SQLite and across processes on Postgres.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { bool, isoNow } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
 import { registrationState } from '../events/rules'
@@ -26,13 +27,30 @@ function refused(rejection: Rejection, freeChairs: number) {
   return new AppError(409, 'SEAT_NOT_RESERVED', { extra })
 }
 
+// Every chair reservation runs these: compiled once (db/prepared.ts), like the timeslot holds.
+const Q = {
+  event: prepared((db, p: { id: number }) =>
+    db.selectFrom('event').select(['id', 'status', 'visibility', 'use_date', 'registration_from', 'registration_until', 'end_date', 'max_visitor_per_subscription']).where('id', '=', p.id),
+  ),
+  chair: prepared((db, p: { id: number; eventId: number }) => db.selectFrom('seating_chair').selectAll().where('id', '=', p.id).where('event_id', '=', p.eventId)),
+  holds: prepared((db, p: { eventId: number; identification: string; now: string }) => holdsOfVisitQuery(db, p.eventId, p.identification, p.now)),
+  take: prepared((db, p: { id: number; amount: number }) =>
+    db
+      .updateTable('seating_chair')
+      .set((eb) => ({ taken: eb('taken', '+', p.amount) }))
+      .where('id', '=', p.id)
+      .where('blocked', '=', false as never)
+      .where((eb) => eb(eb('taken', '+', p.amount), '<=', eb.ref('places')))
+      .returning(['places', 'taken']),
+  ),
+  insert: prepared((db, p: { token: string; chairId: number; eventId: number; identification: string; amount: number; expiresAt: string; createdAt: string }) =>
+    db.insertInto('chair_reservation').values({ token: p.token, chair_id: p.chairId, event_id: p.eventId, identification: p.identification, amount: p.amount, fixed: false as never, expires_at: p.expiresAt, created_at: p.createdAt }),
+  ),
+}
+
 /** An event whose public page may show and sell its plan. */
 async function publicEvent(db: Db, eventId: number) {
-  const e = await db
-    .selectFrom('event')
-    .select(['id', 'status', 'visibility', 'use_date', 'registration_from', 'registration_until', 'end_date', 'max_visitor_per_subscription'])
-    .where('id', '=', eventId)
-    .executeTakeFirst()
+  const e = await Q.event.first(db, { id: eventId })
   if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
   return e
 }
@@ -48,8 +66,8 @@ export function holdsOfVisitQuery(db: Db, eventId: number, identification: strin
     .where('expires_at', '>', now)
 }
 
-function holdsOfVisit(db: Db, eventId: number, identification: string, now: string) {
-  return holdsOfVisitQuery(db, eventId, identification, now).execute()
+async function holdsOfVisit(db: Db, eventId: number, identification: string, now: string) {
+  return (await Q.holds(db, { eventId, identification, now })).rows
 }
 
 /** The plan's areas and price categories for the public page (chairs come per area). */
@@ -115,14 +133,7 @@ export async function releaseExpiredChairs(trx: Db, now: Date, scope: { eventId?
 }
 
 export async function take(trx: Db, chairId: number, amount: number) {
-  return trx
-    .updateTable('seating_chair')
-    .set((eb) => ({ taken: eb('taken', '+', amount) }))
-    .where('id', '=', chairId)
-    .where('blocked', '=', false as never)
-    .where((eb) => eb(eb('taken', '+', amount), '<=', eb.ref('places')))
-    .returning(['places', 'taken'])
-    .executeTakeFirst()
+  return Q.take.first(trx, { id: chairId, amount })
 }
 
 /** POST …/seatingplan/reservation/chair: holds `amount` places of a chair for this visit. */
@@ -131,7 +142,7 @@ export async function reserveChair(ctx: AppContext, eventId: number, input: { ch
   const event = await publicEvent(ctx.db, eventId).catch(() => null)
   if (!event) throw refused('requestError', -1)
   if (registrationState({ ...event, max_visitors: null, seats_taken: 0 }, now) !== 'OPEN') throw refused('rejected', -1)
-  const chair = await ctx.db.selectFrom('seating_chair').selectAll().where('id', '=', input.chairId).where('event_id', '=', eventId).executeTakeFirst()
+  const chair = await Q.chair.first(ctx.db, { id: input.chairId, eventId })
   if (!chair) throw refused('requestError', -1)
   const free = () => Math.max(0, chair.places - chair.taken)
   if (bool(chair.blocked)) throw refused('blocked', 0)
@@ -151,10 +162,7 @@ export async function reserveChair(ctx: AppContext, eventId: number, input: { ch
     const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
     // one countdown: the visit's other chair and timeslot holds expire with this one
     await alignVisitHolds(trx, input.identification, expireDate, isoNow(now))
-    await trx
-      .insertInto('chair_reservation')
-      .values({ token, chair_id: chair.id, event_id: eventId, identification: input.identification, amount: input.amount, fixed: false, expires_at: expireDate, created_at: isoNow(now) })
-      .execute()
+    await Q.insert(trx, { token, chairId: chair.id, eventId, identification: input.identification, amount: input.amount, expiresAt: expireDate, createdAt: isoNow(now) })
     return { succeeded: true, reservationToken: token, expireDate, freeChairs: Math.max(0, taken.places - taken.taken) }
   })
 }
