@@ -98,8 +98,10 @@ export function orderNumber(): string {
   return [...b].map((x) => ORDER_CODE[x & 31]).join('')
 }
 
+const soldOut = (categoryId: number) => new AppError(409, 'TICKETS_SOLD_OUT', { fields: [{ field: `tickets.${categoryId}`, errorType: 'SOLD_OUT' }], extra: { categoryId } })
+
 /** Checks the guest's picks against the categories (before the transaction) and prices them. */
-export async function planOrder(db: Db, event: EventRow, picks: Array<{ categoryId: number; amount: number }> | undefined, couponCode: string | null | undefined, now: Date): Promise<OrderPlan> {
+export async function planOrder(db: Db, event: EventRow, picks: Array<{ categoryId: number; amount: number }> | undefined, couponCode: string | null | undefined, now: Date, opts: { refuseSoldOut?: boolean } = {}): Promise<OrderPlan> {
   const cats = (await Q.categories(db, { eventId: event.id })).rows as TicketCategoryRow[]
   const byId = new Map(cats.map((c) => [c.id, c]))
   const problems: FieldError[] = []
@@ -118,6 +120,15 @@ export async function planOrder(db: Db, event: EventRow, picks: Array<{ category
     if ((c.sale_from && c.sale_from > t) || (c.sale_until && c.sale_until < t)) problems.push({ field, errorType: 'NOT_ON_SALE' })
     else if (amount < c.min_per_order) problems.push({ field, errorType: 'BELOW_MIN_PER_ORDER' })
     else if (amount > c.max_per_order) problems.push({ field, errorType: 'ABOVE_MAX_PER_ORDER' })
+  }
+  // sold out as read now: refused before the transaction, so a sell-out's thousands of refusals cost
+  // a read each (the conditional update in holdOrder still decides every ticket that is sold); only
+  // for orders that will hold their tickets (an approval's order takes them when approved)
+  if (!problems.length && opts.refuseSoldOut) {
+    for (const [id, amount] of amounts) {
+      const c = byId.get(id)!
+      if (amount > 0 && c.quota != null && c.sold + amount > c.quota) throw soldOut(id)
+    }
   }
   const tickets = [...amounts.values()].reduce((s, n) => s + n, 0)
   if (!problems.length && tickets === 0) problems.push({ field: 'tickets', errorType: 'TICKETS_REQUIRED' })
@@ -159,7 +170,7 @@ export async function holdOrder(
   const holding = visitor.status === 'PENDING'
   if (holding) {
     for (const l of plan.priced.lines) {
-      if (!(await takeQuota(trx, l.categoryId, l.amount))) throw new AppError(409, 'TICKETS_SOLD_OUT', { fields: [{ field: `tickets.${l.categoryId}`, errorType: 'SOLD_OUT' }], extra: { categoryId: l.categoryId } })
+      if (!(await takeQuota(trx, l.categoryId, l.amount))) throw soldOut(l.categoryId)
     }
     if (plan.coupon && !(await takeCoupon(trx, plan.coupon.id))) throw fieldError([{ field: 'couponCode', errorType: 'COUPON_INVALID' }])
   }
