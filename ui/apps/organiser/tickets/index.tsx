@@ -261,16 +261,21 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
 function PaymentMethods({ event, canEdit }: { event: EventFull; canEdit: boolean }) {
   const agency = useResource<Method[]>(usePermission('AGENCY.MANAGE') ? '/proxy/api/agency/paymentMethods' : null)
   const enabled = useResource<Method[]>(`/proxy/api/events/${event.id}/paymentMethods`)
+  // the box shows the click at once (the saved state follows the answer; an error puts it back)
+  const [saving, setSaving] = useState<Set<number> | null>(null)
   if (!enabled.data) return <Spinner />
-  const on = new Set(enabled.data.map((m) => m.id))
+  const on = saving ?? new Set(enabled.data.map((m) => m.id))
   const all = (agency.data ?? enabled.data).filter((m) => m.currency === event.currency)
   const toggle = async (id: number) => {
     const ids = on.has(id) ? [...on].filter((x) => x !== id) : [...on, id]
+    setSaving(new Set(ids))
     try {
       await put(`/proxy/api/events/${event.id}/paymentMethods`, { ids })
       await enabled.reload()
     } catch (err) {
       toast(errorText(err), 'error')
+    } finally {
+      setSaving(null)
     }
   }
   return (
@@ -280,7 +285,7 @@ function PaymentMethods({ event, canEdit }: { event: EventFull; canEdit: boolean
       <div class="tickets-methods">
         {all.map((m) => (
           <label key={m.id}>
-            <input type="checkbox" checked={on.has(m.id)} disabled={!canEdit} onChange={() => void toggle(m.id)} /> {t(`ticketing.method.${m.method}`)}
+            <input type="checkbox" checked={on.has(m.id)} disabled={!canEdit || saving !== null} onChange={() => void toggle(m.id)} /> {t(`ticketing.method.${m.method}`)}
             {m.iban && <span class="muted"> · {m.iban}</span>}
           </label>
         ))}
