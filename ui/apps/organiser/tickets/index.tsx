@@ -85,12 +85,14 @@ export function TicketsTab({ event }: { event: EventFull }) {
   )
 }
 
+/** A text input bound to one key of an EditableList draft (categories and coupons share it). */
+function draftInput(d: Draft, set: (k: string, v: string) => void, key: string, o: { inputMode?: 'decimal' | 'numeric'; placeholder?: string } = {}) {
+  return <input name={key} value={d[key]} inputMode={o.inputMode} placeholder={o.placeholder} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
+}
+
 function Categories({ event, res, canEdit }: { event: EventFull; res: ReturnType<typeof useResource<{ currency: string; taxCodes: string[]; items: Category[] }>>; canEdit: boolean }) {
   if (!res.data) return <Spinner />
   const { currency, taxCodes, items } = res.data
-  const input = (d: Draft, set: (k: string, v: string) => void, key: string, o: { inputMode?: 'decimal' | 'numeric'; placeholder?: string } = {}) => (
-    <input name={key} value={d[key]} inputMode={o.inputMode} placeholder={o.placeholder} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
-  )
   return (
     <EditableList<Category>
       title={t('ticketing.admin.categories')}
@@ -129,12 +131,12 @@ function Categories({ event, res, canEdit }: { event: EventFull; res: ReturnType
         <>
           <label>
             {t('ticketing.admin.name')}
-            {input(d, set, 'displayName')}
+            {draftInput(d, set, 'displayName')}
             <Err code={errors.displayName} />
           </label>
           <label>
             {t('ticketing.admin.priceGross')}
-            {input(d, set, 'price', { inputMode: 'decimal', placeholder: '25,00' })}
+            {draftInput(d, set, 'price', { inputMode: 'decimal', placeholder: '25,00' })}
             <Err code={errors.grossPrice} />
           </label>
           <label>
@@ -150,17 +152,17 @@ function Categories({ event, res, canEdit }: { event: EventFull; res: ReturnType
           </label>
           <label>
             {t('ticketing.admin.quota')}
-            {input(d, set, 'quota', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
+            {draftInput(d, set, 'quota', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
             <Err code={errors.quota} />
           </label>
           <label>
             {t('ticketing.admin.minPerOrder')}
-            {input(d, set, 'minPerOrder', { inputMode: 'numeric' })}
+            {draftInput(d, set, 'minPerOrder', { inputMode: 'numeric' })}
             <Err code={errors.minPerOrder} />
           </label>
           <label>
             {t('ticketing.admin.maxPerOrder')}
-            {input(d, set, 'maxPerOrder', { inputMode: 'numeric' })}
+            {draftInput(d, set, 'maxPerOrder', { inputMode: 'numeric' })}
             <Err code={errors.maxPerOrder} />
           </label>
         </>
@@ -175,9 +177,6 @@ function Categories({ event, res, canEdit }: { event: EventFull; res: ReturnType
 function Coupons({ event, categories, canEdit }: { event: EventFull; categories: Category[]; canEdit: boolean }) {
   const res = useResource<Coupon[]>(`/proxy/api/events/${event.id}/coupons`)
   if (!res.data) return <Spinner />
-  const text = (d: Draft, set: (k: string, v: string) => void, key: string, o: { inputMode?: 'decimal' | 'numeric'; placeholder?: string } = {}) => (
-    <input name={key} value={d[key]} inputMode={o.inputMode} placeholder={o.placeholder} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
-  )
   const value = (c: Coupon) => (c.valueType === 'PERCENT' ? `${c.reduction} %` : money(c.reduction, event.currency))
   return (
     <EditableList<Coupon>
@@ -217,7 +216,7 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
         <>
           <label>
             {t('ticketing.admin.code')}
-            {text(d, set, 'code')}
+            {draftInput(d, set, 'code')}
             <Err code={errors.code} />
           </label>
           <label>
@@ -229,7 +228,7 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
           </label>
           <label>
             {t('ticketing.admin.reduction')}
-            {text(d, set, 'reduction', { inputMode: 'decimal' })}
+            {draftInput(d, set, 'reduction', { inputMode: 'decimal' })}
             <Err code={errors.reduction} />
           </label>
           <label>
@@ -246,7 +245,7 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
           </label>
           <label>
             {t('ticketing.admin.maxUses')}
-            {text(d, set, 'maxUses', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
+            {draftInput(d, set, 'maxUses', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
             <Err code={errors.maxUses} />
           </label>
         </>
