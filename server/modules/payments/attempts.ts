@@ -142,7 +142,7 @@ export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, 
       }
       return await refundUnwanted(ctx, attempt0, remote.amount, 'DUPLICATE')
     } catch (e) {
-      if (e instanceof AppError && (e.errorType === 'TICKETS_SOLD_OUT' || e.errorType === 'FIELD_ERROR')) return await refundUnwanted(ctx, attempt0, remote.amount, 'LATE')
+      if (e instanceof AppError && (['TICKETS_SOLD_OUT', 'FIELD_ERROR', 'SEAT_NOT_AVAILABLE'].includes(e.errorType))) return await refundUnwanted(ctx, attempt0, remote.amount, 'LATE')
       throw e
     }
   }

@@ -4,7 +4,7 @@
 // and whole) through the provider from the organiser's order screen.
 import { afterAll, expect, test } from 'bun:test'
 import { type Harness, forEachDialect } from '../../testing/harness'
-import { buy, buyer } from '../ticketing/testing'
+import { address, buy, buyer } from '../ticketing/testing'
 import { MOLLIE, PAYPAL, STRIPE, attemptsOf, onlineEvent, orderRow, orderUrl, soldOf, startFakes, toConfirmation } from './testing'
 
 const fakes = startFakes()
@@ -119,6 +119,36 @@ forEachDialect(
       expect(h().smtp.mails.some((m) => m.subject === `Zahlung erstattet: ${o.number}`)).toBe(true)
       expect(h().smtp.mails.some((m) => m.subject === `Verspätete Zahlung erstattet: Bestellung ${o.number}` && JSON.stringify(m).includes('kasse@agentur.example'))).toBe(true)
       expect((await h().request('GET', orderUrl(id))).body.ticketOrder).toMatchObject({ step: 902, status: 'REFUNDED' })
+    })
+
+    test('late payment when the chosen seat is gone: refunded automatically, nothing taken twice', async () => {
+      const admin = await h().admin()
+      const { event, categories } = await onlineEvent(admin, MOLLIE)
+      const plan = await admin.put(`/proxy/api/events/${event.id}/seatingplan`, {
+        priceCategories: [{ key: 'p', displayName: 'Parkett', color: '#2b8a3e', ticketCategoryId: categories[0].id }],
+        areas: [{ displayName: 'Saal', chairs: [{ label: 'A 1', priceCategory: 'p', percentX: 10, percentY: 10, percentWidth: 2, percentHeight: 3 }] }],
+      })
+      expect(plan.status).toBe(200)
+      const chairId = plan.body.areas[0].chairs[0].id as number
+      const hold = async (identification: string) => (await h().request('POST', `/api/public/events/${event.id}/seatingplan/reservation/chair`, { body: { chairId, identification, amount: 1 } })).body.reservationToken as string
+      const r = await buy(h(), event.id, { ...buyer([]), identification: 'late-seat-visit-1', chairReservations: [await hold('late-seat-visit-1')] })
+      expect(r.status).toBe(201)
+      const id = r.body.ticketOrderId as string
+      expect((await h().request('POST', `${orderUrl(id)}/proceed/invoiceAddress`, { body: { invoiceAddress: address } })).body.step).toBe(40)
+      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: {} })
+      const [a] = await attemptsOf(h(), id)
+      h().clock.advance(31 * 60_000)
+      await h().tasks.runOnce()
+      expect((await orderRow(h(), id)).step).toBe(901)
+      // someone else takes the seat meanwhile
+      const other = await buy(h(), event.id, { ...buyer([]), identification: 'late-seat-visit-2', chairReservations: [await hold('late-seat-visit-2')] })
+      expect(other.status).toBe(201)
+      fakes.mollie.setStatus(a.external_id!, 'paid')
+      expect((await mollieHook(h(), a.external_id!)).body.outcome).toBe('LATE_REFUNDED')
+      expect(await orderRow(h(), id)).toMatchObject({ status: 'REFUNDED', step: 902 })
+      expect(await soldOf(h(), categories[0].id)).toBe(1)
+      const chair = await h().ctx.db.selectFrom('seating_chair').select('taken').where('id', '=', chairId).executeTakeFirstOrThrow()
+      expect(chair.taken).toBe(1)
     })
 
     test('PayPal: init gives the orderID; paymentPay before approval is refused; after approval the capture pays (100); a declined instrument answers PAYMENT_DECLINED', async () => {

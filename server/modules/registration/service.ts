@@ -461,9 +461,10 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
       }
     } else await fixSlotSelections(trx, now, visitor.id, eventId, slotPicks, !!admin)
     // Chairs: fixed to the registration while it holds places; a gone hold refuses it (nothing
-    // written). On the waiting list the guest holds no chair: the holds are checked, then given back.
+    // written). On the waiting list the guest holds no chair: the holds are checked, then given back;
+    // an order keeps them as its chairs, taken again when the guest moves up (orders/guest-list.ts).
     if (chairTokens.length) {
-      if (order && seatPlan && status !== 'WAITING_LIST') await fixOrderChairs(trx, now, order.id, visitor.id, eventId, input.identification!, seatPlan)
+      if (order && seatPlan) await fixOrderChairs(trx, now, order.id, visitor.id, eventId, input.identification!, seatPlan)
       else await fixChairHolds(trx, now, visitor.id, eventId, input.identification!, chairTokens)
       if (status === 'WAITING_LIST') await releaseVisitorChairs(trx, visitor.id)
     }

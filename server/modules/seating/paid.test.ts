@@ -10,9 +10,10 @@ import { buyer, paidEvent } from '../ticketing/testing'
 forEachDialect('a paid event where the seat decides the price', (h) => {
   let n = 0
   const visit = () => `paid-${Date.now().toString(36)}-${++n}`.padEnd(14, 'x')
-  async function setup() {
+  async function setup(eventOpts: Record<string, unknown> = {}) {
     const admin = (await h().admin()) as Agent
     const { event, categories } = await paidEvent(admin, {
+      event: eventOpts,
       categories: [
         { displayName: 'Parkett', grossPrice: 4000, taxCode: 'TAX_7', quota: 100 },
         { displayName: 'Loge', grossPrice: 9000, taxCode: 'TAX_19', quota: 100 },
@@ -167,5 +168,52 @@ forEachDialect('a paid event where the seat decides the price', (h) => {
     const bad = await admin.put(`/proxy/api/events/${event.id}/seatingplan`, { priceCategories: [{ key: 'x', displayName: 'Fremd', color: '#000000', ticketCategoryId: other.categories[0].id }], areas: [] })
     expect(bad.status).toBe(400)
     expect(bad.body.errorFields).toEqual([{ field: 'priceCategories.0.ticketCategoryId', errorType: 'INVALID' }])
+  })
+  test('a waiting-list order keeps the chosen chairs as its chairs: moving up takes them again, or is refused when one went', async () => {
+    const { admin, event, parkett, chair, areaId } = await setup({ maxVisitors: 1 })
+    expect((await admin.put(`/proxy/api/events/${event.id}/form-settings`, { waitingList: true })).status).toBe(200)
+    const first = visit()
+    const a1 = await register(event.id, { ...buyer([]), identification: first, chairReservations: [await reserve(event.id, chair('A 1').id, first)] })
+    expect(a1.body.status).toBe('PENDING')
+    const second = visit()
+    const w = await register(event.id, { ...buyer([]), identification: second, chairReservations: [await reserve(event.id, chair('A 2').id, second)] })
+    expect(w.status).toBe(201)
+    expect(w.body.status).toBe('WAITING_LIST')
+    // on the waiting list the chair is free for others
+    expect(await free(event.id, areaId, 'A 2')).toBe(1)
+    expect(await sold(parkett.id)).toBe(1)
+    const approve = (vid: number) => admin.post(`/proxy/api/events/${event.id}/visitors/${vid}/approve`, {})
+
+    // the first order expires: the place is free, the waiting guest moves up with their chair
+    h().clock.advance(31 * 60_000)
+    await h().tasks.runOnce()
+    expect(await free(event.id, areaId, 'A 1')).toBe(1)
+    const up = await approve(w.body.visitorId)
+    expect(up.status).toBe(200)
+    expect(up.body.status).toBe('PENDING')
+    expect(await free(event.id, areaId, 'A 2')).toBe(0)
+    expect(await sold(parkett.id)).toBe(1)
+    const info = (await h().request('GET', `/proxy/api/guest/ticketOrder/${w.body.ticketOrderId}`)).body
+    expect(info.ticketOrder).toMatchObject({ status: 'OPEN', grossPrice: 4000 })
+    expect(info.ticketOrder.visitorTickets.map((t: any) => t.chairInfo)).toEqual(['A 2'])
+    // the order's chair is the registration's: cancelling gives it back
+    const oid = (await h().ctx.db.selectFrom('ticket_order').select('id').where('public_id', '=', w.body.ticketOrderId).executeTakeFirstOrThrow()).id
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/${oid}/cancel`)).status).toBe(200)
+    expect(await free(event.id, areaId, 'A 2')).toBe(1)
+
+    // another waiting guest wants A 1, which someone else holds when the organiser moves them up
+    const third = visit()
+    const fill = await register(event.id, { ...buyer([]), identification: third, chairReservations: [await reserve(event.id, chair('A 2').id, third)] })
+    expect(fill.body.status).toBe('PENDING')
+    const fourth = visit()
+    const w2 = await register(event.id, { ...buyer([]), identification: fourth, chairReservations: [await reserve(event.id, chair('A 1').id, fourth)] })
+    expect(w2.body.status).toBe('WAITING_LIST')
+    await h().ctx.db.updateTable('event').set({ max_visitors: 2 }).where('id', '=', event.id).execute()
+    await reserve(event.id, chair('A 1').id, visit())
+    const refused = await approve(w2.body.visitorId)
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({ errorType: 'APPROVAL_SEAT_NOT_AVAILABLE', errorMessage: 'Ein Platz, den der Gast gewählt hat, ist inzwischen vergeben: Die Anmeldung kann nicht bestätigt werden.' })
+    expect((await h().ctx.db.selectFrom('event_visitor').select(['status', 'seats_held']).where('id', '=', w2.body.visitorId).executeTakeFirstOrThrow())).toEqual({ status: 'WAITING_LIST', seats_held: 0 })
+    expect(await sold(parkett.id)).toBe(1)
   })
 })

@@ -5,22 +5,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { forEachDialect } from '../../testing/harness'
-import { address, buy, buyer, paidEvent } from './testing'
+import { buy, buyer, paidEvent, pay } from './testing'
 
 // the repository's ../shared/einvoice (as the invoices tests); EINVOICE_VALIDATE points elsewhere (a worktree)
 const VALIDATE = process.env.EINVOICE_VALIDATE ?? resolve(import.meta.dir, '../../../../shared/einvoice/validate')
 const validatorReady = existsSync(VALIDATE) && existsSync('/usr/share/java/Saxon-HE.jar') && Bun.which('java') !== null && Bun.which('xmllint') !== null
 if (!validatorReady && process.env.CI === 'true') throw new Error('e-invoice validator cannot run: CI must validate invoices')
 if (!validatorReady) console.warn('e-invoice validator not available here: the order invoice XML is not validated')
-
-const pay = async (h: any, id: string, method: string) => {
-  const o = `/proxy/api/guest/ticketOrder/${id}`
-  let s = (await h.request('GET', o)).body.ticketOrder.step
-  if (s === 1) s = (await h.request('POST', `${o}/proceed/invoiceAddress`, { body: { invoiceAddress: address } })).body.step
-  if (s === 8) s = (await h.request('POST', `${o}/proceed/paymentSelection`, { body: { paymentMethod: method } })).body.step
-  expect(s).toBe(40)
-  return (await h.request('POST', `${o}/proceed/paymentPay`, { body: { paymentMethod: method } })).body
-}
 
 forEachDialect('organiser orders', (h) => {
   test('list, filters, search, detail, mark paid, cancel, resend, export, revenue', async () => {

@@ -36,3 +36,13 @@ export async function buy(h: Harness, eventId: number, body: Record<string, unkn
 }
 
 export const address = { receiver: 'Berta Käuferin', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin' }
+
+/** Takes an order from its first step to paymentPay with `method` (invoice address, method, pay): the pay answer. */
+export async function pay(h: Harness, id: string, method: string) {
+  const o = `/proxy/api/guest/ticketOrder/${id}`
+  let s = (await h.request('GET', o)).body.ticketOrder.step
+  if (s === 1) s = (await h.request('POST', `${o}/proceed/invoiceAddress`, { body: { invoiceAddress: address } })).body.step
+  if (s === 8) s = (await h.request('POST', `${o}/proceed/paymentSelection`, { body: { paymentMethod: method } })).body.step
+  expect(s).toBe(40)
+  return (await h.request('POST', `${o}/proceed/paymentPay`, { body: { paymentMethod: method } })).body
+}

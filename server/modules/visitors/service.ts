@@ -12,7 +12,7 @@ import { randomString } from '../identity/tokens'
 import { assertLabelsOfAgency, setVisitorLabels } from '../tags/service'
 import { releaseFieldPlaces, takeFieldPlaces } from '../reservations/service'
 import { releaseVisitorChairs } from '../seating/holds'
-import { cancelOrderWithRegistration, startWaitingOrder, waitingOrderOf } from '../ticketing/orders/guest-list'
+import { activeOrderOfVisitor, cancelOrderWithRegistration, startWaitingOrder, waitingOrderOf, withdrawOrderWithRegistration } from '../ticketing/orders/guest-list'
 import { holdsSeats, releaseSeats, takeSeats } from './capacity'
 import { queueGuestMail } from './mails'
 import type { ActionInput, VisitorAction, VisitorInput } from './model'
@@ -237,6 +237,8 @@ export async function activateByGuest(ctx: AppContext, guest: GuestActor, eventI
   const row = await ctx.db.transaction().execute(async (trx) => {
     const { v, event } = await ownRegistration(trx, guest, eventId, visitorId)
     if (!GUEST_ACTIVATABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
+    // a paid registration is confirmed by its order (payment or the organiser), never by the guest's click
+    if (v.status === 'PENDING' && (await activeOrderOfVisitor(trx, v.id))) throw new AppError(409, 'ORDER_PAYMENT_REQUIRED')
     const to: VisitorStatus = bool(event.require_approval) && v.status === 'INVITED' ? 'REQUIRE_APPROVAL' : 'CONFIRMED'
     const held = await settleSeats(trx, v, to, v.visitor_count, ctx.clock.now())
     const now = isoNow(ctx.clock.now())
@@ -258,19 +260,28 @@ export async function activateByGuest(ctx: AppContext, guest: GuestActor, eventI
 
 /** The guest declines (with an optional reason), unless the event hides the decline button. */
 export async function rejectByGuest(ctx: AppContext, guest: GuestActor, eventId: number, visitorId: number, reason: string | null) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { v, event } = await ownRegistration(trx, guest, eventId, visitorId)
-    if (bool(event.hide_decline_button)) throw new AppError(409, 'DECLINE_NOT_ALLOWED')
-    if (!GUEST_REJECTABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
-    await settleSeats(trx, v, 'VISITOR_DECLINED', v.visitor_count, ctx.clock.now())
-    const r = await trx
-      .updateTable('event_visitor')
-      .set({ status: 'VISITOR_DECLINED', seats_held: 0, decline_reason: reason, updated_at: isoNow(ctx.clock.now()) })
-      .where('id', '=', v.id)
-      .where('status', '=', v.status)
-      .returningAll()
-      .executeTakeFirst()
-    if (!r) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
-    return r
-  })
+  // a registration with a ticket order: the order is cancelled with it, if nothing is paid or owed (docs/ticketing.md)
+  const { event } = await ownRegistration(ctx.db, guest, eventId, visitorId)
+  const withOrder = await withdrawOrderWithRegistration(ctx, event, visitorId, (trx) => rejectOwn(ctx, trx, guest, eventId, visitorId, reason))
+  if (withOrder) {
+    ctx.notifyMail()
+    return withOrder
+  }
+  return ctx.db.transaction().execute((trx) => rejectOwn(ctx, trx, guest, eventId, visitorId, reason))
+}
+
+async function rejectOwn(ctx: AppContext, trx: Db, guest: GuestActor, eventId: number, visitorId: number, reason: string | null) {
+  const { v, event } = await ownRegistration(trx, guest, eventId, visitorId)
+  if (bool(event.hide_decline_button)) throw new AppError(409, 'DECLINE_NOT_ALLOWED')
+  if (!GUEST_REJECTABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
+  await settleSeats(trx, v, 'VISITOR_DECLINED', v.visitor_count, ctx.clock.now())
+  const r = await trx
+    .updateTable('event_visitor')
+    .set({ status: 'VISITOR_DECLINED', seats_held: 0, decline_reason: reason, updated_at: isoNow(ctx.clock.now()) })
+    .where('id', '=', v.id)
+    .where('status', '=', v.status)
+    .returningAll()
+    .executeTakeFirst()
+  if (!r) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
+  return r
 }

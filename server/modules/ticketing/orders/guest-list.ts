@@ -11,9 +11,8 @@ import { AppError } from '../../../shared/errors'
 import type { EventRow } from '../../events/events.table'
 import type { AccountActor } from '../../identity/auth'
 import { isoNow } from '../../../db/types'
-import { releaseFieldPlaces } from '../../reservations/service'
-import { releaseVisitorChairs } from '../../seating/holds'
 import { enqueueTask } from '../../tasks/runner'
+import { reholdOrderChairs } from '../../seating/orders'
 import { eventPaymentMethods } from '../payment-methods'
 import type { OrderStatus, TicketOrderRow } from '../ticketing.table'
 import { EXPIRE_TASK, addHistory, takeCoupon, takeQuota } from './create'
@@ -55,16 +54,40 @@ export async function cancelOrderWithRegistration<T>(ctx: AppContext, actor: Acc
   }
   if (applied) return result as T
   // A paid online order was refunded instead (the provider first, then its own transaction, which
-  // gave back the places and marked the registration DELETED): the registration's action follows
-  // from the status it had, and its form choices and chairs, which that release keeps, go back.
+  // gave back the places, form choices and chairs and marked the registration DELETED): the
+  // registration's action follows from the status it had, with nothing left to give back.
   return ctx.db.transaction().execute(async (trx) => {
-    const back = await trx.updateTable('event_visitor').set({ status: before.status }).where('id', '=', visitorId).where('status', '=', 'DELETED').where('seats_held', '=', 0).executeTakeFirst()
-    if (Number(back.numUpdatedRows) === 1) {
-      await releaseFieldPlaces(trx, visitorId)
-      await releaseVisitorChairs(trx, visitorId)
-    }
+    await trx.updateTable('event_visitor').set({ status: before.status }).where('id', '=', visitorId).where('status', '=', 'DELETED').where('seats_held', '=', 0).execute()
     return apply(trx)
   })
+}
+
+/**
+ * The guest withdraws (rejects) a registration that has an order: the order is cancelled with
+ * `apply` (the registration's own change) in one transaction, when nothing is paid or owed
+ * (cancelOrder's `unpaidOnly`). Bought tickets answer ORDER_CANCEL_NOT_ALLOWED: only the organiser
+ * cancels those (and refunds). Null when the registration has no order (left): the caller changes
+ * the registration alone.
+ */
+export async function withdrawOrderWithRegistration<T>(ctx: AppContext, event: EventRow, visitorId: number, apply: (trx: Db) => Promise<T>): Promise<T | null> {
+  const order = await activeOrderOfVisitor(ctx.db, visitorId)
+  if (!order) return null
+  let result: T | undefined
+  try {
+    await cancelOrder(ctx, null, event, order.id, {
+      unpaidOnly: true,
+      history: { via: 'GUEST', action: 'reject' },
+      inTransaction: async (trx) => {
+        result = await apply(trx)
+      },
+    })
+  } catch (e) {
+    if (!(e instanceof AppError && e.errorType === 'ORDER_NOT_OPEN')) throw e
+    // refused by unpaidOnly, or the order ended meanwhile (expiry): which one, the order says
+    if (await activeOrderOfVisitor(ctx.db, visitorId)) throw new AppError(409, 'ORDER_CANCEL_NOT_ALLOWED')
+    return null
+  }
+  return result as T
 }
 
 /** How long an approved (or moved-up) order holds its tickets for the guest to pay (docs/ticketing.md). */
@@ -100,6 +123,16 @@ export async function startWaitingOrder(ctx: AppContext, trx: Db, order: TicketO
   if (order.coupon_id != null) {
     if (!(await takeCoupon(trx, order.coupon_id))) throw new AppError(409, 'APPROVAL_COUPON_USED_UP')
     await trx.updateTable('ticket_order').set({ coupon_held: 1 }).where('id', '=', order.id).execute()
+  }
+  // the chairs the guest chose for seat-bound tickets: given back on the waiting list, taken again
+  // here (an approval order kept them fixed); taken by someone else meanwhile refuses the move-up
+  if (order.status === 'WAITING_LIST') {
+    try {
+      await reholdOrderChairs(trx, order, now)
+    } catch (e) {
+      if (e instanceof AppError && e.errorType === 'SEAT_NOT_AVAILABLE') throw new AppError(409, 'APPROVAL_SEAT_NOT_AVAILABLE', { extra: e.options.extra })
+      throw e
+    }
   }
   const methods = await eventPaymentMethods(trx, { id: order.event_id, agency_id: order.agency_id, currency: order.currency })
   const preselected = order.gross_price === 0 ? 'COUPON' : (order.payment_method ?? (methods.length === 1 ? methods[0].method : null))

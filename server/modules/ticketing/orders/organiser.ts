@@ -134,6 +134,11 @@ export interface CancelOptions {
   inTransaction?: (trx: Db) => Promise<void>
   /** written into the CANCELED history entry (what caused the cancel) */
   history?: Record<string, unknown>
+  /**
+   * The guest's own withdraw: only an order with nothing paid or owed (waiting, approval, open before
+   * its payment started, or free); never refunds. Anything else answers ORDER_NOT_OPEN.
+   */
+  unpaidOnly?: boolean
 }
 
 /**
@@ -142,7 +147,7 @@ export interface CancelOptions {
  * through its provider and ends REFUNDED (902); `actor` null is the system.
  */
 export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, event: EventRow, orderId: number, opts: CancelOptions = {}) {
-  if (paidOnlineCancel && (await paidOnlineCancel(ctx, actor, event, await orderOfEvent(ctx.db, event, orderId)))) return orderDetail(ctx, event, orderId)
+  if (!opts.unpaidOnly && paidOnlineCancel && (await paidOnlineCancel(ctx, actor, event, await orderOfEvent(ctx.db, event, orderId)))) return orderDetail(ctx, event, orderId)
   const at = isoNow(ctx.clock.now())
   await ctx.db.transaction().execute(async (trx) => {
     const row = await trx
@@ -153,6 +158,11 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, e
       .where('status', 'in', ['OPEN', 'CONFIRMED', 'PAID', 'WAITING_LIST', 'REQUIRE_APPROVAL'])
       // paid online meanwhile (after the check above): never cancelled without its refund
       .where((eb) => eb.or([eb('status', '!=', 'PAID'), eb('payment_method', 'is', null), eb('payment_method', 'not in', ['STRIPE', 'PAYPAL', 'MOLLIE'])]))
+      .$if(!!opts.unpaidOnly, (qb) =>
+        qb.where((eb) =>
+          eb.or([eb('status', 'in', ['WAITING_LIST', 'REQUIRE_APPROVAL']), eb.and([eb('status', '=', 'OPEN'), eb('step', '<', STEP.EXTERNAL_SITE)]), eb('gross_price', '=', 0)]),
+        ),
+      )
       .returningAll()
       .executeTakeFirst()
     if (!row) {

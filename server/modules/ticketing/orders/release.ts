@@ -3,6 +3,7 @@
 // so of two expiries or an expiry racing a cancellation only one releases (docs/ticketing.md).
 import type { Db } from '../../../db/database'
 import { AppError, fieldError } from '../../../shared/errors'
+import { releaseFieldPlaces, takeFieldPlaces } from '../../reservations/service'
 import { releaseOrderChairs, reholdOrderChairs } from '../../seating/orders'
 import { releaseSeats, takeSeats } from '../../visitors/capacity'
 import type { TicketOrderRow } from '../ticketing.table'
@@ -28,6 +29,8 @@ export async function releaseOrder(trx: Db, order: Pick<TicketOrderRow, 'id' | '
     if (v) {
       await trx.updateTable('event_visitor').set({ status: visitorStatus as any, seats_held: 0, updated_at: at }).where('id', '=', order.visitor_id).execute()
       await releaseSeats(trx, v.event_id, v.seats_held)
+      // the form's choices (defined values, timeslots) hold exactly while the registration holds places
+      if (v.seats_held > 0) await releaseFieldPlaces(trx, order.visitor_id)
     }
   }
   return true
@@ -49,5 +52,10 @@ export async function reholdOrder(trx: Db, order: TicketOrderRow, at: string): P
   }
   if (!(await takeSeats(trx, order.event_id, persons))) throw new AppError(409, 'TICKETS_SOLD_OUT')
   await reholdOrderChairs(trx, order, new Date(at))
-  if (order.visitor_id != null) await trx.updateTable('event_visitor').set({ status: 'PENDING', seats_held: persons, updated_at: at }).where('id', '=', order.visitor_id).execute()
+  if (order.visitor_id != null) {
+    const v = await trx.selectFrom('event_visitor').select('seats_held').where('id', '=', order.visitor_id).executeTakeFirst()
+    await trx.updateTable('event_visitor').set({ status: 'PENDING', seats_held: persons, updated_at: at }).where('id', '=', order.visitor_id).execute()
+    // the form's choices again, each with its conditional update (FIELD_ERROR when one went meanwhile)
+    if (v && v.seats_held === 0) await takeFieldPlaces(trx, order.visitor_id, order.event_id, new Date(at))
+  }
 }
