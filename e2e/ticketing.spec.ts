@@ -7,6 +7,7 @@ import { PNG } from 'pngjs'
 import { type APIRequestContext, type Page } from '@playwright/test'
 import pg from 'pg'
 import { createSchema } from '../server/testing/postgres'
+import { linkIn } from '../server/testing/smtp-sink'
 import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
 
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
@@ -266,6 +267,63 @@ test('an expired order: the server gives the tickets back by itself; the guest c
     await db.end()
     await server.stop()
     await pgSchema.drop()
+  }
+})
+
+test('a guest with an open order: the dashboard sends them to pay (not to confirm); withdrawing gives the tickets back, bought ones only the organiser cancels', async ({ page, server, browser }) => {
+  await setupAdmin(page, server)
+  const eventId = await paidEvent(page, server)
+  const cats = (await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/ticketCategories`)).json()).items
+  const buy = async (email: string, req: APIRequestContext = page.request) => {
+    const r = await req.post(`${server.url}/proxy/api/public/events/${eventId}/registrations`, { data: { salutation: 'Frau', firstName: 'Paula', lastName: 'Plan', email, tickets: [{ categoryId: cats[0].id, amount: 1 }] } })
+    expect(r.status(), await r.text()).toBe(201)
+    return (await r.json()).ticketOrderId as string
+  }
+  const sold = async () => (await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/ticketCategories`)).json()).items[0].sold as number
+  const open = await buy('paula@example.org')
+  expect(await sold()).toBe(1)
+  expect((await page.request.post(`${server.url}/proxy/api/public/visitor/resendMail`, { data: { email: 'paula@example.org' } })).status()).toBe(200)
+  const mail = await server.smtp.waitFor((m) => m.to.includes('paula@example.org') && m.text.includes('/guest/dashboard?token='), 15_000)
+  const ctx = await browser.newContext(PHONE)
+  try {
+    const g = await ctx.newPage()
+    await g.goto(linkIn(mail, '/guest/dashboard?token='))
+    const card = g.getByTestId('section-pendingEvents').locator('li').filter({ hasText: 'Jazznacht' })
+    await expect(g.getByText('Bitte schließen Sie Ihre Bestellung ab.')).toBeVisible()
+    await expect(card.getByRole('link', { name: 'Zur Bezahlung' })).toBeVisible()
+    await expect(card.getByRole('button', { name: 'Teilnahme bestätigen' })).toHaveCount(0)
+    await shot(g, 'ticketing-14-dashboard-pay-phone')
+    await card.getByRole('link', { name: 'Zur Bezahlung' }).click()
+    await expect(g).toHaveURL(new RegExp(`/pay/${open}$`))
+    await expect(g.getByText('Schritt 1 von 3 · Rechnungsadresse')).toBeVisible()
+    await g.goBack()
+    // withdrawing (the pending card's decline) cancels the order: the ticket is free again
+    await card.getByRole('button', { name: 'Absagen' }).click()
+    await g.getByRole('dialog', { name: 'Teilnahme absagen' }).getByRole('button', { name: 'Absage senden' }).click()
+    await expect(g.getByText('Ihre Absage ist eingegangen.')).toBeVisible()
+    await g.getByRole('button', { name: 'OK' }).click()
+    await expect.poll(sold).toBe(0)
+    await expect(g.getByTestId('section-declinedEvents').getByRole('heading', { name: 'Jazznacht' })).toBeVisible()
+    await expect(g.getByTestId('section-pendingEvents')).toHaveCount(0)
+
+    // bought on invoice: confirmed, and the card no longer offers to withdraw
+    // registering again as the signed-in guest (the session proves them)
+    const bought = await buy('paula@example.org', g.request)
+    for (const [path, data] of [
+      ['invoiceAddress', { invoiceAddress: { receiver: 'Paula Plan', street: 'Markt', streetNumber: '1', postCode: '04109', city: 'Leipzig' } }],
+      ['paymentSelection', { paymentMethod: 'INVOICE' }],
+      ['paymentPay', { paymentMethod: 'INVOICE' }],
+    ] as const) {
+      expect((await g.request.post(`${server.url}/proxy/api/guest/ticketOrder/${bought}/proceed/${path}`, { data })).status()).toBe(200)
+    }
+    await g.reload()
+    const confirmed = g.getByTestId('section-confirmedEvents').locator('li').filter({ hasText: 'Jazznacht' })
+    await expect(confirmed.getByRole('button', { name: 'Anmeldedetails' })).toBeVisible()
+    await expect(confirmed.getByRole('button', { name: 'Teilnahme zurückziehen' })).toHaveCount(0)
+    await shot(g, 'ticketing-15-dashboard-bought-phone')
+    expect(await sold()).toBe(1)
+  } finally {
+    await ctx.close()
   }
 })
 

@@ -4,6 +4,7 @@ export const de = {
   'guest.tab.notifications': 'Benachrichtigungen',
   'guest.list.pendingEvents': 'Ausstehend',
   'guest.list.pendingEvents.prompt': 'Bitte bestätigen Sie Ihre Teilnahme.',
+  'guest.list.pendingEvents.promptPay': 'Bitte schließen Sie Ihre Bestellung ab.',
   'guest.list.confirmedEvents': 'Angemeldet',
   'guest.list.invitedEvents': 'Eingeladen',
   'guest.list.openEvents': 'Offen',
@@ -29,6 +30,7 @@ export const de = {
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
   'guest.list.pendingEvents.prompt': 'Bitte bestätige deine Teilnahme.',
+  'guest.list.pendingEvents.promptPay': 'Bitte schließe deine Bestellung ab.',
   'guest.noAccess': 'Bitte öffne den Link aus deiner E-Mail, um deine Veranstaltungen zu sehen.',
 }
 export const en: Record<Keys, string> = {
@@ -37,6 +39,7 @@ export const en: Record<Keys, string> = {
   'guest.tab.notifications': 'Notifications',
   'guest.list.pendingEvents': 'Pending',
   'guest.list.pendingEvents.prompt': 'Please confirm your participation.',
+  'guest.list.pendingEvents.promptPay': 'Please complete your order.',
   'guest.list.confirmedEvents': 'Registered',
   'guest.list.invitedEvents': 'Invited',
   'guest.list.openEvents': 'Open',

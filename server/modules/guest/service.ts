@@ -9,6 +9,7 @@ import { canEditData, registrationExpired } from './details'
 import { canTransfer, transferDeadline } from './transfer'
 import { dashboardTokens } from '../documents/tokens'
 import { missingRequiredAgreements } from '../agreements/repository'
+import { guestOrders } from '../ticketing/orders/guest-list'
 
 export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
 
@@ -72,6 +73,9 @@ export async function guestEvents(ctx: AppContext, userId: number) {
     ctx.db,
     rows.filter((r) => r.v_status === 'WAITING_LIST').map((r) => r.v_id),
   )
+  // the registrations' open or bought ticket orders: the card offers paying instead of confirming,
+  // and withdrawing only while nothing is paid or owed (docs/ticketing.md)
+  const orders = await guestOrders(ctx.db, rows.map((r) => r.v_id))
   const now = ctx.clock.now()
   // the REQUIRED agreements each registration has not signed yet (the dashboard shows a line per one)
   const missing = new Map(
@@ -103,6 +107,8 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       registrationExpired: registrationExpired(r, now),
       canTransfer: canTransfer(r, { status: r.v_status, main_guest_checked_in: r.v_main_guest_checked_in }, now),
       transferUntil: bool(r.allow_transfer) ? transferDeadline(r) : null,
+      /** the registration's ticket order while it is open or bought: `id` for /pay/{id} */
+      ticketOrder: orders.get(r.v_id) ?? null,
       escortPersons: escorts.filter((e) => e.visitor_id === r.v_id).map(escortDto),
       missingAgreements: (missing.get(r.v_id) ?? []).map((a) => ({ id: a.id, displayName: a.display_name })),
       defaultFields: [

@@ -89,6 +89,9 @@ forEachDialect('orders and their registrations', (h) => {
     const { event, order } = await setup()
     const o = await order()
     const guest = await guestOf(o.visitorId)
+    // the dashboard sends them to pay instead
+    const dash = (await guest.get('/proxy/api/guest/events')).body
+    expect(dash.pendingEvents.map((e: any) => e.ticketOrder)).toEqual([{ id: o.publicId, status: 'OPEN', step: 1, withdrawable: true }])
     const act = await guest.post(`/proxy/api/guest/events/${event.id}/activate`, { visitor: o.visitorId })
     expect(act.status).toBe(409)
     expect(act.body).toMatchObject({ errorType: 'ORDER_PAYMENT_REQUIRED', errorMessage: 'Bitte schließen Sie zuerst Ihre Bestellung ab.' })
@@ -115,6 +118,7 @@ forEachDialect('orders and their registrations', (h) => {
     const b = await order()
     expect(await pay(h(), b.publicId, 'LOCATION')).toMatchObject({ status: 'CONFIRMED' })
     const guestB = await guestOf(b.visitorId)
+    expect((await guestB.get('/proxy/api/guest/events')).body.confirmedEvents.map((e: any) => e.ticketOrder)).toEqual([{ id: b.publicId, status: 'CONFIRMED', step: 100, withdrawable: false }])
     const refused = await guestB.post(`/proxy/api/guest/events/${event.id}/reject`, { visitor: b.visitorId })
     expect(refused.status).toBe(409)
     expect(refused.body).toMatchObject({ errorType: 'ORDER_CANCEL_NOT_ALLOWED', errorMessage: 'Gekaufte Tickets kann nur der Veranstalter stornieren. Bitte wenden Sie sich an den Veranstalter.' })

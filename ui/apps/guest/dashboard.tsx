@@ -81,7 +81,7 @@ function Section({ list, items, reload, entryPass }: { list: ListName; items: Gu
           {items.length}
         </span>
       </h2>
-      {list === 'pendingEvents' && <Alert tone="warn">{t('guest.list.pendingEvents.prompt')}</Alert>}
+      {list === 'pendingEvents' && <Alert tone="warn">{t(items.every((e) => e.ticketOrder?.status === 'OPEN') ? 'guest.list.pendingEvents.promptPay' : 'guest.list.pendingEvents.prompt')}</Alert>}
       {[...groups].map(([month, es]) => (
         <div key={month}>
           {month && <h3 class="month">{month}</h3>}

@@ -30,6 +30,8 @@ export interface GuestEntry {
   canEditRegistrationData?: boolean
   canTransfer?: boolean
   transferUntil?: string | null
+  /** the registration's open or bought ticket order (docs/ticketing.md): pay instead of confirm; withdraw only when `withdrawable` */
+  ticketOrder?: { id: string; status: string; step: number; withdrawable: boolean } | null
   event: {
     id: number
     displayName: string
@@ -252,7 +254,7 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
             {t('guestPortal.transfer')}
           </Button>
         )}
-        {!e.event.hideDeclineButton && (
+        {!e.event.hideDeclineButton && e.ticketOrder?.withdrawable !== false && (
           <Button variant="ghost" class="guest-btn guest-withdraw" onClick={() => setAsk('withdraw')}>
             {t('guestPortal.withdraw')}
           </Button>
@@ -294,9 +296,15 @@ function Decision({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
   // knows, so its required questions and agreements are answered (issue 10, item 5); a pending
   // registration has been through the form already and is confirmed at once
   const viaForm = e.registrationStatus.status === 'INVITED'
+  // a paid registration is confirmed by paying its order (the activate call refuses it)
+  const toPay = e.ticketOrder?.status === 'OPEN' ? e.ticketOrder.id : null
   return (
     <>
-      {viaForm ? (
+      {toPay ? (
+        <LinkButton href={`/pay/${toPay}`} class="guest-btn">
+          {t('guestPortal.pay')}
+        </LinkButton>
+      ) : viaForm ? (
         <LinkButton href={`/public/event/${e.event.id}`} class="guest-btn">
           {t('guestPortal.activate')}
         </LinkButton>
@@ -305,7 +313,7 @@ function Decision({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
           {t('guestPortal.activate')}
         </Button>
       )}
-      {!e.event.hideDeclineButton && (
+      {!e.event.hideDeclineButton && e.ticketOrder?.withdrawable !== false && (
         <Button variant="secondary" class="guest-btn" onClick={() => setDeclining(true)}>
           {t('guestPortal.decline')}
         </Button>

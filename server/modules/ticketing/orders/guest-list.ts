@@ -19,7 +19,7 @@ import { EXPIRE_TASK, addHistory, takeCoupon, takeQuota } from './create'
 import { stepState } from './guest'
 import { enqueueOrderMail } from './mails'
 import { cancelOrder } from './organiser'
-import { nextStep } from './steps'
+import { STEP, nextStep } from './steps'
 
 /** Order statuses the organiser's cancel accepts: the order still holds or owes something. */
 export const CANCELLABLE: readonly OrderStatus[] = ['OPEN', 'CONFIRMED', 'PAID', 'WAITING_LIST', 'REQUIRE_APPROVAL']
@@ -60,6 +60,19 @@ export async function cancelOrderWithRegistration<T>(ctx: AppContext, actor: Acc
     await trx.updateTable('event_visitor').set({ status: before.status }).where('id', '=', visitorId).where('status', '=', 'DELETED').where('seats_held', '=', 0).execute()
     return apply(trx)
   })
+}
+
+/** Whether the guest's own withdraw may cancel the order (cancelOrder's `unpaidOnly`, the same rule). */
+export const guestMayCancel = (o: { status: string; step: number; gross_price: number }) =>
+  o.status === 'WAITING_LIST' || o.status === 'REQUIRE_APPROVAL' || (o.status === 'OPEN' && o.step < STEP.EXTERNAL_SITE) || o.gross_price === 0
+
+/** The guest dashboard's view of its registrations' active orders (one query for all). */
+export async function guestOrders(db: Db, visitorIds: number[]) {
+  const out = new Map<number, { id: string; status: OrderStatus; step: number; withdrawable: boolean }>()
+  if (!visitorIds.length) return out
+  const rows = await db.selectFrom('ticket_order').select(['visitor_id', 'public_id', 'status', 'step', 'gross_price']).where('visitor_id', 'in', visitorIds).where('status', 'in', CANCELLABLE).orderBy('id').execute()
+  for (const o of rows) out.set(o.visitor_id!, { id: o.public_id, status: o.status, step: o.step, withdrawable: guestMayCancel(o) })
+  return out
 }
 
 /**

@@ -158,6 +158,7 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, e
       .where('status', 'in', ['OPEN', 'CONFIRMED', 'PAID', 'WAITING_LIST', 'REQUIRE_APPROVAL'])
       // paid online meanwhile (after the check above): never cancelled without its refund
       .where((eb) => eb.or([eb('status', '!=', 'PAID'), eb('payment_method', 'is', null), eb('payment_method', 'not in', ['STRIPE', 'PAYPAL', 'MOLLIE'])]))
+      // the same rule as guestMayCancel (orders/guest-list.ts), here as the conditional update's condition
       .$if(!!opts.unpaidOnly, (qb) =>
         qb.where((eb) =>
           eb.or([eb('status', 'in', ['WAITING_LIST', 'REQUIRE_APPROVAL']), eb.and([eb('status', '=', 'OPEN'), eb('step', '<', STEP.EXTERNAL_SITE)]), eb('gross_price', '=', 0)]),
