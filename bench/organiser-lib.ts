@@ -40,7 +40,13 @@ export async function startBinary(env: Record<string, string> = {}, opts: { lice
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'einlass-bench-'))
   if (opts.license) writeFileSync(join(dataDir, 'license.json'), testLicenseText({ limits: { events: 1000, guestAccounts: 1_000_000, agencyUsers: 25, storageMb: 10_240 } }))
-  const proc = spawn(BINARY, ['serve'], {
+  // PROFILE_DIR: the server from source under the runtime's CPU profiler instead of the binary (same
+  // trust of the test license key); the .cpuprofile lands there at exit — bench/profile-summary.ts reads it
+  const profile = process.env.PROFILE_DIR
+  const [cmd, args] = profile
+    ? [resolve(import.meta.dir, '..', 'node_modules', '.bin', 'bun'), ['--cpu-prof', `--cpu-prof-dir=${resolve(profile)}`, '--define', '__EINLASS_TRUST_TEST_LICENSE_KEY__=true', resolve(import.meta.dir, '..', 'server', 'main.ts'), 'serve']]
+    : [BINARY, ['serve']]
+  const proc = spawn(cmd, args, {
     cwd: dataDir,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), EINLASS_HOST: '127.0.0.1', EINLASS_DATA_DIR: dataDir, EINLASS_BASE_URL: `http://127.0.0.1:${port}`, EINLASS_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

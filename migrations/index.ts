@@ -24,6 +24,7 @@ import * as m2511_620 from './2026-11-25-620_payment_refund_unique'
 import * as m2511_630 from './2026-11-25-630_order_chairs'
 import * as m2511_640 from './2026-11-25-640_agency_logo'
 import * as m2511_650 from './2026-11-25-650_chair_hold_index'
+import * as m2611_700 from './2026-11-26-700_setup_generation'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-630_order_chairs': m2511_630,
   '2026-11-25-640_agency_logo': m2511_640,
   '2026-11-25-650_chair_hold_index': m2511_650,
+  '2026-11-26-700_setup_generation': m2611_700,
 }

@@ -1,18 +1,26 @@
 import type { Db } from '../../db/database'
+import { generationCache } from '../../db/generation-cache'
+import { prepared } from '../../db/prepared'
 import type { AgreementRow } from './agreements.table'
 
-/** An event's agreements: its own plus the agency's active GLOBAL ones, in display order. */
-export function effectiveAgreements(db: Db, event: { id: number; agency_id: number }): Promise<AgreementRow[]> {
-  return db
+// read by every registration and self check-in: compiled once, answers cached per process while the
+// 'setup' counter stands still (db/generation-cache.ts; triggers raise it on every agreement change)
+const agreementsQuery = prepared((db, p: { eventId: number; agencyId: number }) =>
+  db
     .selectFrom('agreement')
     .selectAll()
     .where('active', '=', true as never)
-    .where('agency_id', '=', event.agency_id)
-    .where((eb) => eb.or([eb('event_id', '=', event.id), eb('validity', '=', 'GLOBAL')]))
+    .where('agency_id', '=', p.agencyId)
+    .where((eb) => eb.or([eb('event_id', '=', p.eventId), eb('validity', '=', 'GLOBAL')]))
     .orderBy('validity', 'desc')
     .orderBy('sort_order')
-    .orderBy('id')
-    .execute()
+    .orderBy('id'),
+)
+const agreementsCache = generationCache<AgreementRow[]>('setup', { inTransaction: 'bypass' })
+
+/** An event's agreements: its own plus the agency's active GLOBAL ones, in display order. Do not change the rows: they are shared. */
+export function effectiveAgreements(db: Db, event: { id: number; agency_id: number }): Promise<AgreementRow[]> {
+  return agreementsCache.get(db, `${event.agency_id}:${event.id}`, async () => (await agreementsQuery(db, { eventId: event.id, agencyId: event.agency_id })).rows as AgreementRow[])
 }
 
 /** REQUIRED agreements of the event the registration has not CONFIRMED (one query). */

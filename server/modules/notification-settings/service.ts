@@ -2,6 +2,7 @@
 // value that is not null wins (event, then account, then personal), else the code's default.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
+import { generationCache } from '../../db/generation-cache'
 import { prepared } from '../../db/prepared'
 import { bool } from '../../db/types'
 import { t } from '../../i18n/catalogue'
@@ -150,25 +151,13 @@ function recipientQuery(code: string, roles: readonly string[]) {
 
 type Recipient = { accountId: number; id: number; email: string; language: string }
 
-// Recipients per database (the Kysely adapter, shared by its transactions), agency, event and code,
-// valid while the database's recipients counter (raised by triggers, migration 701) stands still:
-// one primary-key read instead of the join in every registration's transaction.
-const RECIPIENT_CACHE_MAX = 2000
-const recipientCaches = new WeakMap<object, { generation: number; entries: Map<string, Recipient[]> }>()
-const recipientGeneration = prepared((db) => db.selectFrom('cache_generation').select('n').where('name', '=', 'recipients'))
+// Recipients per database, agency, event and code, valid while the database's recipients counter
+// (raised by triggers, migration 701) stands still: one primary-key read instead of the join in
+// every registration's transaction (db/generation-cache.ts).
+const recipientCache = generationCache<Recipient[]>('recipients')
 
 export async function recipientsOf(db: Db, agencyId: number, code: string, eventId?: number): Promise<Recipient[]> {
-  const generation = (await recipientGeneration.first(db, {}))?.n ?? -1
-  const adapter = db.getExecutor().adapter
-  let cache = recipientCaches.get(adapter)
-  if (!cache || cache.generation !== generation) recipientCaches.set(adapter, (cache = { generation, entries: new Map() }))
-  const key = `${agencyId}:${eventId ?? -1}:${code}`
-  const hit = cache.entries.get(key)
-  if (hit) return hit
-  const found = await findRecipients(db, agencyId, code, eventId)
-  if (cache.entries.size >= RECIPIENT_CACHE_MAX) cache.entries.clear()
-  cache.entries.set(key, found)
-  return found
+  return recipientCache.get(db, `${agencyId}:${eventId ?? -1}:${code}`, () => findRecipients(db, agencyId, code, eventId))
 }
 
 async function findRecipients(db: Db, agencyId: number, code: string, eventId?: number): Promise<Recipient[]> {

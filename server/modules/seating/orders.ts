@@ -4,6 +4,7 @@
 // changed hold refuses it, nothing written) and records the chairs on the order (`ticket_order_chair`),
 // which the order shows as `chairInfo`, gives back when it is released and takes again on reset.
 import type { Db } from '../../db/database'
+import { generationCache } from '../../db/generation-cache'
 import { prepared } from '../../db/prepared'
 import { isoNow } from '../../db/types'
 import { AppError, fieldError } from '../../shared/errors'
@@ -29,9 +30,12 @@ const boundCategoriesQuery = prepared((db, p: { eventId: number }) =>
     .where('t.event_id', '=', p.eventId),
 )
 
+/** cached per process while the 'setup' counter stands still (db/generation-cache.ts) */
+const boundCache = generationCache<Array<{ id: number; ticket_category_id: number | null }>>('setup', { inTransaction: 'bypass' })
+
 /** Reads (before the transaction) which ticket categories are seat-bound and what the named holds are priced by. */
 export async function seatTickets(db: Db, eventId: number, identification: string | undefined, tokens: string[], now: Date): Promise<SeatTickets> {
-  const cats = (await boundCategoriesQuery(db, { eventId })).rows
+  const cats = await boundCache.get(db, String(eventId), async () => (await boundCategoriesQuery(db, { eventId })).rows)
   const bound = new Set(cats.map((c) => c.ticket_category_id!))
   const ticketOf = new Map(cats.map((c) => [c.id, c.ticket_category_id!]))
   if (!tokens.length) return { bound, chairs: [] }

@@ -2,6 +2,7 @@
 // provider interface the step machine pays through. The offline methods (TRANSFER, INVOICE,
 // LOCATION, COUPON) are providers here; STRIPE, PAYPAL and MOLLIE register theirs in the next issue
 // (registerPaymentProvider) and may use steps 10 (payment data) and 70/80/90.
+import { generationCache } from '../../db/generation-cache'
 import { prepared } from '../../db/prepared'
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools'
 import type { AppContext } from '../../context'
@@ -145,8 +146,12 @@ const eventMethodsQuery = prepared((db, p: { eventId: number; agencyId: number; 
     .orderBy('p.id'),
 )
 
-export async function eventPaymentMethods(db: Db, event: Pick<EventRow, 'id' | 'agency_id' | 'currency'>) {
-  return (await eventMethodsQuery(db, { eventId: event.id, agencyId: event.agency_id, currency: event.currency })).rows
+/** cached per process while the 'setup' counter stands still (db/generation-cache.ts) */
+const methodsCache = generationCache<PaymentMethodRow[]>('setup', { inTransaction: 'bypass' })
+
+export async function eventPaymentMethods(db: Db, event: Pick<EventRow, 'id' | 'agency_id' | 'currency'>): Promise<PaymentMethodRow[]> {
+  const load = async () => (await eventMethodsQuery(db, { eventId: event.id, agencyId: event.agency_id, currency: event.currency })).rows as PaymentMethodRow[]
+  return methodsCache.get(db, `${event.id}:${event.agency_id}:${event.currency}`, load)
 }
 
 export async function setEventPaymentMethods(ctx: AppContext, event: EventRow, ids: number[]) {
