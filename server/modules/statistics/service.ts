@@ -6,7 +6,11 @@ import type { EventRow } from '../events/events.table'
 import { formDefinitions } from '../forms/service'
 import { answersOf, countAnswers } from '../visitors/answers'
 
-const dayKey = (iso: string, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: safeTimeZone(tz), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso))
+/** YYYY-MM-DD of an instant in a time zone; one formatter per event (building one costs far more than formatting) */
+const dayKeyIn = (tz: string) => {
+  const f = new Intl.DateTimeFormat('en-CA', { timeZone: safeTimeZone(tz), year: 'numeric', month: '2-digit', day: '2-digit' })
+  return (iso: string) => f.format(new Date(iso))
+}
 const QUARTER = 15 * 60_000
 /** Answers are counted over the registrations that hold a place: the guests who come. */
 const ANSWER_STATUSES = ['CONFIRMED', 'APPEARED'] as const
@@ -41,8 +45,9 @@ export async function eventStatistics(db: Db, event: EventRow) {
     answerCounts(db, event),
   ])
   const days = new Map<string, { registrations: number; persons: number }>()
+  const dayKey = dayKeyIn(event.timezone)
   for (const v of visitors) {
-    const k = dayKey(v.registered_at!, event.timezone)
+    const k = dayKey(v.registered_at!)
     const d = days.get(k) ?? { registrations: 0, persons: 0 }
     d.registrations++
     d.persons += v.visitor_count
