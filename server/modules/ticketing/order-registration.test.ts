@@ -85,8 +85,8 @@ forEachDialect('orders and their registrations', (h) => {
     expect(await taken()).toEqual({ value: 1, slot: 1, sold: 1, seats: 1 })
   })
 
-  test('a guest cannot confirm their registration while its order is unpaid', async () => {
-    const { event, order } = await setup()
+  test('neither the guest nor the organiser confirms a registration around its unpaid order', async () => {
+    const { admin, event, order } = await setup()
     const o = await order()
     const guest = await guestOf(o.visitorId)
     // the dashboard sends them to pay instead
@@ -97,6 +97,11 @@ forEachDialect('orders and their registrations', (h) => {
     expect(act.body).toMatchObject({ errorType: 'ORDER_PAYMENT_REQUIRED', errorMessage: 'Bitte schließen Sie zuerst Ihre Bestellung ab.' })
     expect(await visitor(o.visitorId)).toMatchObject({ status: 'PENDING', seats_held: 1 })
     expect((await orderRow(o.publicId)).status).toBe('OPEN')
+    // nor the organiser around the order: it is marked paid (or cancelled) instead
+    const approve = await admin.post(`/proxy/api/events/${event.id}/visitors/${o.visitorId}/approve`, {})
+    expect(approve.status).toBe(409)
+    expect(approve.body).toMatchObject({ errorType: 'ORDER_AWAITS_PAYMENT', errorMessage: 'Diese Anmeldung wartet auf die Bezahlung ihrer Bestellung. Markieren Sie die Bestellung als bezahlt oder stornieren Sie sie.' })
+    expect(await visitor(o.visitorId)).toMatchObject({ status: 'PENDING', seats_held: 1 })
   })
 
   test('withdrawing cancels an unpaid order (tickets, value, timeslot back; the order mail); bought tickets are refused', async () => {

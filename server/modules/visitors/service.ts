@@ -175,6 +175,9 @@ export async function applyAction(
   if (action === 'invite' && !v.email) throw new AppError(409, 'NO_EMAIL')
   // a paid registration's waiting order moves on to payment: the guest is PENDING until it settles (docs/ticketing.md)
   const order = action === 'approve' && (v.status === 'WAITING_LIST' || v.status === 'REQUIRE_APPROVAL') ? await waitingOrderOf(trx, v.id) : undefined
+  // a registration waiting for its order's payment is confirmed by the order (mark paid), never
+  // around it: its expiry would otherwise delete the registration the organiser just confirmed
+  if (action === 'approve' && v.status === 'PENDING' && (await activeOrderOfVisitor(trx, v.id))?.status === 'OPEN') throw new AppError(409, 'ORDER_AWAITS_PAYMENT')
   const to: VisitorStatus = action === 'invite' ? (opts.reservePlace || v.status === 'PENDING' ? 'PENDING' : 'INVITED') : order ? 'PENDING' : TARGET[action]
   const held = await settleSeats(trx, v, to, v.visitor_count, ctx.clock.now())
   const now = isoNow(ctx.clock.now())
