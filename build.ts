@@ -4,9 +4,9 @@
 //   bun build.ts --test-license-key   the executable also trusts the test license key (e2e only)
 //   --outfile PATH                    where the executable goes (default dist/einlass)
 // The Dockerfile runs `npm run build`, i.e. exactly this.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
-import { bundleUi, publicPageScripts } from './ui/bundle'
+import { buildUiFolder, publicPageScripts } from './ui/bundle'
 
 const root = import.meta.dir
 const args = process.argv.slice(2)
@@ -17,44 +17,12 @@ const outfile = resolve(root, outIdx >= 0 ? args[outIdx + 1] : 'dist/einlass')
 const buildDir = join(root, 'ui', 'build')
 const publicDir = join(buildDir, 'public')
 
-function walk(dir: string): string[] {
-  const out: string[] = []
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name)
-    if (statSync(full).isDirectory()) out.push(...walk(full))
-    else out.push(full)
-  }
-  return out
-}
-
 async function buildUi() {
   const t0 = performance.now()
   rmSync(buildDir, { recursive: true, force: true })
-  mkdirSync(publicDir, { recursive: true })
-  const result = await bundleUi(join(publicDir, 'assets'))
-  const entry = result.outputs.find((o) => o.kind === 'entry-point' && o.path.endsWith('.js'))
-  const css = result.outputs.filter((o) => o.path.endsWith('.css'))
-  if (!entry) throw new Error('UI build produced no entry script')
-  const href = (p: string) => `/${relative(publicDir, p).split('\\').join('/')}`
-  const template = readFileSync(join(root, 'ui', 'index.html'), 'utf8')
+  const { result, files } = await buildUiFolder(publicDir)
   const assetsDir = join(publicDir, 'assets')
-  const tags = [...css.map((c) => `<link rel="stylesheet" href="${href(c.path)}">`), `<script type="module" src="${href(entry.path)}"></script>`]
-  writeFileSync(join(publicDir, 'index.html'), template.replace('<!-- assets -->', tags.join('\n    ')))
-  // /public/… routes get a copy that fetches the public area's chunks alongside the entry: without it
-  // the browser finds them one round trip after another (entry, then public chunk, then its imports)
-  const preload = publicPageScripts(result.metafile!, assetsDir, false)
-    .map((s) => join(assetsDir, s))
-    .filter((p) => p !== entry.path)
-    .map((p) => `<link rel="modulepreload" href="${href(p)}">`)
-  writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [...tags, ...preload].join('\n    ')))
-  const staticDir = join(root, 'ui', 'static')
-  if (existsSync(staticDir)) cpSync(staticDir, publicDir, { recursive: true })
-
-  // Precompressed twins: served when the browser accepts gzip.
-  for (const f of walk(publicDir)) {
-    if (/\.(js|css|html|svg|json)$/.test(f)) writeFileSync(`${f}.gz`, Bun.gzipSync(readFileSync(f), { level: 9 }))
-  }
-  const files = walk(publicDir)
+  const href = (p: string) => `/${relative(publicDir, p).split('\\').join('/')}`
   const sizes = files.filter((f) => f.endsWith('.js.gz')).reduce((a, f) => a + statSync(f).size, 0)
   const publicPage = publicPageScripts(result.metafile!, assetsDir).reduce((a, f) => a + statSync(join(assetsDir, `${f}.gz`)).size, 0)
   console.log(`ui: ${files.length} files in ${Math.round(performance.now() - t0)} ms, scripts ${(sizes / 1024).toFixed(1)} kB gzipped in total, public page ${(publicPage / 1024).toFixed(1)} kB`)

@@ -36,8 +36,9 @@ try {
       if (p.download > 0) await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: p.latency, downloadThroughput: p.download, uploadThroughput: p.upload })
       const wire = new Map<string, number>()
       const types = new Map<string, string>()
+      const urls = new Map<string, string>()
       cdp.on('Network.loadingFinished', (e: any) => wire.set(e.requestId, e.encodedDataLength))
-      cdp.on('Network.responseReceived', (e: any) => types.set(e.requestId, e.type))
+      cdp.on('Network.responseReceived', (e: any) => (types.set(e.requestId, e.type), urls.set(e.requestId, e.response.url)))
       const t0 = Date.now()
       await page.goto(url)
       const section = page.getByTestId('section-confirmedEvents')
@@ -47,7 +48,9 @@ try {
       await page.waitForLoadState('networkidle')
       js = 0
       files = 0
-      for (const [id, type] of types) if (type === 'Script') (js += wire.get(id) ?? 0), files++
+      const scripts: string[] = []
+      for (const [id, type] of types) if (type === 'Script') (js += wire.get(id) ?? 0), files++, scripts.push(`${((wire.get(id) ?? 0) / 1024).toFixed(1)} KB ${urls.get(id)?.replace(/^.*\//, '')}`)
+      if (run === 0 && p.download < 0) console.log(`scripts on the wire: ${scripts.join(', ')}`)
       if (run === 0 && p.download < 0 && process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT })
       await ctx.close()
     }

@@ -1,6 +1,7 @@
 // Bundles the browser UI (run by build.ts and by the size budget test, never shipped): entry ui/main.tsx,
 // one lazily loaded chunk per area, react imports served by preact/compat.
 import type { BunPlugin } from 'bun'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 
 const root = resolve(import.meta.dir, '..')
@@ -45,7 +46,51 @@ export async function bundleUi(outdir: string) {
   return result
 }
 
-type Metafile = NonNullable<Awaited<ReturnType<typeof bundleUi>>['metafile']>
+function walk(dir: string): string[] {
+  const out: string[] = []
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name)
+    if (statSync(full).isDirectory()) out.push(...walk(full))
+    else out.push(full)
+  }
+  return out
+}
+
+/**
+ * The UI's public folder as the server serves it (build.ts, and the guest pages' budget test that
+ * loads a page through the server like a browser): scripts and styles under assets/, index.html,
+ * index-public.html (which preloads the public area's chunks), the static files, and a gzip twin
+ * (level 9) of every text file. Returns the build result and every file written.
+ */
+export async function buildUiFolder(publicDir: string) {
+  mkdirSync(publicDir, { recursive: true })
+  const assetsDir = join(publicDir, 'assets')
+  const result = await bundleUi(assetsDir)
+  const entry = result.outputs.find((o) => o.kind === 'entry-point' && o.path.endsWith('.js'))
+  const css = result.outputs.filter((o) => o.path.endsWith('.css'))
+  if (!entry) throw new Error('UI build produced no entry script')
+  const href = (p: string) => `/${relative(publicDir, p).split('\\').join('/')}`
+  const template = readFileSync(join(root, 'ui', 'index.html'), 'utf8')
+  const tags = [...css.map((c) => `<link rel="stylesheet" href="${href(c.path)}">`), `<script type="module" src="${href(entry.path)}"></script>`]
+  writeFileSync(join(publicDir, 'index.html'), template.replace('<!-- assets -->', tags.join('\n    ')))
+  // /public/… routes get a copy that fetches the public area's chunks alongside the entry: without it
+  // the browser finds them one round trip after another (entry, then public chunk, then its imports)
+  const preload = publicPageScripts(result.metafile!, assetsDir, false)
+    .map((s) => join(assetsDir, s))
+    .filter((p) => p !== entry.path)
+    .map((p) => `<link rel="modulepreload" href="${href(p)}">`)
+  writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [...tags, ...preload].join('\n    ')))
+  const staticDir = join(root, 'ui', 'static')
+  if (existsSync(staticDir)) cpSync(staticDir, publicDir, { recursive: true })
+
+  // Precompressed twins: served when the browser accepts gzip.
+  for (const f of walk(publicDir)) {
+    if (/\.(js|css|html|svg|json)$/.test(f)) writeFileSync(`${f}.gz`, Bun.gzipSync(readFileSync(f), { level: 9 }))
+  }
+  return { result, files: walk(publicDir) }
+}
+
+export type Metafile = NonNullable<Awaited<ReturnType<typeof bundleUi>>['metafile']>
 
 /**
  * The scripts a browser fetches for the public registration page, as paths relative to the build's

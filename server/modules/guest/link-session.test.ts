@@ -108,4 +108,57 @@ forEachDialect('guest links become sessions', (h) => {
     expect((await t2.get('/proxy/api/guest/events')).status).toBe(200)
     expect((await t2.get('/proxy/api/user/current')).status).toBe(401)
   })
+
+  // The session slides its expiry (at most once an hour, identity/session.ts) and renews its cookie;
+  // the marker renews with it, or it ran out while the session lived on and the public form of a
+  // guest who was still signed in came up empty.
+  const expiresOf = (c: string | undefined) => new Date(/Expires=([^;]+)/.exec(c ?? '')?.[1] ?? NaN).getTime()
+  const cookieNamed = (r: { headers: Headers }, name: string) => r.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))
+
+  test('when the session cookie is renewed the marker is renewed with it, with the same expiry', async () => {
+    const g = await createUser(h(), { password: null })
+    const agent = h().agent()
+    const first = await agent.request('GET', `/guest/dashboard?token=${encodeURIComponent(await linkFor(g.userId))}`)
+    const lifetime = h().ctx.config.session.lifetime_days * 24 * 60 * 60 * 1000
+    expect(expiresOf(cookieNamed(first, 'einlass_known'))).toBe(expiresOf(cookieNamed(first, 'einlass_session')))
+    // within the hour nothing is renewed
+    h().clock.advance(10 * 60 * 1000)
+    const quiet = await agent.get('/proxy/api/guest/events')
+    expect(quiet.status).toBe(200)
+    expect(quiet.headers.getSetCookie()).toEqual([])
+    // two days on: the session slides, both cookies go out with the new expiry
+    h().clock.advance(2 * 24 * 60 * 60 * 1000)
+    const later = await agent.get('/proxy/api/guest/events')
+    expect(later.status).toBe(200)
+    const session = cookieNamed(later, 'einlass_session')
+    const marker = cookieNamed(later, 'einlass_known')
+    expect(session).toBeDefined()
+    expect(marker).toMatch(/^einlass_known=1; /)
+    expect(marker).not.toContain('HttpOnly')
+    expect(Math.abs(expiresOf(session) - (h().clock.now().getTime() + lifetime))).toBeLessThan(2000)
+    expect(expiresOf(marker)).toBe(expiresOf(session))
+    expect(expiresOf(marker)).toBeGreaterThan(expiresOf(cookieNamed(first, 'einlass_known')))
+    // the same link opened again days later keeps the session and renews both cookies as well
+    h().clock.advance(2 * 24 * 60 * 60 * 1000)
+    const again = await agent.request('GET', `/guest/dashboard?token=${encodeURIComponent(await linkFor(g.userId))}`)
+    expect(again.status).toBe(302)
+    expect(expiresOf(cookieNamed(again, 'einlass_known'))).toBe(expiresOf(cookieNamed(again, 'einlass_session')))
+    expect(expiresOf(cookieNamed(again, 'einlass_session'))).toBeGreaterThan(expiresOf(session))
+    expect((await agent.get('/proxy/api/guest/events')).status).toBe(200)
+    // logout clears both
+    const out = await agent.request('GET', '/logout')
+    expect(cookieNamed(out, 'einlass_known')).toContain('Max-Age=0')
+    expect(cookieNamed(out, 'einlass_session')).toContain('Max-Age=0')
+  })
+
+  test('a password login without a guest link gets no marker when its session is renewed', async () => {
+    const a = await createAgency(h())
+    const org = await createUser(h(), { accounts: [{ agencyId: a.id, role: 'AGENCY_EDITOR' }] })
+    const agent = await loginAs(h(), org, { accountId: undefined })
+    h().clock.advance(2 * 60 * 60 * 1000)
+    const r = await agent.get('/proxy/userDetails')
+    expect(r.status).toBe(200)
+    expect(cookieNamed(r, 'einlass_session')).toBeDefined()
+    expect(cookieNamed(r, 'einlass_known')).toBeUndefined()
+  })
 })

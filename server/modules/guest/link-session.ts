@@ -8,22 +8,16 @@
 // Beside the session a marker cookie (KNOWN_GUEST_COOKIE) that scripts may read: the session cookie
 // is HttpOnly, so without it a page opened straight from the mail (the public event page) could not
 // know that it should ask for the guest's data to pre-fill the form. It holds no secret ("1"), has the
-// session's lifetime, path and SameSite, and /logout clears it with the session.
+// session's lifetime, path and SameSite, is renewed whenever the session cookie is (its expiry slides,
+// identity/auth.ts), and /logout clears it with the session (identity/session.ts makes all three).
 import type { AppContext } from '../../context'
 import { clientIp } from '../../http/client-address'
 import { GUEST_ACCESS, findAccessToken } from '../identity/access-tokens'
-import { SESSION_COOKIE, createSession, invalidateSession, readCookie, sessionCookie, validateSessionToken } from '../identity/session'
+import { SESSION_COOKIE, createSession, invalidateSession, knownGuestCookie, readCookie, renewedSessionCookies, sessionCookie, validateSessionToken } from '../identity/session'
+
+export { KNOWN_GUEST_COOKIE, clearKnownGuestCookie, knownGuestCookie } from '../identity/session'
 
 type Server = Parameters<typeof clientIp>[1]
-
-export const KNOWN_GUEST_COOKIE = 'einlass_known'
-
-const secureFlag = (ctx: AppContext) => (ctx.config.baseUrl.startsWith('https:') || ctx.config.server.tls_cert ? '; Secure' : '')
-
-/** "This browser has a guest session": readable by scripts on purpose, no secret in it. */
-export const knownGuestCookie = (ctx: AppContext, expiresAt: string) => `${KNOWN_GUEST_COOKIE}=1; Path=/; SameSite=Lax; Expires=${new Date(expiresAt).toUTCString()}${secureFlag(ctx)}`
-
-export const clearKnownGuestCookie = (ctx: AppContext) => `${KNOWN_GUEST_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0${secureFlag(ctx)}`
 
 /** The redirect that turns a guest link into a session, or null when the request is no guest link. */
 export async function adoptGuestLink(ctx: AppContext, request: Request, server: Server, headers: Record<string, string>): Promise<Response | null> {
@@ -36,8 +30,13 @@ export async function adoptGuestLink(ctx: AppContext, request: Request, server: 
   const link = await findAccessToken(ctx, token, GUEST_ACCESS)
   // an unknown or expired link changes nothing: the page asks for a new link as before
   if (link) {
-    const existing = await validateSessionToken(ctx, readCookie(request, SESSION_COOKIE))
-    // the browser's own login of the same person stays (it may reach more than the link would)
+    const current = readCookie(request, SESSION_COOKIE)
+    const existing = await validateSessionToken(ctx, current)
+    // the browser's own login of the same person stays (it may reach more than the link would); when
+    // this request slid its expiry, its cookies go out renewed as on any other request
+    if (existing && current && existing.refreshed && existing.session.user_id === link.user_id && !existing.session.tfa_pending) {
+      for (const c of renewedSessionCookies(ctx, request, current, existing.session)) out.append('set-cookie', c)
+    }
     if (!existing || existing.session.user_id !== link.user_id || existing.session.tfa_pending) {
       if (existing) await invalidateSession(ctx, existing.session.id)
       const { token: sessionToken, session } = await createSession(ctx, link.user_id, {

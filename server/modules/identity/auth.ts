@@ -7,7 +7,7 @@ import { AppError, forbidden, notAuthenticated } from '../../shared/errors'
 import type { AccountRow, AppUserRow, SessionRow } from './identity.table'
 import { GUEST_ACCESS, findAccessToken } from './access-tokens'
 import { ORGANISER_ROLES, type Permission, can, isGuestRole } from './roles'
-import { SESSION_COOKIE, readCookie, sessionCookie, validateSessionToken } from './session'
+import { SESSION_COOKIE, readCookie, renewedSessionCookies, validateSessionToken } from './session'
 
 export const ACCOUNT_HEADER = 'x-account-id'
 export const GUEST_TOKEN_HEADER = 'x-guest-token'
@@ -67,7 +67,8 @@ async function loadSession(ctx: AppContext, c: HttpContext): Promise<SessionActo
   if (!token) return null
   const v = await validateSessionToken(ctx, token)
   if (!v) return null
-  if (v.refreshed) c.set.headers['set-cookie'] = sessionCookie(ctx, token, v.session.expires_at)
+  // the slid expiry goes to the browser, with the guest marker when the session has one
+  if (v.refreshed) (c.set.headers as Record<string, string | string[]>)['set-cookie'] = renewedSessionCookies(ctx, c.request, token, v.session)
   const { session } = v
   if (session.tfa_pending) return null
   const user = await ctx.db.selectFrom('app_user').selectAll().where('id', '=', session.user_id).executeTakeFirst()

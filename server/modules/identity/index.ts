@@ -32,8 +32,7 @@ import { requestPasswordReset, resetLinkInfo, resetPassword } from './password-r
 import { listAccountsOfUser } from './repository'
 import { isGuestRole } from './roles'
 import { createAgencyWithAdmin, login, loginSecondStep, pendingLogin, setupRequired } from './service'
-import { clearKnownGuestCookie } from '../guest/link-session'
-import { SESSION_COOKIE, clearSessionCookie, createSession, invalidateSession, readCookie, sessionCookie } from './session'
+import { SESSION_COOKIE, clearKnownGuestCookie, clearSessionCookie, createSession, invalidateSession, readCookie, sessionCookie } from './session'
 import { addMethod, enabledMethods, linkDataFor, linkMethod, listMethods, recoveryCodeState, regenerateRecoveryCodes, removeMethod, sendLoginEmailCode, setEnabled, tfaDto } from './tfa'
 import {
   accountsWithImages,

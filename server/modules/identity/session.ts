@@ -74,6 +74,36 @@ export function sessionCookie(ctx: AppContext, token: string, expiresAt: string)
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Expires=${new Date(expiresAt).toUTCString()}${secure}`
 }
 
+/**
+ * The readable marker beside a guest link's session ("this browser has a guest session", no secret):
+ * the session cookie is HttpOnly, so a page opened straight from a mail (the public event page) reads
+ * this one to know it may ask for the guest's data to pre-fill its form. guest/link-session.ts sets it
+ * with the session; it has the session cookie's lifetime, path and SameSite, is renewed with it
+ * (renewedSessionCookies) and cleared with it at logout.
+ */
+export const KNOWN_GUEST_COOKIE = 'einlass_known'
+
+export function knownGuestCookie(ctx: AppContext, expiresAt: string): string {
+  const secure = ctx.config.baseUrl.startsWith('https:') || ctx.config.server.tls_cert ? '; Secure' : ''
+  return `${KNOWN_GUEST_COOKIE}=1; Path=/; SameSite=Lax; Expires=${new Date(expiresAt).toUTCString()}${secure}`
+}
+
+export function clearKnownGuestCookie(ctx: AppContext): string {
+  const secure = ctx.config.baseUrl.startsWith('https:') || ctx.config.server.tls_cert ? '; Secure' : ''
+  return `${KNOWN_GUEST_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0${secure}`
+}
+
+/**
+ * The Set-Cookie values when a session's expiry slid forward: the session cookie with the new expiry
+ * and, for a session that has the marker (made from a guest link, or the browser sent the marker),
+ * the marker with the same expiry; otherwise it ran out while the session lived on.
+ */
+export function renewedSessionCookies(ctx: AppContext, request: Request, token: string, session: Pick<SessionRow, 'expires_at' | 'via_link'>): string[] {
+  const out = [sessionCookie(ctx, token, session.expires_at)]
+  if (Boolean(session.via_link) || readCookie(request, KNOWN_GUEST_COOKIE) !== null) out.push(knownGuestCookie(ctx, session.expires_at))
+  return out
+}
+
 export function clearSessionCookie(ctx: AppContext): string {
   const secure = ctx.config.baseUrl.startsWith('https:') || ctx.config.server.tls_cert ? '; Secure' : ''
   return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`

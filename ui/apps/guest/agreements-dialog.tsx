@@ -7,23 +7,9 @@ import { Dialog } from '../../components/dialog'
 import { SignaturePad } from '../../components/signature-pad'
 import { Badge, Button } from '../../components/ui'
 import { t } from '../../i18n'
+import type { Decision, GuestAgreement } from './agreement-counter'
 
-export interface GuestAgreement {
-  id: number
-  displayName: string
-  description: string
-  appearance: 'VISIBLE' | 'REQUIRED'
-  completed: boolean
-  status: 'CONFIRMED' | 'DECLINED' | null
-}
-export interface Decision {
-  id: number
-  status: 'CONFIRMED' | 'DECLINED'
-  signature: string | null
-}
-
-/** Which agreements the dialog walks through: the open ones, or all of them to decide again. */
-export const toDecide = (list: GuestAgreement[]) => (list.some((a) => !a.completed) ? list.filter((a) => !a.completed) : list)
+export { AgreementCounter, type Decision, type GuestAgreement, toDecide } from './agreement-counter'
 
 export function AgreementsDialog({ agreements, onDone, onCancel, busy, error }: { agreements: GuestAgreement[]; onDone(decisions: Decision[]): void; onCancel(): void; busy?: boolean; error?: string | null }) {
   const [step, setStep] = useState(0)
@@ -91,21 +77,5 @@ export function AgreementsDialog({ agreements, onDone, onCancel, busy, error }: 
         </p>
       )}
     </Dialog>
-  )
-}
-
-/** The counter "x von y erledigt" with the link that opens the dialog. */
-export function AgreementCounter({ agreements, pending = [], onOpen }: { agreements: GuestAgreement[]; pending?: Decision[]; onOpen(): void }) {
-  if (!agreements.length) return null
-  const done = agreements.filter((a) => a.completed || pending.some((p) => p.id === a.id)).length
-  const missing = agreements.some((a) => a.appearance === 'REQUIRED' && a.status !== 'CONFIRMED' && !pending.some((p) => p.id === a.id && p.status === 'CONFIRMED'))
-  return (
-    <p class={`agreement-counter ${missing ? 'is-missing' : ''}`}>
-      <span>{t('guestAgreements.counter', { done, total: agreements.length })}</span>{' '}
-      <button type="button" class="agreement-link" onClick={onOpen}>
-        {done < agreements.length ? t('guestAgreements.sign') : t('guestAgreements.resign')}
-      </button>
-      {pending.length > 0 && <span class="muted"> · {t('guestAgreements.pending')}</span>}
-    </p>
   )
 }

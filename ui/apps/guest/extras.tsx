@@ -1,13 +1,17 @@
 // What a registered event's dashboard card offers beyond the registration itself: the agreements to
 // sign ahead of the event (counter and dialog), the self check-in link, the report dialog (events
 // with useReporting) and the agency's imprint.
+import { Suspense, lazy } from 'preact/compat'
 import { useEffect, useState } from 'preact/hooks'
 import { errorText, get, post } from '../../api/client'
 import { toast } from '../../components/overlay'
 import { t } from '../../i18n'
-import { AgreementCounter, AgreementsDialog, type GuestAgreement, toDecide } from './agreements-dialog'
+import { AgreementCounter, type GuestAgreement, toDecide } from './agreement-counter'
 import { ImprintDialog } from './help'
-import { ReportDialog } from './report-dialog'
+
+// dialogs load when opened: the report form brings react-hook-form, the signature dialog its pad
+const ReportDialog = lazy(() => import('./report-dialog').then((m) => ({ default: m.ReportDialog })))
+const AgreementsDialog = lazy(() => import('./agreements-dialog').then((m) => ({ default: m.AgreementsDialog })))
 
 export interface ExtrasEntry {
   id: number
@@ -32,6 +36,7 @@ function Agreements({ visitorId }: { visitorId: number }) {
     <>
       <AgreementCounter agreements={list} onOpen={() => (setError(null), setOpen(true))} />
       {open && (
+        <Suspense fallback={null}>
         <AgreementsDialog
           agreements={toDecide(list)}
           busy={busy}
@@ -50,6 +55,7 @@ function Agreements({ visitorId }: { visitorId: number }) {
             }
           }}
         />
+        </Suspense>
       )}
     </>
   )
@@ -75,7 +81,11 @@ export function GuestExtras({ entry }: { entry: ExtrasEntry }) {
           </button>
         )}
       </p>
-      {report && <ReportDialog event={entry.event} onClose={() => setReport(false)} />}
+      {report && (
+        <Suspense fallback={null}>
+          <ReportDialog event={entry.event} onClose={() => setReport(false)} />
+        </Suspense>
+      )}
       {imprint && entry.event.agency && <ImprintDialog agencyId={entry.event.agency.id} onClose={() => setImprint(false)} />}
     </div>
   )

@@ -9,16 +9,28 @@ import { NotFoundContent } from '../../components/not-found'
 import { GuestShell } from '../../components/layout'
 import { NavigationAuth } from '../../components/navigation-auth'
 import { Dashboard } from './dashboard'
-import { GuestNoPermission } from './nopermission'
 import { Spinner } from '../../components/ui'
 import { HelpCentre, SupportPage } from './help'
-import { SelfCheckin } from './selfcheckin'
 
-// the account area loads when opened: the dashboard stays within the guest pages' script budget
+// Pages the dashboard never shows load when opened, so the dashboard stays within the guest pages'
+// script budget (guest-budget.test.ts): the account area, the no-permission page (its access-link
+// form brings react-hook-form and zod) and the open self check-in page (signature pad, agreements).
 const AccountArea = lazy(() => import('../account').then((m) => ({ default: m.AccountArea })))
+const NoPermission = lazy(() => import('./nopermission').then((m) => ({ default: m.GuestNoPermission })))
+const SelfCheckinPage = lazy(() => import('./selfcheckin').then((m) => ({ default: m.SelfCheckin })))
 const Account = () => (
   <Suspense fallback={<Spinner />}>
     <AccountArea />
+  </Suspense>
+)
+const GuestNoPermission = () => (
+  <Suspense fallback={<Spinner />}>
+    <NoPermission />
+  </Suspense>
+)
+const SelfCheckin = (props: { params: { token: string } }) => (
+  <Suspense fallback={<Spinner />}>
+    <SelfCheckinPage {...props} />
   </Suspense>
 )
 

@@ -11,9 +11,10 @@ import { Dialog } from '../../components/dialog'
 import { OverlayMessage } from '../../components/overlay'
 import { Button, LinkButton } from '../../components/ui'
 import { fieldMessage, t } from '../../i18n'
-import { DetailsDialog } from './details-dialog'
 import { TicketQr } from './ticket-qr'
 
+// the details dialog (escorts, agreements' signatures, field errors) loads when opened
+const DetailsDialog = lazy(() => import('./details-dialog').then((m) => ({ default: m.DetailsDialog })))
 // the form engine loads only when a guest changes their data (guest pages' script budget)
 const DataDialog = lazy(() => import('./data-dialog').then((m) => ({ default: m.DataDialog })))
 
@@ -148,13 +149,15 @@ function DetailsButtons({ e, reload }: { e: GuestEntry; reload(): Promise<void> 
         </Button>
       )}
       {open === 'details' && (
-        <DetailsDialog
-          visitorId={e.id}
-          onClose={(changed) => {
-            setOpen(null)
-            if (changed) void reload()
-          }}
-        />
+        <Suspense fallback={null}>
+          <DetailsDialog
+            visitorId={e.id}
+            onClose={(changed) => {
+              setOpen(null)
+              if (changed) void reload()
+            }}
+          />
+        </Suspense>
       )}
       {open === 'data' && (
         <Suspense fallback={null}>
