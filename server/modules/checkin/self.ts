@@ -12,7 +12,7 @@ import { agreementsOfVisitor, signAgreements } from '../agreements/service'
 import type { EventRow } from '../events/events.table'
 import { escortDto } from '../visitors/dto'
 import type { EventVisitorRow } from '../visitors/visitors.table'
-import { CHECKIN_STATUSES, hasAgreements, performCheckin } from './service'
+import { CHECKIN_STATUSES, escortsOf, hasAgreements, performCheckin } from './service'
 import type { Person } from './model'
 import { prepared } from '../../db/prepared'
 import type { CheckInOutInput } from './self-model'
@@ -65,7 +65,7 @@ export async function prepareCheckin(ctx: AppContext, token: string) {
 async function selfCheckinView(ctx: AppContext, visitorId: number, event: EventRow, after?: Person[], known?: EventVisitorRow) {
   const v = known ?? ((await visitorById.first(ctx.db, { id: visitorId })) as EventVisitorRow)
   const [escortRows, agreements, extra] = await Promise.all([
-    after || v.visitor_count <= 1 ? Promise.resolve([]) : ctx.db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute(),
+    after ? Promise.resolve([]) : escortsOf(ctx.db, v),
     (await hasAgreements(ctx.db, event)) ? agreementsOfVisitor(ctx, event, v.id) : Promise.resolve([]),
     selfCheckinTokenParts.length ? Promise.all(selfCheckinTokenParts.map((p) => p(ctx, v, event))) : Promise.resolve([]),
   ])

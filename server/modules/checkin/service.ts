@@ -113,6 +113,8 @@ const closePresence = prepared((db, p: { visitorId: number; person: number; now:
 const storeNonce = prepared((db, p: { nonce: string; eventId: number; response: string; now: string }) =>
   db.insertInto('checkin_request').values({ nonce: p.nonce, event_id: p.eventId, status: 200, response: p.response, created_at: p.now }).onConflict((oc) => oc.column('nonce').doNothing()),
 )
+const escortsByVisitor = prepared((db, p: { visitorId: number }) => db.selectFrom('escort_person').selectAll().where('visitor_id', '=', p.visitorId).orderBy('number'))
+const nonceAnswer = prepared((db, p: { nonce: string }) => db.selectFrom('checkin_request').select(['response', 'event_id']).where('nonce', '=', p.nonce))
 const changed = (r: { numAffectedRows?: bigint; numUpdatedRows?: bigint }) => Number(r.numAffectedRows ?? r.numUpdatedRows ?? 0n)
 
 function personsOf(v: EventVisitorRow, escorts: EscortPersonRow[]): Person[] {
@@ -140,7 +142,9 @@ function personsOf(v: EventVisitorRow, escorts: EscortPersonRow[]): Person[] {
   ]
 }
 
-const escortsOf = (db: Db, v: EventVisitorRow) => (v.visitor_count > 1 ? db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute() : Promise.resolve([] as EscortPersonRow[]))
+/** A registration's escort persons by number (none to read for a registration of one person). */
+export const escortsOf = async (db: Db, v: Pick<EventVisitorRow, 'id' | 'visitor_count'>): Promise<EscortPersonRow[]> =>
+  v.visitor_count > 1 ? ((await escortsByVisitor(db, { visitorId: v.id })).rows as EscortPersonRow[]) : []
 
 /** Who checked each person of a registration in, for those who are in now (open presence rows). */
 async function checkedInBy(db: Db, visitorId: number): Promise<Map<number, { by: string | null; origin: string }>> {
@@ -251,7 +255,7 @@ export async function performCheckin(ctx: AppContext, event: EventRow, accountId
   } catch (e) {
     // A retried request whose first attempt went through: answer what the first one answered.
     if (input.nonce && e instanceof AppError && e.status === 409) {
-      const done = await ctx.db.selectFrom('checkin_request').select(['response', 'event_id']).where('nonce', '=', input.nonce).executeTakeFirst()
+      const done = (await nonceAnswer.first(ctx.db, { nonce: input.nonce })) as { response: string; event_id: number } | undefined
       if (done && done.event_id === event.id) return { replayed: true, ...fromJson<Record<string, unknown>>(done.response, {}) }
     }
     throw e
