@@ -295,6 +295,7 @@ export const deDu: Partial<Record<Keys, string>> = {
   'errors.ORDER_FIELDS_MISSING': 'Bitte ergänze zuerst die fehlenden Angaben.',
   'errors.ORDER_CANCEL_NOT_ALLOWED': 'Gekaufte Tickets kann nur der Veranstalter stornieren. Bitte wende dich an den Veranstalter.',
   'errors.ORDER_PAYMENT_REQUIRED': 'Bitte schließe zuerst deine Bestellung ab.',
+  'errors.ORDER_AWAITS_PAYMENT': 'Diese Anmeldung wartet auf die Bezahlung ihrer Bestellung. Markiere die Bestellung als bezahlt oder storniere sie.',
   'ticketing.mail.greeting': 'Hallo {name},',
 }
 export const en: Record<Keys, string> = {
