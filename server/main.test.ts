@@ -158,6 +158,7 @@ describe('einlass license', () => {
     ])
   })
 
+  // seven CLI runs from source, each loading the server's modules: more than the default 30 s on a busy machine
   test('verify FILE: valid, tampered, expired, malformed, missing', () => {
     const dir = tmp()
     const file = (name: string, text: string) => {
@@ -194,7 +195,7 @@ describe('einlass license', () => {
     r = runCli(['license', 'verify'])
     expect(r.code).toBe(2)
     expect(lines(r.stderr)).toEqual(['einlass: usage: einlass license verify FILE'])
-  })
+  }, 120_000)
 
   test('a release build does not trust the test key', () => {
     const dir = tmp()
