@@ -46,9 +46,10 @@ export async function migrationsApplied(db: Kysely<any>): Promise<boolean> {
   }
 }
 
-function otherSchemaVanished(error: unknown, own: string | undefined): boolean {
+export function otherSchemaVanished(error: unknown, own: string | undefined): boolean {
   const msg = error instanceof Error ? error.message : String(error)
   if (/cache lookup failed for (namespace|relation)/.test(msg)) return true
-  const m = /schema "([^"]+)" does not exist/.exec(msg)
+  // the schema named, or the schema of a relation named ("t_x.escort_person"), is another one
+  const m = /schema "([^"]+)" does not exist/.exec(msg) ?? /relation "([^".]+)\.[^"]+" does not exist/.exec(msg)
   return !!m && m[1] !== own
 }
