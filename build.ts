@@ -6,7 +6,7 @@
 // The Dockerfile runs `npm run build`, i.e. exactly this.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
-import { bundleUi, publicPageScripts } from './ui/bundle'
+import { bundleEarly, bundleUi, publicPageScripts, seatPickerScripts } from './ui/bundle'
 
 const root = import.meta.dir
 const args = process.argv.slice(2)
@@ -46,7 +46,12 @@ async function buildUi() {
     .map((s) => join(assetsDir, s))
     .filter((p) => p !== entry.path)
     .map((p) => `<link rel="modulepreload" href="${href(p)}">`)
-  writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [...tags, ...preload].join('\n    ')))
+  // and first of all the script that asks for the event, its form and seating plan before the modules
+  // have loaded (it preloads the seat picker's chunk when the event has a plan): ui/apps/public/early.ts
+  const early = await bundleEarly(assetsDir)
+  const picker = seatPickerScripts(result.metafile!, assetsDir).map((s) => href(join(assetsDir, s)))
+  const earlyTag = `<script src="${href(early)}" data-seat-picker="${picker.join(' ')}"></script>`
+  writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [earlyTag, ...tags, ...preload].join('\n    ')))
   const staticDir = join(root, 'ui', 'static')
   if (existsSync(staticDir)) cpSync(staticDir, publicDir, { recursive: true })
 
@@ -56,7 +61,7 @@ async function buildUi() {
   }
   const files = walk(publicDir)
   const sizes = files.filter((f) => f.endsWith('.js.gz')).reduce((a, f) => a + statSync(f).size, 0)
-  const publicPage = publicPageScripts(result.metafile!, assetsDir).reduce((a, f) => a + statSync(join(assetsDir, `${f}.gz`)).size, 0)
+  const publicPage = publicPageScripts(result.metafile!, assetsDir).reduce((a, f) => a + statSync(join(assetsDir, `${f}.gz`)).size, statSync(`${early}.gz`).size)
   console.log(`ui: ${files.length} files in ${Math.round(performance.now() - t0)} ms, scripts ${(sizes / 1024).toFixed(1)} kB gzipped in total, public page ${(publicPage / 1024).toFixed(1)} kB`)
 
   // The manifest embeds every file into the executable.

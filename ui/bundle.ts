@@ -45,6 +45,27 @@ export async function bundleUi(outdir: string) {
   return result
 }
 
+/**
+ * The public event page's early requests (ui/apps/public/early.ts): a classic script of its own that
+ * the page's HTML runs before the modules load. Returns its file in outdir.
+ */
+export async function bundleEarly(outdir: string): Promise<string> {
+  const result = await Bun.build({
+    entrypoints: [join(root, 'ui', 'apps', 'public', 'early.ts')],
+    outdir,
+    target: 'browser',
+    format: 'iife',
+    minify: true,
+    sourcemap: 'none',
+    naming: { entry: '[name]-[hash].[ext]' },
+  })
+  if (!result.success) {
+    for (const l of result.logs) console.error(l)
+    throw new Error('UI build failed (early requests)')
+  }
+  return result.outputs[0].path
+}
+
 type Metafile = NonNullable<Awaited<ReturnType<typeof bundleUi>>['metafile']>
 
 /**
@@ -85,4 +106,17 @@ export function pageScripts(metafile: Metafile, outdir: string, inputs: string[]
   visit(entry)
   for (const input of inputs) visit(byInput(input))
   return [...seen]
+}
+
+/**
+ * The seat picker's chunk and what it imports that the public page has not loaded, relative to the
+ * build's outdir: what an event with a seating plan fetches on top of the public page.
+ */
+export function seatPickerScripts(metafile: Metafile, outdir: string): string[] {
+  const outputs = metafile.outputs
+  const key = (p: string) => relative(outdir, resolve(outdir, p))
+  const chunk = Object.keys(outputs).find((o) => o.endsWith('.js') && Object.keys(outputs[o].inputs).some((i) => i.endsWith('ui/components/seat-picker/index.tsx')))
+  if (!chunk) throw new Error('no chunk holds the seat picker')
+  const page = publicPageScripts(metafile, outdir, false)
+  return [key(chunk), ...outputs[chunk].imports.filter((i) => i.kind === 'import-statement').map((i) => key(join(chunk, '..', i.path)))].filter((s) => !page.includes(s))
 }

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks'
 import { useRoute } from 'wouter'
 import type { FieldDef, VisitorData } from '../../../server/modules/forms/definitions'
 import { formatDate, formatTime } from '../../../server/i18n/format'
-import { ApiError, errorText, get, post, session } from '../../api/client'
+import { ApiError, answerOf, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
 import type { PickedSeat, SeatPickerProps } from '../../components/seat-picker'
@@ -19,6 +19,7 @@ import { AgencyBrand } from '../../components/agency-brand'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 import type { PublicAgreement } from './agreements'
+import type { EarlyRequests } from './early-requests'
 import { type SeatTickets, type TicketChoice, TicketPicker, useTicketCategories } from './tickets'
 
 interface PublicEvent {
@@ -74,23 +75,41 @@ interface Done {
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 type SeatLoad = { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan']; initial?: SeatPickerProps['initial'] }
+type AreaAnswer = { chairs: NonNullable<SeatPickerProps['initial']>['chairs'] }
+
+/**
+ * A request the page's HTML started before the UI loaded (./early.ts), taken once: a second visit of
+ * the same page within the app (or another event's) asks anew.
+ */
+function takeEarly<K extends 'event' | 'form' | 'plan' | 'area'>(eventId: number, key: K): EarlyRequests[K] | undefined {
+  const early = (window as { __einlassEarly?: EarlyRequests }).__einlassEarly
+  if (!early || early.eventId !== eventId) return undefined
+  const request = early[key]
+  early[key] = undefined
+  return request
+}
+
 const seatLoads = new Map<number, Promise<SeatLoad | null>>()
 /**
  * The seat picker's chunk, asked for only when the event has a seating plan (it is not part of the
- * page's budget). Started by the event page next to the event and form, and the first area's chairs
- * are read while the chunk loads: the plan of 5,000 chairs waits for no request chain (docs/seating.md).
+ * page's budget). Started by the event page next to the event and form (by the page's HTML when it
+ * could, ./early.ts), and the first area's chairs are read while the chunk loads: the plan of 5,000
+ * chairs waits for no request chain (docs/seating.md).
  */
 function loadSeats(eventId: number): Promise<SeatLoad | null> {
   let load = seatLoads.get(eventId)
   if (!load) {
-    load = get<NonNullable<SeatPickerProps['plan']>>(`/proxy/api/public/events/${eventId}/seatingplan`)
+    const earlyPlan = takeEarly(eventId, 'plan')
+    const earlyArea = takeEarly(eventId, 'area')
+    const planUrl = `/proxy/api/public/events/${eventId}/seatingplan`
+    load = (earlyPlan ? answerOf<NonNullable<SeatPickerProps['plan']>>(earlyPlan) : get<NonNullable<SeatPickerProps['plan']>>(planUrl))
       .then((plan) => {
         if (!plan.areas.length) return null
         const areaId = plan.areas[0].id
-        return Promise.all([
-          import('../../components/seat-picker'),
-          post<{ chairs: NonNullable<SeatPickerProps['initial']>['chairs'] }>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId }).catch(() => null),
-        ]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, chairs: first.chairs } : undefined }))
+        const first = (earlyArea ?? Promise.resolve(null))
+          .then((e) => (e?.areaId === areaId ? answerOf<AreaAnswer>(e.response) : post<AreaAnswer>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId })))
+          .catch(() => null)
+        return Promise.all([import('../../components/seat-picker'), first]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, chairs: first.chairs } : undefined }))
       })
       .catch(() => null)
     seatLoads.set(eventId, load)
@@ -344,7 +363,11 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
   useEffect(() => {
     // the seating plan (if any) loads alongside, not after the form has rendered
     void loadSeats(id)
-    Promise.all([get<PublicEvent>(`/proxy/api/public/events/${id}`), get<PublicForm>(`/proxy/api/public/events/${id}/form`)])
+    const early = [takeEarly(id, 'event'), takeEarly(id, 'form')]
+    Promise.all([
+      early[0] ? answerOf<PublicEvent>(early[0]) : get<PublicEvent>(`/proxy/api/public/events/${id}`),
+      early[1] ? answerOf<PublicForm>(early[1]) : get<PublicForm>(`/proxy/api/public/events/${id}/form`),
+    ])
       .then(([e, f]) => (setEvent(e), setForm(f)))
       .catch((e) => setError(e instanceof ApiError ? e : new ApiError(0, 'INTERNAL_ERROR', String(e))))
   }, [id])

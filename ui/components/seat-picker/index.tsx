@@ -5,7 +5,7 @@
 // `?nocanvas` shows only the list, `?nohammer` leaves touch gestures to the page (tap still picks).
 // The list of free seats by row is the keyboard and screen-reader way to the same chairs; states are
 // told by mark and text (✓ yours, × taken), never by colour alone. Holds share the form's countdown.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, api, errorText, get, post } from '../../api/client'
 import { t } from '../../i18n'
 import type { SeatHolds } from '../form-engine'
@@ -369,8 +369,9 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
     img.src = `/proxy/api/asset/${p.area.areaImage}?dimension=Regular_2000`
   }, [p.area.areaImage])
 
-  // the canvas follows its box, resized at most every 100 ms (§9)
-  useEffect(() => {
+  // the canvas follows its box, resized at most every 100 ms (§9); measured before the first paint, so
+  // the plan is drawn in the frame that first shows the picker
+  useLayoutEffect(() => {
     const el = box.current!
     let timer: ReturnType<typeof setTimeout> | undefined
     const measure = () => {
@@ -489,7 +490,12 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
   const redraw = () => {
     if (!frame.current) frame.current = requestAnimationFrame(draw)
   }
-  useEffect(redraw, [p.chairs, p.mine, size])
+  // new chairs, holds or size: drawn before the browser paints them (a frame earlier than a redraw);
+  // pan, zoom and the background image go through redraw, one draw per frame
+  useLayoutEffect(() => {
+    if (frame.current) cancelAnimationFrame(frame.current)
+    draw()
+  }, [p.chairs, p.mine, size])
 
   const clamp = (v: View): View => {
     const z = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, v.z))
