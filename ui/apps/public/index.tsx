@@ -11,7 +11,7 @@ import { formatDate, formatTime } from '../../../server/i18n/format'
 import { ApiError, answerOf, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
-import type { PickedSeat, SeatPickerProps } from '../../components/seat-picker'
+import type { AreaAnswer, PickedSeat, SeatPickerProps } from '../../components/seat-picker'
 import { newIdentification } from '../../components/form-engine/reservations'
 import { NotFound } from '../../components/not-found'
 import { PublicFrame } from '../../components/public-frame'
@@ -75,7 +75,6 @@ interface Done {
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 type SeatLoad = { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan']; initial?: SeatPickerProps['initial'] }
-type AreaAnswer = { chairs: NonNullable<SeatPickerProps['initial']>['chairs'] }
 
 /**
  * A request the page's HTML started before the UI loaded (./early.ts), taken once: a second visit of
@@ -107,9 +106,9 @@ function loadSeats(eventId: number): Promise<SeatLoad | null> {
         if (!plan.areas.length) return null
         const areaId = plan.areas[0].id
         const first = (earlyArea ?? Promise.resolve(null))
-          .then((e) => (e?.areaId === areaId ? answerOf<AreaAnswer>(e.response) : post<AreaAnswer>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId })))
+          .then((e) => (e?.areaId === areaId ? answerOf<AreaAnswer>(e.response) : post<AreaAnswer>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId, chairFormat: 'columns' })))
           .catch(() => null)
-        return Promise.all([import('../../components/seat-picker'), first]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, chairs: first.chairs } : undefined }))
+        return Promise.all([import('../../components/seat-picker'), first]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, answer: first } : undefined }))
       })
       .catch(() => null)
     seatLoads.set(eventId, load)
