@@ -87,7 +87,7 @@ try {
   // Measured inside the page through the DevTools protocol only (no Playwright locator): a locator
   // injects Playwright's selector script into the page, about 70–90 ms of main-thread work under 4×
   // throttling that a guest's phone never does, right on the path being measured.
-  // Looked for inside the page every 10 ms (a task of well under a millisecond): polled from here,
+  // Looked for inside the page every 16 ms (a task of well under a millisecond): polled from here,
   // the answers came 0.1–0.3 s apart on a loaded machine.
   const waitDrawn = `new Promise((done) => {
     const check = () => {
@@ -103,7 +103,7 @@ try {
         return done({ at: performance.now(), x: r.left, y: r.top, w: r.width, h: r.height })
       }
       if (performance.now() > 30000) return done(0)
-      setTimeout(check, 10)
+      setTimeout(check, 16)
     }
     check()
   })`

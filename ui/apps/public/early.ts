@@ -12,7 +12,7 @@ import type { EarlyRequests } from './early-requests'
 
 ;(() => {
   const match = /^\/public\/event\/(\d+)(?:\/frame)?\/?$/.exec(location.pathname)
-  if (!match || typeof fetch !== 'function') return
+  if (!match) return
   const eventId = Number(match[1])
   const read = (f: () => string | null) => {
     try {
@@ -62,11 +62,7 @@ import type { EarlyRequests } from './early-requests'
   // The first date formatted in a time zone loads ICU's zone data (0.1 s of main thread under 4×
   // throttling, in the event's header): done here while the page waits for its modules, not while
   // the plan's chairs wait for the header to render.
-  const warm = () => {
-    try {
-      new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(0)
-    } catch {}
-  }
+  const warm = () => new Date(0).toLocaleString('de-DE', { timeZone: 'Europe/Berlin' })
   if ('requestIdleCallback' in window) requestIdleCallback(warm, { timeout: 300 })
   else setTimeout(warm, 50)
 })()
