@@ -11,7 +11,7 @@
 import type { EarlyRequests } from './early-requests'
 
 ;(() => {
-  const match = /^\/public\/event\/(\d+)(?:\/frame)?\/?$/.exec(location.pathname)
+  const match = /^\/public\/event\/(\d+)(\/frame)?\/?$/.exec(location.pathname)
   if (!match) return
   const eventId = Number(match[1])
   const read = (f: () => string | null) => {
@@ -63,6 +63,8 @@ import type { EarlyRequests } from './early-requests'
   // throttling, in the event's header): done here while the page waits for its modules, not while
   // the plan's chairs wait for the header to render.
   const warm = () => new Date(0).toLocaleString('de-DE', { timeZone: 'Europe/Berlin' })
+  // (the embedded frame shows no header: nothing to warm there)
+  if (match[2]) return
   if ('requestIdleCallback' in window) requestIdleCallback(warm, { timeout: 300 })
   else setTimeout(warm, 50)
 })()
