@@ -305,6 +305,8 @@ test('5,000 chairs on a phone with 4× CPU throttling: the plan draws and a tap 
   const g = await ctx.newPage()
   const cdp = await ctx.newCDPSession(g)
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+  const asked: string[] = []
+  g.on('request', (r) => r.url().includes('/proxy/api/public/events/') && asked.push(`${r.method()} ${new URL(r.url()).pathname} ${r.postData() ?? ''}`.trim()))
   const t0 = Date.now()
   await g.goto(`${server.url}/public/event/${eventId}`)
   const picker = g.getByRole('region', { name: 'Sitzplatz wählen' })
@@ -313,6 +315,14 @@ test('5,000 chairs on a phone with 4× CPU throttling: the plan draws and a tap 
   // drawn: the canvas holds coloured pixels
   await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 0 && v > 150)), { timeout: 10_000 }).toBe(true)
   const loaded = Date.now() - t0
+  // the page's HTML asked for the event, form, plan and first area (as columns) before the UI loaded,
+  // and the page took those answers instead of asking again (ui/apps/public/early.ts)
+  const base = `/proxy/api/public/events/${eventId}`
+  expect(asked.filter((a) => !a.includes('/reservation'))).toEqual(
+    expect.arrayContaining([`GET ${base}`, `GET ${base}/form`, `GET ${base}/seatingplan`, expect.stringMatching(new RegExp(`^POST ${base}/seatingplanArea .*"chairFormat":"columns"`))]),
+  )
+  for (const path of [base, `${base}/form`, `${base}/seatingplan`, `${base}/seatingplanArea`]) expect(asked.filter((a) => a.split(' ')[1] === path)).toHaveLength(1)
+  expect(await g.evaluate(() => Object.entries((window as { __einlassEarly?: Record<string, unknown> }).__einlassEarly ?? { missing: true }).filter(([k, v]) => k !== 'eventId' && v !== undefined))).toEqual([])
   // zoom in with the buttons and tap a chair: the popup answers within a second
   for (let i = 0; i < 10; i++) await picker.getByRole('button', { name: 'Vergrößern' }).click()
   const box = (await canvas.boundingBox())!

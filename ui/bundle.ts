@@ -46,6 +46,27 @@ export async function bundleUi(outdir: string) {
   return result
 }
 
+/**
+ * The public event page's early requests (ui/apps/public/early.ts): a classic script of its own that
+ * the page's HTML runs before the modules load. Returns its file in outdir.
+ */
+export async function bundleEarly(outdir: string): Promise<string> {
+  const result = await Bun.build({
+    entrypoints: [join(root, 'ui', 'apps', 'public', 'early.ts')],
+    outdir,
+    target: 'browser',
+    format: 'iife',
+    minify: true,
+    sourcemap: 'none',
+    naming: { entry: '[name]-[hash].[ext]' },
+  })
+  if (!result.success) {
+    for (const l of result.logs) console.error(l)
+    throw new Error('UI build failed (early requests)')
+  }
+  return result.outputs[0].path
+}
+
 function walk(dir: string): string[] {
   const out: string[] = []
   for (const name of readdirSync(dir)) {
@@ -79,7 +100,12 @@ export async function buildUiFolder(publicDir: string) {
     .map((s) => join(assetsDir, s))
     .filter((p) => p !== entry.path)
     .map((p) => `<link rel="modulepreload" href="${href(p)}">`)
-  writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [...tags, ...preload].join('\n    ')))
+  // and first of all the script that asks for the event, its form and seating plan before the modules
+  // have loaded (it preloads the seat picker's chunk when the event has a plan): ui/apps/public/early.ts
+  const early = await bundleEarly(assetsDir)
+  const picker = seatPickerScripts(result.metafile!, assetsDir).map((s) => href(join(assetsDir, s)))
+  const earlyTag = `<script src="${href(early)}" data-seat-picker="${picker.join(' ')}"></script>`
+  writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [earlyTag, ...tags, ...preload].join('\n    ')))
   const staticDir = join(root, 'ui', 'static')
   if (existsSync(staticDir)) cpSync(staticDir, publicDir, { recursive: true })
 
@@ -87,7 +113,7 @@ export async function buildUiFolder(publicDir: string) {
   for (const f of walk(publicDir)) {
     if (/\.(js|css|html|svg|json)$/.test(f)) writeFileSync(`${f}.gz`, Bun.gzipSync(readFileSync(f), { level: 9 }))
   }
-  return { result, files: walk(publicDir) }
+  return { result, files: walk(publicDir), early }
 }
 
 export type Metafile = NonNullable<Awaited<ReturnType<typeof bundleUi>>['metafile']>
@@ -130,4 +156,17 @@ export function pageScripts(metafile: Metafile, outdir: string, inputs: string[]
   visit(entry)
   for (const input of inputs) visit(byInput(input))
   return [...seen]
+}
+
+/**
+ * The seat picker's chunk and what it imports that the public page has not loaded, relative to the
+ * build's outdir: what an event with a seating plan fetches on top of the public page.
+ */
+export function seatPickerScripts(metafile: Metafile, outdir: string): string[] {
+  const outputs = metafile.outputs
+  const key = (p: string) => relative(outdir, resolve(outdir, p))
+  const chunk = Object.keys(outputs).find((o) => o.endsWith('.js') && Object.keys(outputs[o].inputs).some((i) => i.endsWith('ui/components/seat-picker/index.tsx')))
+  if (!chunk) throw new Error('no chunk holds the seat picker')
+  const page = publicPageScripts(metafile, outdir, false)
+  return [key(chunk), ...outputs[chunk].imports.filter((i) => i.kind === 'import-statement').map((i) => key(join(chunk, '..', i.path)))].filter((s) => !page.includes(s))
 }

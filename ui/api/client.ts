@@ -66,9 +66,17 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     headers['content-type'] = 'application/json'
     payload = JSON.stringify(body)
   }
+  return answerOf<T>(fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: init.signal }))
+}
+
+/**
+ * The answer to a request as api() reads it (JSON, errors as ApiError), also for a request made
+ * elsewhere: the public event page's first requests leave before the UI has loaded (ui/apps/public/early.ts).
+ */
+export async function answerOf<T = unknown>(request: Promise<Response>): Promise<T> {
   let res: Response
   try {
-    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: init.signal })
+    res = await request
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') throw e
     throw new ApiError(0, 'NETWORK', 'Keine Verbindung zum Server.')

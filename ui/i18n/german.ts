@@ -20,13 +20,31 @@ export const PARTS = {
 
 export type PartName = keyof typeof PARTS | 'rest'
 
+/**
+ * Error codes only the organiser's own calls answer (limits, imports, sales setup, refunds, approvals,
+ * the seat editor): their `errors.` and `field.` texts come with `rest`, not with `core`, so the public
+ * and guest pages do not carry them. Guests never see these; the server's answers carry their German
+ * text (errorMessage) in any case, the catalogue only names fields.
+ */
+export const ORGANISER_ONLY_ERRORS = [
+  'LAST_ADMINISTRATOR', 'LAST_ADMINISTRATOR_ROLE', 'ALREADY_MEMBER', 'LIMIT_EVENTS_EXCEEDED', 'LIMIT_AGENCY_USERS_EXCEEDED', 'CAPACITY_BELOW_TAKEN',
+  'EVENT_NOT_DELETED', 'FIELD_IN_USE', 'IMPORT_HAS_INVALID_ROWS', 'IMPORT_EMPTY', 'IMPORT_UNREADABLE', 'DUPLICATE_IN_FILE', 'NO_GUESTS_TO_INVITE', 'NO_EMAIL',
+  'PARSER_UNKNOWN_FORMAT', 'SHORT_LINK_TAKEN', 'INVOICE_NOT_CANCELLABLE', 'SEATING_CHAIR_IN_USE', 'WALLET_CERTIFICATE_INVALID', 'ORDER_NOT_PAID',
+  'CATEGORY_HAS_ORDERS', 'QUOTA_BELOW_SOLD', 'COUPON_CODE_TAKEN', 'PAYMENT_METHOD_EXISTS', 'APPROVAL_TICKETS_SOLD_OUT', 'APPROVAL_COUPON_USED_UP',
+  'ORDER_AWAITS_PAYMENT', 'APPROVAL_SEAT_NOT_AVAILABLE', 'REFUND_TOO_LARGE', 'REFUND_NOT_ONLINE', 'WEBHOOK_SIGNATURE_INVALID', 'TICKET_OTHER_EVENT',
+  'INVALID_TAX_CODE', 'INVALID_IBAN', 'INVALID_BIC', 'MIN_ABOVE_MAX', 'CURRENCY_MISMATCH', 'NAME_TAKEN', 'TYPE_CHANGE_NOT_ALLOWED', 'APPEARANCE_NOT_ALLOWED',
+  'INVALID_CONDITION',
+] as const
+const organiserOnly = new Set<string>(ORGANISER_ONLY_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
+
 const inPart = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key === p || key.startsWith(`${p}.`))
+const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(key)
 
 /** `rest`: everything outside `core`, for the signed-in areas (organiser, guest, account, auth). */
 export function germanPart(name: PartName): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(de)) {
-    if (name === 'rest' ? !inPart(k, PARTS.core) : inPart(k, PARTS[name])) out[k] = v
+    if (name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : inPart(k, PARTS[name])) out[k] = v
   }
   return out
 }

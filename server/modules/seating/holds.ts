@@ -12,7 +12,7 @@ import { registrationState } from '../events/rules'
 import { groupCommit } from '../forms/group-commit'
 import { randomString } from '../identity/tokens'
 import { alignVisitHolds, renewReservations, reservationMs } from '../reservations/service'
-import { type HoldOfVisit, areaDto, chairDto, priceCategoryDto } from './dto'
+import { type HoldOfVisit, areaDto, chairColumns, chairDto, priceCategoryDto } from './dto'
 
 /** How many places one visit may hold when the event sets no maxVisitorPerSubscription. */
 export const DEFAULT_MAX_PER_VISIT = 10
@@ -81,7 +81,8 @@ export async function publicPlan(ctx: AppContext, eventId: number) {
 }
 
 /** POST /api/public/events/{eventId}/seatingplanArea: the area's chairs, with what this visit holds. */
-export async function areaChairs(ctx: AppContext, eventId: number, areaId: number, identification?: string) {
+/** The chairs of an area (the spec's { chairs }), or with chairFormat 'columns' the same as one array per field. */
+export async function areaChairs(ctx: AppContext, eventId: number, areaId: number, identification?: string, chairFormat?: 'columns') {
   await publicEvent(ctx.db, eventId)
   const now = ctx.clock.now()
   const area = await ctx.db.selectFrom('seating_area').select('id').where('id', '=', areaId).where('event_id', '=', eventId).executeTakeFirst()
@@ -94,7 +95,9 @@ export async function areaChairs(ctx: AppContext, eventId: number, areaId: numbe
   ])
   const cats = new Map(categories.map((c) => [c.id, priceCategoryDto(c)]))
   const mine = new Map<number, HoldOfVisit>(holds.map((h) => [h.chair_id, { token: h.token, amount: h.amount, expiresAt: h.expires_at }]))
-  return { chairs: chairs.map((c) => chairDto(c, cats, mine.get(c.id))) }
+  const list = chairs.map((c) => chairDto(c, cats, mine.get(c.id)))
+  if (chairFormat === 'columns') return { chairColumns: chairColumns(list), priceCategories: [...cats.values()] }
+  return { chairs: list }
 }
 
 async function releaseExpiredIfAny(ctx: AppContext, eventId: number, now: Date) {

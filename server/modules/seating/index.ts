@@ -57,10 +57,10 @@ export function seatingRoutes(ctx: AppContext) {
       params: PublicParams,
       detail: { tags, summary: 'The plan\'s areas and price categories for the public page' },
     })
-    .post('/proxy/api/public/events/:id/seatingplanArea', async (c) => areaChairs(ctx, c.params.id, c.body.areaId, c.body.identification), {
+    .post('/proxy/api/public/events/:id/seatingplanArea', async (c) => areaChairs(ctx, c.params.id, c.body.areaId, c.body.identification, c.body.chairFormat), {
       params: PublicParams,
       body: AreaQuery,
-      detail: { tags, summary: 'The chairs of an area with freeChairs and what this visit holds (choosed, choosedAmount, reservationToken)' },
+      detail: { tags, summary: 'The chairs of an area with freeChairs and what this visit holds (choosed, choosedAmount, reservationToken); chairFormat "columns" (an einlass extension) answers them as one array per field' },
     })
     .post('/proxy/api/public/events/:id/seatingplan/reservation/chair', async (c) => reserveChair(ctx, c.params.id, c.body), {
       params: PublicParams,

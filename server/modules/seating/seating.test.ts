@@ -121,6 +121,30 @@ forEachDialect('seating plans and chair reservations', (h) => {
     ])
   })
 
+  test("chairFormat 'columns' (einlass's extension) answers the spec's chairs field by field; without it the answer is the spec's", async () => {
+    const { event, area, chair } = await setup()
+    const me = visit()
+    const held = await reserve(event.id, { chairId: chair('Tisch 1').id, identification: me, amount: 2 })
+    expect(held.status).toBe(200)
+    const url = `/api/public/events/${event.id}/seatingplanArea`
+    const spec = await h().request('POST', url, { body: { areaId: area.id, identification: me } })
+    expect(Object.keys(spec.body)).toEqual(['chairs'])
+    expect(spec.body.chairs).toHaveLength(4)
+    const cols = await h().request('POST', url, { body: { areaId: area.id, identification: me, chairFormat: 'columns' } })
+    expect(cols.status).toBe(200)
+    expect(Object.keys(cols.body).sort()).toEqual(['chairColumns', 'priceCategories'])
+    const c = cols.body.chairColumns
+    const categories = new Map(cols.body.priceCategories.map((p: any) => [p.id, p]))
+    const rebuilt = c.id.map((_: number, i: number) => Object.fromEntries(Object.keys(c).map((k) => [k, k === 'priceCategory' ? (categories.get(c[k][i]) ?? null) : c[k][i]])))
+    expect(rebuilt).toEqual(spec.body.chairs)
+    expect(spec.body.chairs.find((x: any) => x.label === 'Tisch 1')).toMatchObject({ choosed: true, choosedAmount: 2, freeChairs: 6, reservationToken: held.body.reservationToken })
+    // an unknown format is refused like any bad field, in German
+    const bad = await h().request('POST', url, { body: { areaId: area.id, chairFormat: 'xml' } })
+    expect(bad.status).toBe(400)
+    expect(bad.body).toMatchObject({ errorType: 'FIELD_ERROR', errorFields: [{ field: 'chairFormat', errorType: 'INVALID' }] })
+    expect(bad.body.errorMessage).toBe('Die Daten konnten nicht gespeichert werden. Bitte füllen Sie alle Pflichtfelder aus.')
+  })
+
   test('holds expire: the countdown runs out, the chair comes back, renew keeps it', async () => {
     const { event, chair } = await setup()
     const me = visit()

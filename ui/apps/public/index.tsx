@@ -4,14 +4,14 @@
 // first: this area's German strings are registered before any of its modules render
 import '../../i18n/part-public'
 import type { ComponentType } from 'preact'
-import { useEffect, useMemo, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks'
 import { useRoute } from 'wouter'
 import type { FieldDef, VisitorData } from '../../../server/modules/forms/definitions'
 import { formatDate, formatTime } from '../../../server/i18n/format'
-import { ApiError, errorText, get, post, session } from '../../api/client'
+import { ApiError, answerOf, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
-import type { PickedSeat, SeatPickerProps } from '../../components/seat-picker'
+import type { AreaAnswer, PickedSeat, SeatPickerProps } from '../../components/seat-picker'
 import { newIdentification } from '../../components/form-engine/reservations'
 import { NotFound } from '../../components/not-found'
 import { PublicFrame } from '../../components/public-frame'
@@ -19,6 +19,7 @@ import { AgencyBrand } from '../../components/agency-brand'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 import type { PublicAgreement } from './agreements'
+import type { EarlyRequests } from './early-requests'
 import { type SeatTickets, type TicketChoice, TicketPicker, useTicketCategories } from './tickets'
 
 interface PublicEvent {
@@ -74,33 +75,83 @@ interface Done {
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 type SeatLoad = { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps['plan']; initial?: SeatPickerProps['initial'] }
+
+/**
+ * A request the page's HTML started before the UI loaded (./early.ts), taken once: a second visit of
+ * the same page within the app (or another event's) asks anew.
+ */
+function takeEarly<K extends 'event' | 'form' | 'plan' | 'area'>(eventId: number, key: K): EarlyRequests[K] | undefined {
+  const early = (window as { __einlassEarly?: EarlyRequests }).__einlassEarly
+  if (!early || early.eventId !== eventId) return undefined
+  const request = early[key]
+  early[key] = undefined
+  return request
+}
+
 const seatLoads = new Map<number, Promise<SeatLoad | null>>()
+/** What loadSeats answered, by event: a page that mounts after it answered draws the plan in its first render. */
+const seatsLoaded = new Map<number, SeatLoad | null>()
 /**
  * The seat picker's chunk, asked for only when the event has a seating plan (it is not part of the
- * page's budget). Started by the event page next to the event and form, and the first area's chairs
- * are read while the chunk loads: the plan of 5,000 chairs waits for no request chain (docs/seating.md).
+ * page's budget). Started by the event page next to the event and form (by the page's HTML when it
+ * could, ./early.ts), and the first area's chairs are read while the chunk loads: the plan of 5,000
+ * chairs waits for no request chain (docs/seating.md).
  */
 function loadSeats(eventId: number): Promise<SeatLoad | null> {
   let load = seatLoads.get(eventId)
   if (!load) {
-    load = get<NonNullable<SeatPickerProps['plan']>>(`/proxy/api/public/events/${eventId}/seatingplan`)
+    const earlyPlan = takeEarly(eventId, 'plan')
+    const earlyArea = takeEarly(eventId, 'area')
+    const planUrl = `/proxy/api/public/events/${eventId}/seatingplan`
+    load = (earlyPlan ? answerOf<NonNullable<SeatPickerProps['plan']>>(earlyPlan) : get<NonNullable<SeatPickerProps['plan']>>(planUrl))
       .then((plan) => {
         if (!plan.areas.length) return null
         const areaId = plan.areas[0].id
-        return Promise.all([
-          import('../../components/seat-picker'),
-          post<{ chairs: NonNullable<SeatPickerProps['initial']>['chairs'] }>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId }).catch(() => null),
-        ]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, chairs: first.chairs } : undefined }))
+        const first = (earlyArea ?? Promise.resolve(null))
+          .then((e) => (e?.areaId === areaId ? answerOf<AreaAnswer>(e.response) : post<AreaAnswer>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId, chairFormat: 'columns' })))
+          .catch(() => null)
+        return Promise.all([import('../../components/seat-picker'), first]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, answer: first } : undefined }))
       })
       .catch(() => null)
+      .then((loaded) => (seatsLoaded.set(eventId, loaded), loaded))
     seatLoads.set(eventId, load)
   }
   return load
 }
 function useSeatPicker(eventId: number): SeatLoad | null | undefined {
-  const [picker, setPicker] = useState<SeatLoad | null | undefined>(undefined)
-  useEffect(() => void loadSeats(eventId).then(setPicker), [eventId])
+  const [picker, setPicker] = useState<SeatLoad | null | undefined>(() => seatsLoaded.get(eventId))
+  // a layout effect: the answer is taken in the task it arrives in, not a frame after the first paint
+  useLayoutEffect(() => void loadSeats(eventId).then(setPicker), [eventId])
   return picker
+}
+
+type PageLoad = { event: PublicEvent; form: PublicForm }
+/** The event and its form: the answers the page's HTML asked for when there are (./early.ts), else asked now. */
+function loadPage(id: number): Promise<PageLoad> {
+  const early = [takeEarly(id, 'event'), takeEarly(id, 'form')]
+  return Promise.all([
+    early[0] ? answerOf<PublicEvent>(early[0]) : get<PublicEvent>(`/proxy/api/public/events/${id}`),
+    early[1] ? answerOf<PublicForm>(early[1]) : get<PublicForm>(`/proxy/api/public/events/${id}/form`),
+  ]).then(([event, form]) => ({ event, form }))
+}
+/**
+ * The first page's load, started when this chunk runs (before Preact has rendered anything) for the
+ * event the HTML's early requests are for, together with its seating plan: the answers are read while
+ * the app renders its first frames, and the page renders them in its first render when they are here.
+ */
+let firstPage: { id: number; load: Promise<PageLoad>; loaded?: PageLoad } | null = null
+const earlyId = (window as { __einlassEarly?: EarlyRequests }).__einlassEarly?.eventId
+if (earlyId) {
+  const first = { id: earlyId, load: loadPage(earlyId), loaded: undefined as PageLoad | undefined }
+  first.load.then((v) => void (first.loaded = v)).catch(() => {})
+  firstPage = first
+  void loadSeats(earlyId)
+}
+/** The first page's load for this event, once: a later visit within the app asks anew. */
+function takeFirstPage(id: number) {
+  const first = firstPage?.id === id ? firstPage : null
+  firstPage = null
+  return first
 }
 
 interface EmbedOptions {
@@ -337,15 +388,19 @@ function Contact({ contact, organiser }: { contact: NonNullable<PublicEvent['con
 function EventPage({ id, frame }: { id: number; frame: boolean }) {
   useLanguage()
   const opts = useMemo(() => embedOptions(frame), [frame])
-  const [event, setEvent] = useState<PublicEvent | null>(null)
-  const [form, setForm] = useState<PublicForm | null>(null)
+  const [first] = useState(() => ({ page: takeFirstPage(id) }))
+  const [event, setEvent] = useState<PublicEvent | null>(first.page?.loaded?.event ?? null)
+  const [form, setForm] = useState<PublicForm | null>(first.page?.loaded?.form ?? null)
   const [error, setError] = useState<ApiError | null>(null)
   const [done, setDone] = useState<Done | null>(null)
-  useEffect(() => {
+  // a layout effect: the answers are taken in the task they arrive in, not a frame after the first paint
+  useLayoutEffect(() => {
     // the seating plan (if any) loads alongside, not after the form has rendered
     void loadSeats(id)
-    Promise.all([get<PublicEvent>(`/proxy/api/public/events/${id}`), get<PublicForm>(`/proxy/api/public/events/${id}/form`)])
-      .then(([e, f]) => (setEvent(e), setForm(f)))
+    const load = first.page?.id === id ? first.page.load : loadPage(id)
+    first.page = null
+    load
+      .then(({ event: e, form: f }) => (setEvent(e), setForm(f)))
       .catch((e) => setError(e instanceof ApiError ? e : new ApiError(0, 'INTERNAL_ERROR', String(e))))
   }, [id])
   useFrameHeight(frame, id)

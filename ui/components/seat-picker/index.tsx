@@ -5,7 +5,7 @@
 // `?nocanvas` shows only the list, `?nohammer` leaves touch gestures to the page (tap still picks).
 // The list of free seats by row is the keyboard and screen-reader way to the same chairs; states are
 // told by mark and text (✓ yours, × taken), never by colour alone. Holds share the form's countdown.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, api, errorText, get, post } from '../../api/client'
 import { t } from '../../i18n'
 import type { SeatHolds } from '../form-engine'
@@ -50,6 +50,35 @@ export interface Chair {
   maxAmount: number
 }
 
+/** The seatingplanArea answer: the spec's { chairs }, or with chairFormat 'columns' one array per field. */
+export type AreaAnswer = { chairs: Chair[] } | { chairColumns: { [K in keyof Chair]: K extends 'priceCategory' ? Array<number | null> : Array<Chair[K]> }; priceCategories: Category[] }
+
+/** The chairs of an area answer; columns (what the picker asks for: a fraction of the JSON to parse) become Chair objects. */
+export function chairsOf(answer: AreaAnswer): Chair[] {
+  if ('chairs' in answer) return answer.chairs
+  const c = answer.chairColumns
+  const categories = new Map(answer.priceCategories.map((p) => [p.id, p]))
+  const chairs: Chair[] = new Array(c.id.length)
+  for (let i = 0; i < chairs.length; i++)
+    chairs[i] = {
+      id: c.id[i],
+      label: c.label[i],
+      priceCategory: categories.get(c.priceCategory[i] as number) ?? null,
+      status: c.status[i],
+      options: c.options[i],
+      viewType: c.viewType[i],
+      percentX: c.percentX[i],
+      percentY: c.percentY[i],
+      percentWidth: c.percentWidth[i],
+      percentHeight: c.percentHeight[i],
+      places: c.places[i],
+      freeChairs: c.freeChairs[i],
+      minAmount: c.minAmount[i],
+      maxAmount: c.maxAmount[i],
+    }
+  return chairs
+}
+
 export const ZOOM_MIN = 1
 export const ZOOM_MAX = 20
 export const ZOOM_STEP = 0.2
@@ -92,8 +121,8 @@ export interface SeatPickerProps extends SeatHolds {
   prices?: Record<number, string>
   /** the plan the page already read (GET …/seatingplan): saves asking again */
   plan?: { areas: Area[]; priceCategories: Category[] }
-  /** the first area's chairs, read by the page alongside the chunk (before this visit held anything) */
-  initial?: { areaId: number; chairs: Chair[] }
+  /** the first area's answer, read by the page alongside the chunk (before this visit held anything) */
+  initial?: { areaId: number; answer: AreaAnswer }
 }
 
 export default function SeatPicker(p: SeatPickerProps) {
@@ -103,7 +132,7 @@ export default function SeatPicker(p: SeatPickerProps) {
   const [areas, setAreas] = useState<Area[] | null>(p.plan?.areas ?? null)
   const [categories, setCategories] = useState<Category[]>(p.plan?.priceCategories ?? [])
   const [areaId, setAreaId] = useState<number | null>(p.plan?.areas[0]?.id ?? null)
-  const [chairs, setChairs] = useState<Chair[]>(p.initial && p.initial.areaId === p.plan?.areas[0]?.id ? p.initial.chairs : [])
+  const [chairs, setChairs] = useState<Chair[]>(() => (p.initial && p.initial.areaId === p.plan?.areas[0]?.id ? chairsOf(p.initial.answer) : []))
   const initialUsed = useRef(false)
   const [open, setOpen] = useState<Chair | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -123,8 +152,8 @@ export default function SeatPicker(p: SeatPickerProps) {
   }, [p.eventId])
 
   const load = (id: number) =>
-    post<{ chairs: Chair[] }>(`/proxy/api/public/events/${p.eventId}/seatingplanArea`, { areaId: id, identification: p.identification })
-      .then((r) => setChairs(r.chairs))
+    post<AreaAnswer>(`/proxy/api/public/events/${p.eventId}/seatingplanArea`, { areaId: id, identification: p.identification, chairFormat: 'columns' })
+      .then((r) => setChairs(chairsOf(r)))
       .catch((e) => setError(errorText(e)))
   useEffect(() => {
     // the first area as the page read it: a fresh visit holds nothing yet, so it needs no second read
@@ -369,8 +398,9 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
     img.src = `/proxy/api/asset/${p.area.areaImage}?dimension=Regular_2000`
   }, [p.area.areaImage])
 
-  // the canvas follows its box, resized at most every 100 ms (§9)
-  useEffect(() => {
+  // the canvas follows its box, resized at most every 100 ms (§9); measured before the first paint, so
+  // the plan is drawn in the frame that first shows the picker
+  useLayoutEffect(() => {
     const el = box.current!
     let timer: ReturnType<typeof setTimeout> | undefined
     const measure = () => {
@@ -489,7 +519,12 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
   const redraw = () => {
     if (!frame.current) frame.current = requestAnimationFrame(draw)
   }
-  useEffect(redraw, [p.chairs, p.mine, size])
+  // new chairs, holds or size: drawn before the browser paints them (a frame earlier than a redraw);
+  // pan, zoom and the background image go through redraw, one draw per frame
+  useLayoutEffect(() => {
+    if (frame.current) cancelAnimationFrame(frame.current)
+    draw()
+  }, [p.chairs, p.mine, size])
 
   const clamp = (v: View): View => {
     const z = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, v.z))
