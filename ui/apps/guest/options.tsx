@@ -138,6 +138,11 @@ export function Confirm({ title, text, confirmLabel, onConfirm, onCancel, busy, 
 
 function DetailsButtons({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
   const [open, setOpen] = useState<'details' | 'data' | null>(null)
+  // both dialogs say on closing whether they changed the registration
+  const close = (changed: boolean) => {
+    setOpen(null)
+    if (changed) void reload()
+  }
   return (
     <>
       <Button variant="secondary" class="guest-btn" onClick={() => setOpen('details')}>
@@ -150,24 +155,12 @@ function DetailsButtons({ e, reload }: { e: GuestEntry; reload(): Promise<void> 
       )}
       {open === 'details' && (
         <Suspense fallback={null}>
-          <DetailsDialog
-            visitorId={e.id}
-            onClose={(changed) => {
-              setOpen(null)
-              if (changed) void reload()
-            }}
-          />
+          <DetailsDialog visitorId={e.id} onClose={close} />
         </Suspense>
       )}
       {open === 'data' && (
         <Suspense fallback={null}>
-          <DataDialog
-            visitorId={e.id}
-            onClose={(changed) => {
-              setOpen(null)
-              if (changed) void reload()
-            }}
-          />
+          <DataDialog visitorId={e.id} onClose={close} />
         </Suspense>
       )}
     </>
