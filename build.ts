@@ -20,11 +20,11 @@ const publicDir = join(buildDir, 'public')
 async function buildUi() {
   const t0 = performance.now()
   rmSync(buildDir, { recursive: true, force: true })
-  const { result, files, early } = await buildUiFolder(publicDir)
+  const { result, files, early, worker } = await buildUiFolder(publicDir)
   const assetsDir = join(publicDir, 'assets')
   const href = (p: string) => `/${relative(publicDir, p).split('\\').join('/')}`
   const sizes = files.filter((f) => f.endsWith('.js.gz')).reduce((a, f) => a + statSync(f).size, 0)
-  const publicPage = publicPageScripts(result.metafile!, assetsDir).reduce((a, f) => a + statSync(join(assetsDir, `${f}.gz`)).size, statSync(`${early}.gz`).size)
+  const publicPage = publicPageScripts(result.metafile!, assetsDir).reduce((a, f) => a + statSync(join(assetsDir, `${f}.gz`)).size, statSync(`${early}.gz`).size + statSync(`${worker}.gz`).size)
   console.log(`ui: ${files.length} files in ${Math.round(performance.now() - t0)} ms, scripts ${(sizes / 1024).toFixed(1)} kB gzipped in total, public page ${(publicPage / 1024).toFixed(1)} kB`)
 
   // The manifest embeds every file into the executable.

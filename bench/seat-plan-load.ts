@@ -171,7 +171,8 @@ try {
           ),
         )
       const area = await page.evaluate(() => {
-        const e = performance.getEntriesByType('resource').find((x) => x.name.includes('seatingplanArea')) as PerformanceResourceTiming
+        // the area as its own request (the page's HTML asked for it), else inlined into the page's HTML
+        const e = (performance.getEntriesByType('resource').find((x) => x.name.includes('seatingplanArea')) ?? performance.getEntriesByType('navigation')[0]) as PerformanceResourceTiming
         return { wire: e.transferSize, decoded: e.decodedBodySize, at: e.responseEnd }
       })
       await ctx.close()

@@ -197,3 +197,49 @@ test('the editor: a curved row on an arc, then the align tool straightens and sp
   const plan = await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/seatingplan`)).json()
   expect(plan.areas[0].chairs.map((c: { label: string }) => c.label)).toEqual(['A 1', 'A 2', 'A 3', 'A 4', 'A 5', 'A 6', 'A 7', 'A 8', 'A 9'])
 })
+
+test('the public page reads its plan through its worker, and asks itself when the worker cannot or answered an error', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const { id, chair } = await paidEventWithPlan(page, server)
+  const base = `/proxy/api/public/events/${id}`
+  const visit = async (prepare: (g: Page) => Promise<unknown>, screenshot?: string) => {
+    const ctx = await browser.newContext(PHONE)
+    const g = await ctx.newPage()
+    const asked: string[] = []
+    const workers: string[] = []
+    g.on('request', (r) => r.url().includes(base) && asked.push(`${r.method()} ${new URL(r.url()).pathname}`))
+    g.on('worker', (w) => workers.push(new URL(w.url()).pathname))
+    await prepare(g)
+    await g.goto(`${server.url}/public/event/${id}`)
+    const canvas = g.getByRole('img', { name: /Saalplan Großer Saal/ })
+    await expect(canvas).toBeVisible()
+    // the plan is drawn (coloured pixels) and a tap on a chair opens it
+    await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 0 && v > 150))).toBe(true)
+    if (screenshot) await shot(g, screenshot)
+    await tapChair(canvas, chair('B 3'))
+    await expect(g.getByRole('dialog', { name: 'B 3' })).toBeVisible()
+    // every early answer was taken by the page
+    expect(await g.evaluate(() => Object.entries((window as { __einlassEarly?: Record<string, unknown> }).__einlassEarly ?? {}).filter(([k, v]) => k !== 'eventId' && v !== undefined))).toEqual([])
+    return { g, ctx, workers, count: (path: string) => asked.filter((a) => a.split(' ')[1] === `${base}${path}`).length }
+  }
+  // as it is: the worker asked once for plan and area, the page not again
+  const plain = await visit(async () => {})
+  expect([plain.count('/seatingplan'), plain.count('/seatingplanArea')]).toEqual([1, 1])
+  expect(plain.workers).toEqual([expect.stringMatching(/^\/assets\/page-worker-[a-z0-9]+\.js$/)])
+  await plain.ctx.close()
+  // a browser without workers: the page asks for plan and area itself
+  const noWorker = await visit((g) => g.addInitScript(() => delete (window as { Worker?: unknown }).Worker))
+  expect([noWorker.count('/seatingplan'), noWorker.count('/seatingplanArea')]).toEqual([1, 1])
+  expect(noWorker.workers).toEqual([])
+  await noWorker.ctx.close()
+  // the worker's area answer is an error (the server was briefly busy): the page asks again and draws
+  let refused = 0
+  const retried = await visit((g) =>
+    g.route(`**${base}/seatingplanArea`, (route) => (refused++ === 0 ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: 503, errorType: 'SERVICE_UNAVAILABLE', errorMessage: 'busy' }) }) : route.continue())),
+    'seating-remainders-04-area-asked-again',
+  )
+  expect(refused).toBe(2)
+  expect(retried.count('/seatingplanArea')).toBe(2)
+  await retried.ctx.close()
+})

@@ -315,8 +315,9 @@ test('5,000 chairs on a phone with 4× CPU throttling: the plan draws and a tap 
   // drawn: the canvas holds coloured pixels
   await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 0 && v > 150)), { timeout: 10_000 }).toBe(true)
   const loaded = Date.now() - t0
-  // the page's HTML asked for the event, form, plan and first area (as columns) before the UI loaded,
-  // and the page took those answers instead of asking again (ui/apps/public/early.ts)
+  // the page's HTML asked for the event and form, its worker for the plan and first area (as columns),
+  // before the UI loaded, and the page took those answers instead of asking again
+  // (ui/apps/public/early.ts, page-worker.ts)
   const base = `/proxy/api/public/events/${eventId}`
   expect(asked.filter((a) => !a.includes('/reservation'))).toEqual(
     expect.arrayContaining([`GET ${base}`, `GET ${base}/form`, `GET ${base}/seatingplan`, expect.stringMatching(new RegExp(`^POST ${base}/seatingplanArea .*"chairFormat":"columns"`))]),

@@ -32,7 +32,8 @@ export async function bundleUi(outdir: string) {
     target: 'browser',
     format: 'esm',
     splitting: true,
-    minify: true,
+    // EINLASS_UI_KEEP_NAMES=1 keeps function names for CPU profiles (bench/seat-plan-load.ts SEAT_BENCH_PROFILE)
+    minify: process.env.EINLASS_UI_KEEP_NAMES ? { whitespace: true, syntax: true, identifiers: false } : true,
     sourcemap: 'none',
     metafile: true,
     naming: { entry: '[name]-[hash].[ext]', chunk: 'chunk-[hash].[ext]', asset: '[name]-[hash].[ext]' },
@@ -51,8 +52,18 @@ export async function bundleUi(outdir: string) {
  * the page's HTML runs before the modules load. Returns its file in outdir.
  */
 export async function bundleEarly(outdir: string): Promise<string> {
+  return bundleClassic(outdir, 'early.ts')
+}
+
+/** The public event page's worker: seating plan and first area, ICU's date data (ui/apps/public/page-worker.ts). */
+export async function bundlePageWorker(outdir: string): Promise<string> {
+  return bundleClassic(outdir, 'page-worker.ts')
+}
+
+/** A classic script of the public area without imports, hashed into outdir. */
+async function bundleClassic(outdir: string, file: string): Promise<string> {
   const result = await Bun.build({
-    entrypoints: [join(root, 'ui', 'apps', 'public', 'early.ts')],
+    entrypoints: [join(root, 'ui', 'apps', 'public', file)],
     outdir,
     target: 'browser',
     format: 'iife',
@@ -62,7 +73,7 @@ export async function bundleEarly(outdir: string): Promise<string> {
   })
   if (!result.success) {
     for (const l of result.logs) console.error(l)
-    throw new Error('UI build failed (early requests)')
+    throw new Error(`UI build failed (${file})`)
   }
   return result.outputs[0].path
 }
@@ -100,11 +111,13 @@ export async function buildUiFolder(publicDir: string) {
     .map((s) => join(assetsDir, s))
     .filter((p) => p !== entry.path)
     .map((p) => `<link rel="modulepreload" href="${href(p)}">`)
-  // and first of all the script that asks for the event, its form and seating plan before the modules
-  // have loaded (it preloads the seat picker's chunk when the event has a plan): ui/apps/public/early.ts
+  // and first of all the script that asks for the event, its form and (through its worker) seating plan
+  // before the modules have loaded (it preloads the seat picker's chunk when the event has a plan):
+  // ui/apps/public/early.ts
   const early = await bundleEarly(assetsDir)
   const picker = seatPickerScripts(result.metafile!, assetsDir).map((s) => href(join(assetsDir, s)))
-  const earlyTag = `<script src="${href(early)}" data-seat-picker="${picker.join(' ')}"></script>`
+  const worker = await bundlePageWorker(assetsDir)
+  const earlyTag = `<script src="${href(early)}" data-seat-picker="${picker.join(' ')}" data-worker="${href(worker)}"></script>`
   writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [earlyTag, ...tags, ...preload].join('\n    ')))
   const staticDir = join(root, 'ui', 'static')
   if (existsSync(staticDir)) cpSync(staticDir, publicDir, { recursive: true })
@@ -113,7 +126,7 @@ export async function buildUiFolder(publicDir: string) {
   for (const f of walk(publicDir)) {
     if (/\.(js|css|html|svg|json)$/.test(f)) writeFileSync(`${f}.gz`, Bun.gzipSync(readFileSync(f), { level: 9 }))
   }
-  return { result, files: walk(publicDir), early }
+  return { result, files: walk(publicDir), early, worker }
 }
 
 export type Metafile = NonNullable<Awaited<ReturnType<typeof bundleUi>>['metafile']>
@@ -168,5 +181,8 @@ export function seatPickerScripts(metafile: Metafile, outdir: string): string[] 
   const chunk = Object.keys(outputs).find((o) => o.endsWith('.js') && Object.keys(outputs[o].inputs).some((i) => i.endsWith('ui/components/seat-picker/index.tsx')))
   if (!chunk) throw new Error('no chunk holds the seat picker')
   const page = publicPageScripts(metafile, outdir, false)
-  return [key(chunk), ...outputs[chunk].imports.filter((i) => i.kind === 'import-statement').map((i) => key(join(chunk, '..', i.path)))].filter((s) => !page.includes(s))
+  // the page's import() reaches the picker through its own small chunk that re-exports it (when the
+  // bundler made one): preloaded too, else it is one more round trip after the plan's area is read
+  const facade = Object.keys(outputs).filter((o) => o !== chunk && o.endsWith('.js') && (outputs[o] as { entryPoint?: string }).entryPoint?.endsWith('ui/components/seat-picker/index.tsx'))
+  return [...facade.map(key), key(chunk), ...outputs[chunk].imports.filter((i) => i.kind === 'import-statement').map((i) => key(join(chunk, '..', i.path)))].filter((s) => !page.includes(s))
 }

@@ -19,7 +19,7 @@ import { AgencyBrand } from '../../components/agency-brand'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 import type { PublicAgreement } from './agreements'
-import type { EarlyRequests } from './early-requests'
+import type { EarlyRequests, WorkerAnswer } from './early-requests'
 import { type SeatTickets, type TicketChoice, TicketPicker, useTicketCategories } from './tickets'
 
 interface PublicEvent {
@@ -80,13 +80,28 @@ type SeatLoad = { Picker: ComponentType<SeatPickerProps>; plan: SeatPickerProps[
  * A request the page's HTML started before the UI loaded (./early.ts), taken once: a second visit of
  * the same page within the app (or another event's) asks anew.
  */
-function takeEarly<K extends 'event' | 'form' | 'plan' | 'area'>(eventId: number, key: K): EarlyRequests[K] | undefined {
+function takeEarly<K extends 'event' | 'form' | 'seating'>(eventId: number, key: K): EarlyRequests[K] | undefined {
   const early = (window as { __einlassEarly?: EarlyRequests }).__einlassEarly
   if (!early || early.eventId !== eventId) return undefined
   const request = early[key]
   early[key] = undefined
   return request
 }
+
+/**
+ * The data of an answer the page's worker read; undefined for an error (the worker asked without
+ * the page's language: the page asks again itself, and shows the error in the guest's language).
+ */
+function workerData<T>(a: WorkerAnswer | undefined): T | undefined {
+  if (!a || a.status !== 200 || !a.json) return undefined
+  try {
+    return JSON.parse(new TextDecoder().decode(a.bytes)) as T
+  } catch {
+    return undefined
+  }
+}
+/** An early request's answer; asked again by the page's own call when it is an error (see workerData). */
+const earlyOr = <T,>(early: Promise<Response> | undefined, ask: () => Promise<T>): Promise<T> => (early ? answerOf<T>(early).catch(ask) : ask())
 
 const seatLoads = new Map<number, Promise<SeatLoad | null>>()
 /** What loadSeats answered, by event: a page that mounts after it answered draws the plan in its first render. */
@@ -100,17 +115,20 @@ const seatsLoaded = new Map<number, SeatLoad | null>()
 function loadSeats(eventId: number): Promise<SeatLoad | null> {
   let load = seatLoads.get(eventId)
   if (!load) {
-    const earlyPlan = takeEarly(eventId, 'plan')
-    const earlyArea = takeEarly(eventId, 'area')
+    const early = takeEarly(eventId, 'seating') ?? Promise.resolve(null)
     const planUrl = `/proxy/api/public/events/${eventId}/seatingplan`
-    load = (earlyPlan ? answerOf<NonNullable<SeatPickerProps['plan']>>(earlyPlan) : get<NonNullable<SeatPickerProps['plan']>>(planUrl))
-      .then((plan) => {
-        if (!plan.areas.length) return null
-        const areaId = plan.areas[0].id
-        const first = (earlyArea ?? Promise.resolve(null))
-          .then((e) => (e?.areaId === areaId ? answerOf<AreaAnswer>(e.response) : post<AreaAnswer>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId, chairFormat: 'columns' })))
-          .catch(() => null)
-        return Promise.all([import('../../components/seat-picker'), first]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, answer: first } : undefined }))
+    type Plan = NonNullable<SeatPickerProps['plan']>
+    // the worker's answers when it read them (./page-worker.ts), else asked now
+    load = early
+      .then((seating) => {
+        const earlyPlan = workerData<Plan>(seating?.plan)
+        return (earlyPlan ? Promise.resolve(earlyPlan) : get<Plan>(planUrl)).then((plan): Promise<SeatLoad | null> | null => {
+          if (!plan.areas.length) return null
+          const areaId = plan.areas[0].id
+          const earlyArea = seating?.area?.areaId === areaId ? workerData<AreaAnswer>(seating.area.answer) : undefined
+          const first = (earlyArea ? Promise.resolve(earlyArea) : post<AreaAnswer>(`/proxy/api/public/events/${eventId}/seatingplanArea`, { areaId, chairFormat: 'columns' })).catch(() => null)
+          return Promise.all([import('../../components/seat-picker'), first]).then(([m, first]) => ({ Picker: m.default, plan, initial: first ? { areaId, answer: first } : undefined }))
+        })
       })
       .catch(() => null)
       .then((loaded) => (seatsLoaded.set(eventId, loaded), loaded))
@@ -130,8 +148,8 @@ type PageLoad = { event: PublicEvent; form: PublicForm }
 function loadPage(id: number): Promise<PageLoad> {
   const early = [takeEarly(id, 'event'), takeEarly(id, 'form')]
   return Promise.all([
-    early[0] ? answerOf<PublicEvent>(early[0]) : get<PublicEvent>(`/proxy/api/public/events/${id}`),
-    early[1] ? answerOf<PublicForm>(early[1]) : get<PublicForm>(`/proxy/api/public/events/${id}/form`),
+    earlyOr(early[0], () => get<PublicEvent>(`/proxy/api/public/events/${id}`)),
+    earlyOr(early[1], () => get<PublicForm>(`/proxy/api/public/events/${id}/form`)),
   ]).then(([event, form]) => ({ event, form }))
 }
 /**
