@@ -97,3 +97,51 @@ test('waiting list: register when full, organiser frees a place and moves the gu
     await guestCtx.close()
   }
 })
+
+test('a guest leaves the waiting list from the dashboard; the next guest moves up in line', async ({ page, server, browser }) => {
+  test.setTimeout(90_000)
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 28 * 86400_000)
+  start.setUTCHours(18, 0, 0, 0)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Weinprobe', startDate: start.toISOString(), endDate: new Date(start.getTime() + 2 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kellerei', city: 'Mainz', maxVisitors: 1 },
+  })
+  const eventId = (await ev.json()).id as number
+  expect((await page.request.put(`${server.url}/proxy/api/events/${eventId}/form-settings`, { data: { waitingList: true } })).status()).toBe(200)
+  const register = async (firstName: string, email: string) => {
+    const r = await page.request.post(`${server.url}/proxy/api/public/events/${eventId}/registrations`, { data: { salutation: 'Frau', firstName, lastName: 'Probe', email, identification: `browser-${firstName}` } })
+    return (await r.json()) as { status: string }
+  }
+  expect((await register('Anna', 'anna.wein@example.org')).status).toBe('CONFIRMED')
+  expect((await register('Wanda', 'wanda.wein@example.org')).status).toBe('WAITING_LIST')
+  expect((await register('Xenia', 'xenia.wein@example.org')).status).toBe('WAITING_LIST')
+  const guestCtx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+  try {
+    const g = await guestCtx.newPage()
+    const mail = await server.smtp.waitFor((m) => m.to.includes('wanda.wein@example.org'), 15_000)
+    await g.goto(linkIn(mail, '/guest/dashboard?token='))
+    await expect(g.getByText('Platz 1 auf der Warteliste')).toBeVisible()
+    await g.getByRole('button', { name: 'Von der Warteliste abmelden' }).click()
+    const confirm = g.getByRole('dialog', { name: 'Von der Warteliste abmelden' })
+    await expect(confirm).toContainText('Möchten Sie sich für „Weinprobe“ wirklich von der Warteliste abmelden? Wer nach Ihnen steht, rückt auf.')
+    await shot(g, 'waitlist-10-leave-confirm-phone')
+    // changing her mind first: nothing happens
+    await confirm.getByRole('button', { name: 'Abbrechen' }).click()
+    await expect(g.getByText('Platz 1 auf der Warteliste')).toBeVisible()
+    await g.getByRole('button', { name: 'Von der Warteliste abmelden' }).click()
+    await g.getByRole('dialog', { name: 'Von der Warteliste abmelden' }).getByRole('button', { name: 'Von der Warteliste abmelden' }).click()
+    await expect(g.getByText('Sie stehen nicht mehr auf der Warteliste.')).toBeVisible()
+    await shot(g, 'waitlist-11-left-phone')
+    await g.getByRole('button', { name: 'OK' }).click()
+    await expect(g.getByTestId('section-declinedEvents').getByRole('heading', { name: 'Weinprobe' })).toBeVisible()
+    await expect(g.getByText('Platz 1 auf der Warteliste')).toHaveCount(0)
+    await shot(g, 'waitlist-12-declined-phone')
+  } finally {
+    await guestCtx.close()
+  }
+  // the organiser sees Wanda declined by herself and Xenia first in line
+  await page.goto(`${server.url}/events/${eventId}/guests`)
+  await expect(page.getByRole('row', { name: /Wanda/ }).getByText('Vom Gast abgesagt')).toBeVisible()
+  await expect(page.getByRole('row', { name: /Xenia/ }).getByText('Platz 1')).toBeVisible()
+  await shot(page, 'waitlist-13-organiser-after-leave')
+})

@@ -144,6 +144,43 @@ forEachDialect('guest portal', (h) => {
     expect(dash.declinedEvents.map((x: any) => x.id)).toEqual([visitorId])
   })
 
+  test('leaving the waiting list (no place given back, the others move up in line) and withdrawing a request awaiting approval (its place is free again)', async () => {
+    const e = await event({ maxVisitors: 1 })
+    expect((await admin.put(`/proxy/api/events/${e.id}/form-settings`, { waitingList: true })).status).toBe(200)
+    const first = await registered(e.id)
+    const second = await registered(e.id)
+    const third = await registered(e.id)
+    expect(await seats(h(), e.id)).toBe(1)
+    const status = async (id: number) => (await h().ctx.db.selectFrom('event_visitor').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+    expect([await status(first.visitorId), await status(second.visitorId), await status(third.visitorId)]).toEqual(['CONFIRMED', 'WAITING_LIST', 'WAITING_LIST'])
+    const position = async (g: Agent) => (await g.get('/proxy/api/guest/events')).body.openEvents[0]?.waitingListPosition
+    expect([await position(second.guest), await position(third.guest)]).toEqual([1, 2])
+    // another guest's registration: not theirs
+    expect((await third.guest.post(`/proxy/api/guest/events/${e.id}/reject`, { visitor: second.visitorId })).status).toBe(404)
+    const left = await second.guest.post(`/proxy/api/guest/events/${e.id}/reject`, { visitor: second.visitorId })
+    expect(left.status).toBe(200)
+    expect(left.body.status).toBe('VISITOR_DECLINED')
+    // the confirmed guest keeps the one place; nothing was given back that the waiting guest never held
+    expect(await seats(h(), e.id)).toBe(1)
+    expect(await position(third.guest)).toBe(1)
+    const dash = (await second.guest.get('/proxy/api/guest/events')).body
+    expect(dash.openEvents).toEqual([])
+    expect(dash.declinedEvents.map((x: { id: number }) => x.id)).toEqual([second.visitorId])
+    // a second time: the registration is declined already
+    const again = await second.guest.post(`/proxy/api/guest/events/${e.id}/reject`, { visitor: second.visitorId })
+    expect(again.status).toBe(409)
+    expect(again.body.errorType).toBe('STATUS_TRANSITION_NOT_ALLOWED')
+    // a request that awaits the organiser's approval (it holds its place) is withdrawn the same way
+    const approval = await event({ maxVisitors: 5, requireApproval: true })
+    const asked = await registered(approval.id)
+    expect(await status(asked.visitorId)).toBe('REQUIRE_APPROVAL')
+    expect(await seats(h(), approval.id)).toBe(1)
+    const withdrawn = await asked.guest.post(`/proxy/api/guest/events/${approval.id}/reject`, { visitor: asked.visitorId })
+    expect(withdrawn.status).toBe(200)
+    expect(withdrawn.body.status).toBe('VISITOR_DECLINED')
+    expect(await seats(h(), approval.id)).toBe(0)
+  })
+
   test('resendMail sends the confirmation again (own registration only, 3 an hour); sendInvitation mails an open invitation again', async () => {
     const e = await event({ displayName: 'Sommerabend' })
     const { guest, visitorId, email } = await registered(e.id)

@@ -3,7 +3,7 @@
 // approval in German), the guest gets the /pay link, the step machine continues.
 import { expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
-import { address, buy, buyer, paidEvent } from './testing'
+import { address, buy, buyer, guestOf, paidEvent } from './testing'
 
 const order = (id: string) => `/proxy/api/guest/ticketOrder/${id}`
 
@@ -49,6 +49,31 @@ forEachDialect('approval and waiting list orders', (h) => {
     expect((await h().request('POST', `${order(a.body.ticketOrderId)}/proceed/paymentSelection`, { body: { paymentMethod: 'INVOICE' } })).body.step).toBe(40)
     expect((await h().request('POST', `${order(a.body.ticketOrderId)}/proceed/paymentPay`, { body: { paymentMethod: 'INVOICE' } })).body).toMatchObject({ step: 100, status: 'CONFIRMED' })
     expect((await db.selectFrom('event_visitor').select('status').where('id', '=', a.body.visitorId).executeTakeFirstOrThrow()).status).toBe('CONFIRMED')
+  })
+
+  test('a guest leaves the waiting list: the waiting order is cancelled, no ticket or place given back that it never took', async () => {
+    const admin = await h().admin()
+    const { event, categories } = await paidEvent(admin, { event: { maxVisitors: 1 } })
+    expect((await admin.put(`/proxy/api/events/${event.id}/form-settings`, { waitingList: true })).status).toBe(200)
+    const first = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))
+    const waiting = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))
+    expect([first.body.status, waiting.body.status]).toEqual(['PENDING', 'WAITING_LIST'])
+    const db = h().ctx.db
+    const counts = async () => ({
+      sold: (await db.selectFrom('ticket_category').select('sold').where('id', '=', categories[0].id).executeTakeFirstOrThrow()).sold,
+      seats: (await db.selectFrom('event').select('seats_taken').where('id', '=', event.id).executeTakeFirstOrThrow()).seats_taken,
+    })
+    expect(await counts()).toEqual({ sold: 1, seats: 1 })
+    const guest = await guestOf(h(), waiting.body.visitorId)
+    const dash = (await guest.get('/proxy/api/guest/events')).body
+    expect(dash.openEvents.map((e: { ticketOrder: unknown }) => e.ticketOrder)).toEqual([{ id: waiting.body.ticketOrderId, status: 'WAITING_LIST', step: expect.any(Number), withdrawable: true }])
+    const left = await guest.post(`/proxy/api/guest/events/${event.id}/reject`, { visitor: waiting.body.visitorId })
+    expect(left.status).toBe(200)
+    expect(left.body.status).toBe('VISITOR_DECLINED')
+    expect((await h().request('GET', order(waiting.body.ticketOrderId))).body.ticketOrder.status).toBe('CANCELED')
+    // the first guest's ticket and place stay theirs
+    expect(await counts()).toEqual({ sold: 1, seats: 1 })
+    expect((await h().request('GET', order(first.body.ticketOrderId))).body.ticketOrder.status).toBe('OPEN')
   })
 
   test('moving up from the waiting list: the freed place and the tickets go to the waiting guest’s order', async () => {

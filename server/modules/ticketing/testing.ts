@@ -1,6 +1,9 @@
-// Test helpers of ticketing: a paid event with categories and payment methods, and a buyer.
+// Test helpers of ticketing: a paid event with categories and payment methods, a buyer, and the guest
+// behind a registration.
 import { expect } from 'bun:test'
 import { type Agent, type Harness, eventBody, uniqueEmail } from '../../testing/harness'
+import { linkIn } from '../../testing/smtp-sink'
+import { resendAccessLink } from '../guest/access-link'
 
 export const TRANSFER = { method: 'TRANSFER', accountHolder: 'Agentur GmbH', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank: 'Commerzbank', transferReferencePrefix: 'SF-' }
 
@@ -45,4 +48,16 @@ export async function pay(h: Harness, id: string, method: string) {
   if (s === 8) s = (await h.request('POST', `${o}/proceed/paymentSelection`, { body: { paymentMethod: method } })).body.step
   expect(s).toBe(40)
   return (await h.request('POST', `${o}/proceed/paymentPay`, { body: { paymentMethod: method } })).body
+}
+
+/** The guest behind a registration, signed in through an access link (its mail is delivered and read). */
+export async function guestOf(h: Harness, visitorId: number): Promise<Agent> {
+  const { email } = await h.ctx.db.selectFrom('event_visitor').select('email').where('id', '=', visitorId).executeTakeFirstOrThrow()
+  await resendAccessLink(h.ctx, email!, null)
+  const withLink = (m: { to: string[]; text: string }) => m.to.includes(email!) && m.text.includes('/guest/dashboard?token=')
+  for (let i = 0; i < 20 && !h.smtp.mails.some(withLink); i++) await h.deliverMail()
+  const mail = await h.smtp.waitFor(withLink)
+  const guest = h.agent()
+  guest.headers['x-guest-token'] = new URL(linkIn(mail, '/guest/dashboard?token=')).searchParams.get('token')!
+  return guest
 }

@@ -13,6 +13,9 @@ export const ACTION_FROM: Record<VisitorAction, readonly VisitorStatus[]> = {
 
 export const canDo = (action: VisitorAction, status: VisitorStatus) => ACTION_FROM[action].includes(status)
 
-/** Statuses a guest may confirm from the dashboard, and decline from. */
+/**
+ * Statuses a guest may confirm from the dashboard, and decline from: withdrawing a request that awaits
+ * approval, or leaving the waiting list, is declining too (no place is held there, none is given back).
+ */
 export const GUEST_ACTIVATABLE: readonly VisitorStatus[] = ['INVITED', 'PENDING']
-export const GUEST_REJECTABLE: readonly VisitorStatus[] = ['INVITED', 'PENDING', 'CONFIRMED', 'REQUIRE_APPROVAL', 'OPEN']
+export const GUEST_REJECTABLE: readonly VisitorStatus[] = ['INVITED', 'PENDING', 'CONFIRMED', 'REQUIRE_APPROVAL', 'OPEN', 'WAITING_LIST']

@@ -346,7 +346,11 @@ export function PendingOptions({ e, reload }: { e: GuestEntry; reload(): Promise
 /** Invited, open and declined registrations. */
 export function OtherOptions({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
   const a = useAction(reload)
-  const invited = e.registrationStatus.status === 'INVITED'
+  const status = e.registrationStatus.status
+  const invited = status === 'INVITED'
+  // a guest on the waiting list leaves it, a request awaiting approval is withdrawn (both a decline)
+  const leave = status === 'WAITING_LIST' ? 'leaveWaitingList' : status === 'REQUIRE_APPROVAL' ? 'withdrawRequest' : null
+  const [asking, setAsking] = useState(false)
   return (
     <div class="guest-options">
       <div class="guest-card-actions">
@@ -359,7 +363,25 @@ export function OtherOptions({ e, reload }: { e: GuestEntry; reload(): Promise<v
         <LinkButton href={`/public/event/${e.event.id}`} variant="ghost" class="guest-btn">
           {t('guest.toEvent')}
         </LinkButton>
+        {leave && !e.event.hideDeclineButton && e.ticketOrder?.withdrawable !== false && (
+          <Button variant="ghost" class="guest-btn guest-withdraw" onClick={() => setAsking(true)}>
+            {t(`guestPortal.${leave}`)}
+          </Button>
+        )}
       </div>
+      {asking && leave && (
+        <Confirm
+          title={t(`guestPortal.${leave}`)}
+          text={t(`guestPortal.${leave}.confirm`, { event: e.event.displayName })}
+          confirmLabel={t(`guestPortal.${leave}`)}
+          busy={a.busy}
+          onCancel={() => setAsking(false)}
+          onConfirm={async () => {
+            await a.run(() => post(`/proxy/api/guest/events/${e.event.id}/reject`, { visitor: e.id }), t(leave === 'leaveWaitingList' ? 'guestPortal.toast.leftWaitingList' : 'guestPortal.toast.requestWithdrawn'))
+            setAsking(false)
+          }}
+        />
+      )}
       {a.view}
     </div>
   )
