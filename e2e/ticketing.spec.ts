@@ -282,6 +282,14 @@ test('a guest with an open order: the dashboard sends them to pay (not to confir
   const sold = async () => (await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/ticketCategories`)).json()).items[0].sold as number
   const open = await buy('paula@example.org')
   expect(await sold()).toBe(1)
+  // the organiser's guest dialog: the registration awaits its order's payment, so it offers no approving
+  await page.goto(`${server.url}/events/${eventId}/guests`)
+  await page.getByRole('button', { name: 'Plan' }).click()
+  const guestDialog = page.getByRole('dialog')
+  await expect(guestDialog.getByText(/^Wartet auf die Bezahlung der Bestellung \S+: Die Anmeldung wird mit der Zahlung bestätigt\./)).toBeVisible()
+  await expect(guestDialog.getByRole('button', { name: 'Bestätigen', exact: true })).toHaveCount(0)
+  await expect(guestDialog.getByRole('button', { name: 'Ablehnen' })).toBeVisible()
+  await shot(page, 'ticketing-13b-guest-awaits-payment')
   expect((await page.request.post(`${server.url}/proxy/api/public/visitor/resendMail`, { data: { email: 'paula@example.org' } })).status()).toBe(200)
   const mail = await server.smtp.waitFor((m) => m.to.includes('paula@example.org') && m.text.includes('/guest/dashboard?token='), 15_000)
   const ctx = await browser.newContext(PHONE)

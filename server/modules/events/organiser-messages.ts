@@ -154,6 +154,7 @@ export const de = {
   "guests.action.delete": "Entfernen",
   "guests.action.restore": "Wiederherstellen",
   "guests.approved": "Der Gast ist bestätigt.",
+  "guests.awaitsPayment": "Wartet auf die Bezahlung der Bestellung {order}: Die Anmeldung wird mit der Zahlung bestätigt. Eine Zahlung vor Ort oder per Überweisung markieren Sie im Tab „Tickets“ als bezahlt.",
   "guests.declined": "Der Gast wurde abgelehnt.",
   "guests.invited": "Die Einladung wurde verschickt.",
   "guests.deleted": "Der Gast wurde entfernt.",
@@ -349,6 +350,7 @@ export const de = {
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
   "guests.promote.full": "Kein Platz frei: Gib zuerst einen Platz frei oder erhöhe die Kapazität der Veranstaltung.",
+  "guests.awaitsPayment": "Wartet auf die Bezahlung der Bestellung {order}: Die Anmeldung wird mit der Zahlung bestätigt. Eine Zahlung vor Ort oder per Überweisung markierst du im Tab „Tickets“ als bezahlt.",
   "guests.waitingList.decide": "Niemand rückt automatisch nach: Du entscheidest, wer einen Platz bekommt.",
   "events.noPresets": "Noch keine Vorlagen. Speichere eine Veranstaltung als Vorlage.",
   "guests.empty": "Noch keine Gäste. Füge Gäste hinzu oder importiere eine Liste.",
@@ -512,6 +514,7 @@ export const en: Record<Keys, string> = {
   "guests.action.delete": "Remove",
   "guests.action.restore": "Restore",
   "guests.approved": "The guest is confirmed.",
+  "guests.awaitsPayment": "Waiting for order {order} to be paid: the registration is confirmed with the payment. Mark a payment at the venue or by bank transfer as paid in the “Tickets” tab.",
   "guests.declined": "The guest has been declined.",
   "guests.invited": "The invitation has been sent.",
   "guests.deleted": "The guest has been removed.",

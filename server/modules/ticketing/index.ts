@@ -4,9 +4,19 @@ import type { AppContext } from '../../context'
 import { ticketOrderRoutes } from './guest-routes'
 import { organiserOrderRoutes } from './orders-routes'
 import { ticketingSetupRoutes } from './organiser-routes'
+import { detailParts } from '../visitors/detail'
+import { CANCELLABLE } from './orders/guest-list'
 import './orders/expiry'
 import './orders/invoicing'
 import './orders/offline'
+
+// the organiser's guest detail names the registration's order still under way (its number, as the
+// tickets tab lists it, and status): a PENDING registration whose order is OPEN is confirmed by the
+// payment, not by approving
+detailParts.push(async (ctx, v) => {
+  const order = await ctx.db.selectFrom('ticket_order').select(['number', 'status']).where('visitor_id', '=', v.id).where('status', 'in', CANCELLABLE).orderBy('id', 'desc').executeTakeFirst()
+  return { ticketOrder: order ? { number: order.number, status: order.status } : null }
+})
 
 export function ticketingRoutes(ctx: AppContext) {
   return new Elysia({ name: 'ticketing' }).use(ticketingSetupRoutes(ctx)).use(ticketOrderRoutes(ctx)).use(organiserOrderRoutes(ctx))

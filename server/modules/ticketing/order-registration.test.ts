@@ -4,10 +4,8 @@
 // whose order is unpaid; withdrawing cancels an order with nothing paid or owed, and is refused for
 // bought tickets (the organiser cancels those).
 import { expect, test } from 'bun:test'
-import { type Agent, forEachDialect } from '../../testing/harness'
-import { linkIn } from '../../testing/smtp-sink'
-import { resendAccessLink } from '../guest/access-link'
-import { buy, buyer, paidEvent, pay } from './testing'
+import { forEachDialect } from '../../testing/harness'
+import { buy, buyer, guestOf as guestOfIn, paidEvent, pay } from './testing'
 
 forEachDialect('orders and their registrations', (h) => {
   async function setup() {
@@ -37,16 +35,7 @@ forEachDialect('orders and their registrations', (h) => {
   }
   const orderRow = (publicId: string) => h().ctx.db.selectFrom('ticket_order').selectAll().where('public_id', '=', publicId).executeTakeFirstOrThrow()
   const visitor = (id: number) => h().ctx.db.selectFrom('event_visitor').select(['status', 'seats_held', 'email']).where('id', '=', id).executeTakeFirstOrThrow()
-  /** the guest behind a registration, logged in through an access link */
-  async function guestOf(visitorId: number): Promise<Agent> {
-    const { email } = await visitor(visitorId)
-    await resendAccessLink(h().ctx, email!, null)
-    for (let i = 0; i < 20 && !h().smtp.mails.some((m) => m.to.includes(email!) && m.text.includes('/guest/dashboard?token=')); i++) await h().deliverMail()
-    const mail = await h().smtp.waitFor((m) => m.to.includes(email!) && m.text.includes('/guest/dashboard?token='))
-    const guest = h().agent()
-    guest.headers['x-guest-token'] = new URL(linkIn(mail, '/guest/dashboard?token=')).searchParams.get('token')!
-    return guest
-  }
+  const guestOf = (visitorId: number) => guestOfIn(h(), visitorId)
 
   test('expiry gives the defined value and timeslot back with the tickets; reset takes them again; an offline refund gives them back', async () => {
     const { admin, event, taken, order } = await setup()
@@ -97,11 +86,16 @@ forEachDialect('orders and their registrations', (h) => {
     expect(act.body).toMatchObject({ errorType: 'ORDER_PAYMENT_REQUIRED', errorMessage: 'Bitte schließen Sie zuerst Ihre Bestellung ab.' })
     expect(await visitor(o.visitorId)).toMatchObject({ status: 'PENDING', seats_held: 1 })
     expect((await orderRow(o.publicId)).status).toBe('OPEN')
-    // nor the organiser around the order: it is marked paid (or cancelled) instead
+    // nor the organiser around the order: it is marked paid (or cancelled) instead; the guest's detail
+    // names the order, so the guest dialog offers no approving (ui/apps/organiser/guest-dialog.tsx)
+    expect((await admin.get(`/proxy/api/events/${event.id}/visitors/${o.visitorId}`)).body.ticketOrder).toEqual({ number: (await orderRow(o.publicId)).number, status: 'OPEN' })
     const approve = await admin.post(`/proxy/api/events/${event.id}/visitors/${o.visitorId}/approve`, {})
     expect(approve.status).toBe(409)
     expect(approve.body).toMatchObject({ errorType: 'ORDER_AWAITS_PAYMENT', errorMessage: 'Diese Anmeldung wartet auf die Bezahlung ihrer Bestellung. Markieren Sie die Bestellung als bezahlt oder stornieren Sie sie.' })
     expect(await visitor(o.visitorId)).toMatchObject({ status: 'PENDING', seats_held: 1 })
+    // paid at the venue: the detail follows the order
+    expect(await pay(h(), o.publicId, 'LOCATION')).toMatchObject({ status: 'CONFIRMED' })
+    expect((await admin.get(`/proxy/api/events/${event.id}/visitors/${o.visitorId}`)).body.ticketOrder).toEqual({ number: (await orderRow(o.publicId)).number, status: 'CONFIRMED' })
   })
 
   test('withdrawing cancels an unpaid order (tickets, value, timeslot back; the order mail); bought tickets are refused', async () => {

@@ -21,6 +21,8 @@ import type { EventFull } from './event-page'
 export interface GuestDetail extends Contact {
   id: number
   status: string
+  /** the registration's order still under way (ticketing), if any */
+  ticketOrder?: { number: string; status: string } | null
   vip: boolean
   note: string | null
   visitorCount: number
@@ -105,8 +107,11 @@ function Actions({ event, guest, onChanged }: { event: EventFull; guest: GuestDe
   }
   const may = (a: keyof typeof ACTION_FROM) => (ACTION_FROM[a] as readonly string[]).includes(guest.status)
   const waiting = guest.status === 'WAITING_LIST'
+  // a paid registration is confirmed by its order's payment (the server refuses approving it)
+  const awaitsPayment = guest.status === 'PENDING' && guest.ticketOrder?.status === 'OPEN'
   return (
     <div class="guest-actions">
+      {awaitsPayment && <p class="muted guest-awaits-payment">{t('guests.awaitsPayment', { order: guest.ticketOrder!.number })}</p>}
       <div class="button-row">
         {canManage && waiting && (
           <Button
@@ -120,7 +125,7 @@ function Actions({ event, guest, onChanged }: { event: EventFull; guest: GuestDe
             {t('guests.action.promote')}
           </Button>
         )}
-        {canManage && may('approve') && !waiting && (
+        {canManage && may('approve') && !waiting && !awaitsPayment && (
           <Button busy={busy} onClick={() => void run('approve', {}, t('guests.approved'))}>
             {t('guests.action.approve')}
           </Button>
