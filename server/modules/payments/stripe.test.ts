@@ -83,6 +83,61 @@ forEachDialect(
       expect(await soldOf(h(), categories[0].id)).toBe(1)
     })
 
+    test("refunds made in Stripe's dashboard are recorded once with their credit note (charge.refunded, refund.created/updated); einlass's own are not counted twice; the last ends the order (902)", async () => {
+      const admin = await h().admin()
+      // seller data: the payment is invoiced, so every refund gets its credit note
+      await admin.put('/proxy/api/agency/sellerSettings', { name: 'Agentur GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-', contactName: 'Ada Admin', phone: '+49 30 123456', email: 'kasse@agentur.example' })
+      const { event, categories } = await onlineEvent(admin, STRIPE)
+      const id = await toConfirmation(h(), event.id, categories[0].id)
+      const methodId = (await h().request('GET', orderUrl(id))).body.paymentMethods[0].id as number
+      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: { paymentMethod: 'STRIPE', stripePaymentType: 'CARD', fullName: 'Berta Käuferin' } })
+      const [a] = await attemptsOf(h(), id)
+      fakes.stripe.confirm(a.external_id!, 'ok')
+      expect((await webhook(h(), methodId, a.external_id!)).body.outcome).toBe('PAID')
+      const o = await orderRow(h(), id)
+      const refundsOf = () => h().ctx.db.selectFrom('payment_refund').select(['provider_refund_id', 'amount', 'reason']).where('order_id', '=', o.id).orderBy('id').execute()
+      // einlass's own refund, then Stripe's notice about it: known, not counted again
+      const own = await admin.post(`/proxy/api/events/${event.id}/orders/${o.id}/refundPayment`, { amount: 500 })
+      expect(own.status).toBe(200)
+      expect((await webhook(h(), methodId, a.external_id!, { about: 'charge' })).body.outcome).toBe('REFUND_KNOWN')
+      // 10 € refunded in Stripe's dashboard: recorded once, with its credit note
+      const outside = fakes.stripe.refundOutside(a.external_id!, 1000)
+      const notice = { about: 'charge' as const, eventId: `evt_refund_${id}` }
+      expect((await webhook(h(), methodId, a.external_id!, notice)).body.outcome).toBe('PARTIAL_REFUND')
+      expect((await webhook(h(), methodId, a.external_id!, notice)).body).toEqual({ received: true, duplicate: true })
+      expect((await webhook(h(), methodId, a.external_id!, { about: { refund: outside.id }, type: 'refund.updated' })).body.outcome).toBe('REFUND_KNOWN')
+      expect((await refundsOf()).map((r) => [r.amount, r.reason])).toEqual([
+        [500, 'ORGANISER'],
+        [1000, 'PROVIDER'],
+      ])
+      expect((await attemptsOf(h(), id))[0]!.refunded_amount).toBe(1500)
+      expect(await orderRow(h(), id)).toMatchObject({ status: 'PAID' })
+      // a refund still pending at Stripe is not money back yet
+      const pending = fakes.stripe.refundOutside(a.external_id!, 400, 'pending')
+      expect((await webhook(h(), methodId, a.external_id!, { about: { refund: pending.id } })).body.outcome).toBe('REFUND_KNOWN')
+      pending.status = 'failed'
+      // more than was paid (no provider lists that; refused and logged, nothing recorded)
+      const tooMuch = fakes.stripe.refundOutside(a.external_id!, 5000)
+      warnings.length = 0
+      expect((await webhook(h(), methodId, a.external_id!, { about: { refund: tooMuch.id } })).body.outcome).toBe('MISMATCH')
+      expect(warnings.some((w) => w.includes('stripe refund refused'))).toBe(true)
+      expect(await refundsOf()).toHaveLength(2)
+      fakes.stripe.refunds.splice(fakes.stripe.refunds.indexOf(tooMuch), 1)
+      // the rest in the dashboard: the order ends REFUNDED (902), its ticket back, credit notes for each refund
+      const last = fakes.stripe.refundOutside(a.external_id!, 1000)
+      expect((await webhook(h(), methodId, a.external_id!, { about: { refund: last.id } })).body.outcome).toBe('REFUNDED')
+      expect((await refundsOf()).reduce((sum, r) => sum + r.amount, 0)).toBe(2500)
+      expect(await orderRow(h(), id)).toMatchObject({ status: 'REFUNDED', step: 902 })
+      expect(await soldOf(h(), categories[0].id)).toBe(0)
+      const invoices = await h().ctx.db.selectFrom('invoice').select(['kind', 'gross_cents']).where('order_ref', '=', String(o.id)).orderBy('id').execute()
+      expect(invoices.map((i) => [i.kind, i.gross_cents])).toEqual([
+        ['INVOICE', 2500],
+        ['CANCELLATION', -500],
+        ['CANCELLATION', -1000],
+        ['CANCELLATION', -1000],
+      ])
+    })
+
     test('return without webhook: stripe/success re-fetches and pays; a declined card fails (910) with its code, tickets back, and the order is payable again after reset', async () => {
       const admin = await h().admin()
       const { event, categories } = await onlineEvent(admin, STRIPE)

@@ -1,5 +1,6 @@
-// Provider webhooks (docs/payments.md). A webhook only says "look again": the payment is
-// re-fetched from the provider and applyRemote checks amount, currency and order. Stripe's are
+// Provider webhooks (docs/payments.md). A webhook only says "look again": the payment (and for a
+// refund event, its refunds) is re-fetched from the provider and applyRemote checks amount,
+// currency and order. Stripe's are
 // verified with the endpoint's signing secret (constructEventAsync, the one that works under
 // Bun); a bad signature is refused (400) and logged. Every event is stored once per provider and
 // external id, so a second delivery changes nothing. A provider that cannot be reached for the
@@ -10,7 +11,9 @@ import { isUniqueViolation } from '../../db/database'
 import { isoNow } from '../../db/types'
 import { AppError } from '../../shared/errors'
 import { applyRemote, attemptByExternal } from './attempts'
-import { fromDecimal, isoCurrency, payPalClient, payPalWebhookId, stripeWebhookSecret } from './clients'
+import { fromDecimal, isoCurrency, payPalClient, payPalWebhookId, stripeClient, stripeWebhookSecret } from './clients'
+import type { PaymentMethodRow } from '../ticketing/ticketing.table'
+import type { PaymentAttemptRow } from './payments.table'
 import { callProvider, fetchRemote } from './providers'
 import { recordRefund } from './refunds'
 
@@ -40,15 +43,46 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
     throw new AppError(400, 'WEBHOOK_SIGNATURE_INVALID')
   }
   if (await seen(ctx, 'STRIPE', event.id)) return { received: true, duplicate: true }
-  const obj = event.data.object as { object?: string; id?: string }
-  const attempt = obj.object === 'payment_intent' && obj.id ? await attemptByExternal(ctx.db, 'STRIPE', obj.id) : undefined
+  // the payment the event is about: the intent itself, or the intent of a charge or refund (a refund
+  // made in Stripe's dashboard arrives as charge.refunded / refund.created / refund.updated)
+  const obj = event.data.object as { object?: string; id?: string; payment_intent?: unknown }
+  const aboutRefund = obj.object === 'charge' || obj.object === 'refund'
+  const intentId = obj.object === 'payment_intent' ? obj.id : aboutRefund && typeof obj.payment_intent === 'string' ? obj.payment_intent : undefined
+  const attempt = intentId ? await attemptByExternal(ctx.db, 'STRIPE', intentId) : undefined
   if (!attempt || attempt.agency_id !== method!.agency_id) {
     await store(ctx, { provider: 'STRIPE', external_id: event.id, kind: event.type, attempt_id: null, outcome: 'IGNORED' })
     return { received: true }
   }
-  const outcome = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook')
+  let outcome: string = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook')
+  if (aboutRefund && outcome !== 'MISMATCH') outcome = await stripeRefunds(ctx, attempt, method!)
   await store(ctx, { provider: 'STRIPE', external_id: event.id, kind: event.type, attempt_id: attempt.id, outcome })
   return { received: true, outcome }
+}
+
+/**
+ * The refunds of a Stripe payment as Stripe lists them now (not as the event says), each recorded
+ * once by its refund id: einlass's own are known already, one made in Stripe's dashboard gets its
+ * credit note and mail, and the one that refunds the rest ends the order (902). A refund that would
+ * exceed the payment, or in another currency, is refused and logged.
+ */
+async function stripeRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow): Promise<string> {
+  const list = await callProvider(ctx, 'stripe.refunds', () => stripeClient(ctx, method).refunds.list({ payment_intent: attempt.external_id!, limit: 100 }))
+  let outcome = 'REFUND_KNOWN'
+  // oldest first: the order of the credit notes follows Stripe's
+  for (const r of [...list.data].filter((x) => x.status === 'succeeded').sort((a, b) => a.created - b.created)) {
+    const recorded = await ctx.db.selectFrom('payment_refund').select(['provider_refund_id', 'amount']).where('attempt_id', '=', attempt.id).execute()
+    if (recorded.some((x) => x.provider_refund_id === r.id)) continue
+    const current = await ctx.db.selectFrom('payment_attempt').select(['status', 'currency', 'amount']).where('id', '=', attempt.id).executeTakeFirstOrThrow()
+    // against what is recorded (refunded_amount also counts einlass's own refunds still under way)
+    const sum = recorded.reduce((a, x) => a + x.amount, 0)
+    if (current.status !== 'PAID' || r.currency.toUpperCase() !== isoCurrency(current.currency) || r.amount <= 0 || sum + r.amount > current.amount) {
+      ctx.log.warn('stripe refund refused: does not match the payment', { attemptId: attempt.id, refundId: r.id, amount: r.amount, currency: r.currency })
+      return 'MISMATCH'
+    }
+    const done = await recordRefund(ctx, attempt.id, { providerRefundId: r.id, amount: r.amount, reason: 'PROVIDER', accountId: null, reserved: false })
+    if (done.recorded) outcome = done.ended ? 'REFUNDED' : 'PARTIAL_REFUND'
+  }
+  return outcome
 }
 
 export async function mollieWebhook(ctx: AppContext, body: string) {

@@ -18,13 +18,28 @@ export interface FakeIntent {
   amount_received: number
 }
 
+export interface FakeRefund {
+  id: string
+  object: 'refund'
+  payment_intent: string
+  amount: number
+  currency: string
+  status: 'succeeded' | 'pending' | 'failed'
+  created: number
+}
+
 export interface StripeFake extends FakeBase {
   intents: Map<string, FakeIntent>
-  refunds: Array<{ id: string; payment_intent: string; amount: number }>
+  refunds: FakeRefund[]
+  /** a refund made in Stripe's dashboard (not through einlass) */
+  refundOutside(intentId: string, amount: number, status?: FakeRefund['status']): FakeRefund
   /** the guest confirms: ok, declined card, or 3-D Secure (requires_action) */
   confirm(id: string, outcome?: 'ok' | 'declined' | '3ds'): FakeIntent
-  /** a signed webhook request for the intent's current state */
-  webhook(id: string, opts?: { type?: string; eventId?: string; secret?: string; amount?: number }): Promise<{ body: string; signature: string }>
+  /**
+   * A signed webhook request for the intent's current state; with `about` for its charge (as
+   * charge.refunded carries it) or one of its refunds (refund.created / refund.updated).
+   */
+  webhook(id: string, opts?: { type?: string; eventId?: string; secret?: string; amount?: number; about?: 'charge' | { refund: string } }): Promise<{ body: string; signature: string }>
 }
 
 const parseForm = (body: string) => {
@@ -36,6 +51,9 @@ const parseForm = (body: string) => {
 export function startStripeFake(webhookSecret: string): StripeFake {
   const intents = new Map<string, FakeIntent>()
   const refunds: StripeFake['refunds'] = []
+  // creation times one second apart, as Stripe lists them (newest first)
+  let clock = Math.floor(Date.now() / 1000)
+  const created = () => ++clock
   const stripe = new Stripe('sk_test_fake', {})
   const base = startFake((req, url, body) => {
     if (!(req.headers.get('authorization') ?? '').startsWith('Bearer sk_')) return Response.json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }, { status: 401 })
@@ -64,9 +82,13 @@ export function startStripeFake(webhookSecret: string): StripeFake {
       const done = refunds.filter((r) => r.payment_intent === pi.id).reduce((s, r) => s + r.amount, 0)
       const amount = f.amount ? Number(f.amount) : pi.amount - done
       if (amount <= 0 || done + amount > pi.amount) return Response.json({ error: { type: 'invalid_request_error', code: 'amount_too_large', message: 'amount too large' } }, { status: 400 })
-      const r = { id: rid('re'), object: 'refund', payment_intent: pi.id, amount, status: 'succeeded', currency: pi.currency }
+      const r: FakeRefund = { id: rid('re'), object: 'refund', payment_intent: pi.id, amount, status: 'succeeded', currency: pi.currency, created: created() }
       refunds.push(r)
       return Response.json(r)
+    }
+    if (url.pathname === '/v1/refunds' && req.method === 'GET') {
+      const of = url.searchParams.get('payment_intent')
+      return Response.json({ object: 'list', url: '/v1/refunds', has_more: false, data: refunds.filter((r) => !of || r.payment_intent === of).reverse() })
     }
     return notFoundJson(url.pathname)
   })
@@ -80,10 +102,23 @@ export function startStripeFake(webhookSecret: string): StripeFake {
       else Object.assign(pi, { status: 'requires_payment_method', last_payment_error: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } })
       return pi
     },
-    async webhook(id: string, opts: { type?: string; eventId?: string; secret?: string; amount?: number } = {}) {
+    refundOutside(intentId: string, amount: number, status: FakeRefund['status'] = 'succeeded') {
+      const pi = intents.get(intentId)!
+      const r: FakeRefund = { id: rid('re'), object: 'refund', payment_intent: pi.id, amount, status, currency: pi.currency, created: created() }
+      refunds.push(r)
+      return r
+    },
+    async webhook(id: string, opts: { type?: string; eventId?: string; secret?: string; amount?: number; about?: 'charge' | { refund: string } } = {}) {
       const pi = { ...intents.get(id)!, ...(opts.amount != null ? { amount: opts.amount, amount_received: opts.amount } : {}) }
-      const type = opts.type ?? (pi.status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed')
-      const body = JSON.stringify({ id: opts.eventId ?? rid('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object: pi }, livemode: false, api_version: '2025-01-27' })
+      const refunded = refunds.filter((r) => r.payment_intent === id && r.status === 'succeeded').reduce((a, r) => a + r.amount, 0)
+      const object =
+        opts.about === 'charge'
+          ? { id: pi.latest_charge, object: 'charge', payment_intent: pi.id, amount: pi.amount, amount_refunded: refunded, refunded: refunded >= pi.amount, currency: pi.currency }
+          : opts.about
+            ? refunds.find((r) => r.id === (opts.about as { refund: string }).refund)
+            : pi
+      const type = opts.type ?? (opts.about === 'charge' ? 'charge.refunded' : opts.about ? 'refund.created' : pi.status === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed')
+      const body = JSON.stringify({ id: opts.eventId ?? rid('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object }, livemode: false, api_version: '2025-01-27' })
       const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret: opts.secret ?? webhookSecret })
       return { body, signature }
     },
