@@ -7,36 +7,16 @@
 //
 //   node_modules/.bin/bun build.ts --test-license-key --outfile e2e/.artifacts/einlass
 //   node_modules/.bin/bun bench/seat-plan-floor.ts [runs=7]
-import { chromium } from '@playwright/test'
 import { E2E_BINARY, startServerProcess } from '../server/testing/process'
+import { PHONE, arenaEvent, launchChromium } from './seat-plan-lib'
 
 const RUNS = Number(process.argv[2] ?? 7)
-const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
 const server = await startServerProcess({ command: [E2E_BINARY], env: { EINLASS_LOG_LEVEL: 'error' } })
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] })
+const browser = await launchChromium()
 let pageServer: ReturnType<typeof Bun.serve> | undefined
 try {
-  const api = await browser.newContext()
-  const call = async (method: 'post' | 'put' | 'get', path: string, data?: unknown) => {
-    const r = await api.request[method](`${server.url}${path}`, { data })
-    if (!r.ok()) throw new Error(`${path}: ${r.status()} ${await r.text()}`)
-    return r.json()
-  }
-  await call('post', '/proxy/api/setup', { agencyName: 'Bench', email: 'seats@example.org', password: 'Geheim123!', firstName: 'B', lastName: 'B' })
-  const start = new Date(Date.now() + 30 * 86400_000)
-  const event = await call('post', '/proxy/api/events', { displayName: 'Arena', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3600_000).toISOString(), maxVisitors: 10_000 })
-  const chairs: Array<Record<string, unknown>> = []
-  for (let r = 0; r < 50; r++)
-    for (let i = 0; i < 100; i++) chairs.push({ label: `${r + 1} ${i + 1}`, priceCategory: r < 25 ? 'parkett' : 'rang', percentX: 0.5 + i * 0.99, percentY: 1 + r * 1.96, percentWidth: 0.8, percentHeight: 1.5 })
-  await call('put', `/proxy/api/events/${event.id}/seatingplan`, {
-    priceCategories: [
-      { key: 'parkett', displayName: 'Parkett', color: '#c2410c' },
-      { key: 'rang', displayName: 'Rang', color: '#1d4ed8' },
-    ],
-    areas: [{ displayName: 'Arena', chairs }],
-  })
-  const areaId = (await call('get', `/proxy/api/public/events/${event.id}/seatingplan`)).areas[0].id
-  await api.close()
+  const eventId = await arenaEvent(browser, server.url)
+  const areaId = ((await (await fetch(`${server.url}/proxy/api/public/events/${eventId}/seatingplan`)).json()) as { areas: Array<{ id: number }> }).areas[0].id
 
   // the page: one request, one parse, one rectangle per chair in its category's colour, a tap's popup
   const html = `<!doctype html><html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Floor</title></head>
@@ -62,7 +42,7 @@ fetch('/area', { method: 'POST', headers: { 'content-type': 'application/json' }
     port: 0,
     async fetch(req) {
       if (new URL(req.url).pathname === '/') return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } })
-      const r = await fetch(`${server.url}/proxy/api/public/events/${event.id}/seatingplanArea`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: await req.text() })
+      const r = await fetch(`${server.url}/proxy/api/public/events/${eventId}/seatingplanArea`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: await req.text() })
       // the page's own answer is compressed as einlass compresses it
       const body = new Uint8Array(await r.arrayBuffer())
       const gz = /\bgzip\b/.test(req.headers.get('accept-encoding') ?? '')
