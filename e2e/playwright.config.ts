@@ -4,7 +4,10 @@ export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.ts$/,
   outputDir: './.artifacts/results',
-  timeout: 60_000,
+  // a journey's whole budget: the longest flows (two browsers, password hashing, mails) took 50–60 s
+  // beside a second worker on a slow day of the 2-core host (identity-agencies 59.3 s), and a
+  // fresh-clone run timed out two of them at 60 s; each step still waits at most expect's 10 s
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
