@@ -3,7 +3,7 @@
 // check-in; the signature then shows in the event's list of who signed what. A second guest signs
 // from the guest card on a phone-sized screen with a finger (touch events).
 import { expect, type Page } from '@playwright/test'
-import { SHOTS, setupAdmin, shot, test, watchCsp } from './fixtures'
+import { expectImageLoaded, SHOTS, setupAdmin, shot, test, watchCsp } from './fixtures'
 
 async function draw(page: Page, canvas: string, points: Array<[number, number]>) {
   const box = (await page.locator(canvas).boundingBox())!
@@ -172,8 +172,7 @@ test('desk: a missing agreement is signed on the spot, then the guest is checked
   await page.goto(`${server.url}/events/${event.id}/agreements`)
   for (const name of ['Grete Gast', 'Paula Pfeil']) {
     const img = page.getByRole('img', { name: `Unterschrift von ${name}` })
-    await expect(img).toBeVisible()
-    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0)
+    await expectImageLoaded(img)
   }
   await shot(page, 'desk-sign-06-signatures')
   const sigs = await api('post', '/proxy/api/agreements/signatures/search', { eventId: event.id })

@@ -1,6 +1,6 @@
 // Journeys run against the compiled binary (built by `npm run test:e2e` with the test license key),
 // each test file with its own server: fresh data dir, free port, real SMTP sink.
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Locator, type Page } from '@playwright/test'
 import { mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -40,6 +40,12 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
 /** Saves a named screenshot for people to look at (e2e/.artifacts/screenshots). */
 export async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+}
+
+/** An <img> shown is not yet an image loaded: wait (as any expect does) until it decoded with a width. */
+export async function expectImageLoaded(img: Locator) {
+  await expect(img).toBeVisible()
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true)
 }
 
 export const PASSWORD = 'Geheim123!'

@@ -3,7 +3,7 @@
 // (both branches), the help centre's support form, feedback, the imprint and the /support page.
 import { execFileSync } from 'node:child_process'
 import { type Browser, type Page } from '@playwright/test'
-import { expect, type Server, setupAdmin, shot, test, watchCsp } from './fixtures'
+import { expect, expectImageLoaded, type Server, setupAdmin, shot, test, watchCsp } from './fixtures'
 import { mailLink } from './identity-helpers'
 
 const SCRIBBLE: Array<[number, number]> = [
@@ -132,8 +132,7 @@ test('phone: two agreements step by step from the dashboard, self check-in and o
   const shown = g.getByRole('dialog', { name: 'Hausordnung' })
   await expect(shown.getByText('Ich halte mich an die Hausordnung.')).toBeVisible()
   const signature = shown.getByRole('img', { name: 'Ihre Unterschrift' })
-  await expect(signature).toBeVisible()
-  expect(await signature.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true)
+  await expectImageLoaded(signature)
   // read-only: nothing to sign or decline here
   await expect(shown.getByRole('button', { name: /Unterschreiben|Ablehnen/ })).toHaveCount(0)
   await shot(g, 'guest-extras-03d-signature-record-text')

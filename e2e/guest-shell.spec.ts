@@ -3,7 +3,7 @@
 // without a logo; and a guest who follows a mail link straight to an event page gets the form
 // pre-filled (the session's readable marker cookie, no dashboard visit needed).
 import type { Browser, Page } from '@playwright/test'
-import { expect, type Server, setupAdmin, shot, test } from './fixtures'
+import { expect, expectImageLoaded, type Server, setupAdmin, shot, test } from './fixtures'
 import { mailLink } from './identity-helpers'
 
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
@@ -27,7 +27,6 @@ async function logoPng(browser: Browser): Promise<Buffer> {
   return png
 }
 
-const loaded = (img: ReturnType<Page['getByRole']>) => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)
 
 test('phone: the agency name, then the logo the organiser sets, in the header of the event page and the dashboard', async ({ page, server, browser }) => {
   test.setTimeout(120_000)
@@ -50,16 +49,14 @@ test('phone: the agency name, then the logo the organiser sets, in the header of
     await card.getByLabel('Logo hochladen (PNG oder JPEG)').setInputFiles({ name: 'sonnenschein.png', mimeType: 'image/png', buffer: await logoPng(browser) })
     await expect(page.getByText('Das Logo wurde gespeichert.')).toBeVisible()
     const current = card.getByRole('img', { name: 'Aktuelles Logo' })
-    await expect(current).toBeVisible()
-    expect(await loaded(current)).toBe(true)
+    await expectImageLoaded(current)
     await card.scrollIntoViewIfNeeded()
     await shot(page, 'guest-shell-02-settings-agency-logo')
 
     // the event page: logo and title
     await g.reload()
     const logo = header.getByRole('img', { name: 'Agentur Sonnenschein' })
-    await expect(logo).toBeVisible()
-    expect(await loaded(logo)).toBe(true)
+    await expectImageLoaded(logo)
     await expect(header.getByText('Sommerkonzert im Park')).toBeVisible()
     await shot(g, 'guest-shell-03-event-page-logo')
 
@@ -73,8 +70,7 @@ test('phone: the agency name, then the logo the organiser sets, in the header of
     await g.goto(await mailLink(server, 'greta@example.org', /.*/, '/guest/dashboard?token='))
     await expect(g.getByRole('heading', { name: 'Sommerkonzert im Park' })).toBeVisible()
     const brand = g.locator('header.topbar a.brand').getByRole('img', { name: 'Agentur Sonnenschein' })
-    await expect(brand).toBeVisible()
-    expect(await loaded(brand)).toBe(true)
+    await expectImageLoaded(brand)
     await shot(g, 'guest-shell-04-dashboard-logo')
   } finally {
     await ctx.close()
