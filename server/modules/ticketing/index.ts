@@ -5,7 +5,7 @@ import { ticketOrderRoutes } from './guest-routes'
 import { organiserOrderRoutes } from './orders-routes'
 import { ticketingSetupRoutes } from './organiser-routes'
 import { detailParts } from '../visitors/detail'
-import { CANCELLABLE } from './orders/guest-list'
+import { activeOrderOfVisitor } from './orders/guest-list'
 import './orders/expiry'
 import './orders/invoicing'
 import './orders/offline'
@@ -14,7 +14,7 @@ import './orders/offline'
 // tickets tab lists it, and status): a PENDING registration whose order is OPEN is confirmed by the
 // payment, not by approving
 detailParts.push(async (ctx, v) => {
-  const order = await ctx.db.selectFrom('ticket_order').select(['number', 'status']).where('visitor_id', '=', v.id).where('status', 'in', CANCELLABLE).orderBy('id', 'desc').executeTakeFirst()
+  const order = await activeOrderOfVisitor(ctx.db, v.id)
   return { ticketOrder: order ? { number: order.number, status: order.status } : null }
 })
 

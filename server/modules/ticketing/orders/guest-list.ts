@@ -24,8 +24,9 @@ import { STEP, nextStep } from './steps'
 /** Order statuses the organiser's cancel accepts: the order still holds or owes something. */
 export const CANCELLABLE: readonly OrderStatus[] = ['OPEN', 'CONFIRMED', 'PAID', 'WAITING_LIST', 'REQUIRE_APPROVAL']
 
+/** The registration's order still under way (the newest of its cancellable ones), or undefined. */
 export async function activeOrderOfVisitor(db: Db, visitorId: number) {
-  return db.selectFrom('ticket_order').select(['id', 'status']).where('visitor_id', '=', visitorId).where('status', 'in', CANCELLABLE).orderBy('id', 'desc').executeTakeFirst()
+  return db.selectFrom('ticket_order').select(['id', 'number', 'status']).where('visitor_id', '=', visitorId).where('status', 'in', CANCELLABLE).orderBy('id', 'desc').executeTakeFirst()
 }
 
 /**
