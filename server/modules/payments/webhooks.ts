@@ -68,18 +68,24 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
 async function stripeRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow): Promise<string> {
   const list = await callProvider(ctx, 'stripe.refunds', () => stripeClient(ctx, method).refunds.list({ payment_intent: attempt.external_id!, limit: 100 }))
   let outcome = 'REFUND_KNOWN'
+  // read once: recording a refund changes neither the attempt's status, currency nor amount; what
+  // it adds (one refund row) is kept below in `known` and `sum`, as a fresh read would show it
+  const current = await ctx.db.selectFrom('payment_attempt').select(['status', 'currency', 'amount']).where('id', '=', attempt.id).executeTakeFirstOrThrow()
+  const recorded = await ctx.db.selectFrom('payment_refund').select(['provider_refund_id', 'amount']).where('attempt_id', '=', attempt.id).execute()
+  const known = new Set(recorded.map((x) => x.provider_refund_id))
+  // against what is recorded (refunded_amount also counts einlass's own refunds still under way)
+  let sum = recorded.reduce((a, x) => a + x.amount, 0)
   // oldest first: the order of the credit notes follows Stripe's
   for (const r of [...list.data].filter((x) => x.status === 'succeeded').sort((a, b) => a.created - b.created)) {
-    const recorded = await ctx.db.selectFrom('payment_refund').select(['provider_refund_id', 'amount']).where('attempt_id', '=', attempt.id).execute()
-    if (recorded.some((x) => x.provider_refund_id === r.id)) continue
-    const current = await ctx.db.selectFrom('payment_attempt').select(['status', 'currency', 'amount']).where('id', '=', attempt.id).executeTakeFirstOrThrow()
-    // against what is recorded (refunded_amount also counts einlass's own refunds still under way)
-    const sum = recorded.reduce((a, x) => a + x.amount, 0)
+    if (known.has(r.id)) continue
     if (current.status !== 'PAID' || r.currency.toUpperCase() !== isoCurrency(current.currency) || r.amount <= 0 || sum + r.amount > current.amount) {
       ctx.log.warn('stripe refund refused: does not match the payment', { attemptId: attempt.id, refundId: r.id, amount: r.amount, currency: r.currency })
       return 'MISMATCH'
     }
     const done = await recordRefund(ctx, attempt.id, { providerRefundId: r.id, amount: r.amount, reason: 'PROVIDER', accountId: null, reserved: false })
+    // recorded now, or just before by a concurrent delivery: either way the refund's row is there
+    known.add(r.id)
+    sum += r.amount
     if (done.recorded) outcome = done.ended ? 'REFUNDED' : 'PARTIAL_REFUND'
   }
   return outcome
