@@ -230,10 +230,30 @@ function TransferDialog({ e, onDone, onCancel }: { e: GuestEntry; onDone(name: s
   )
 }
 
+/**
+ * The guest's withdraw (a reject of the registration): `label` is the text key of the button that
+ * opened it, naming the dialog and its confirm button, with the question under `<label>.confirm`;
+ * `okText` is told once done.
+ */
+function WithdrawConfirm({ e, action, label, okText, onClose }: { e: GuestEntry; action: ReturnType<typeof useAction>; label: string; okText: string; onClose(): void }) {
+  return (
+    <Confirm
+      title={t(label)}
+      text={t(`${label}.confirm`, { event: e.event.displayName })}
+      confirmLabel={t(label)}
+      busy={action.busy}
+      onCancel={onClose}
+      onConfirm={async () => {
+        await action.run(() => post(`/proxy/api/guest/events/${e.event.id}/reject`, { visitor: e.id }), okText)
+        onClose()
+      }}
+    />
+  )
+}
+
 export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; reload(): Promise<void>; entryPass: boolean }) {
   const a = useAction(reload)
   const [ask, setAsk] = useState<'withdraw' | 'transfer' | null>(null)
-  const reject = () => post(`/proxy/api/guest/events/${e.event.id}/reject`, { visitor: e.id })
   return (
     <div class="guest-options">
       <Downloads e={e} entryPass={entryPass} />
@@ -256,19 +276,7 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
           </Button>
         )}
       </div>
-      {ask === 'withdraw' && (
-        <Confirm
-          title={t('guestPortal.withdraw')}
-          text={t('guestPortal.withdraw.confirm', { event: e.event.displayName })}
-          confirmLabel={t('guestPortal.withdraw')}
-          busy={a.busy}
-          onCancel={() => setAsk(null)}
-          onConfirm={async () => {
-            await a.run(reject, t('guestPortal.toast.withdrawn'))
-            setAsk(null)
-          }}
-        />
-      )}
+      {ask === 'withdraw' && <WithdrawConfirm e={e} action={a} label="guestPortal.withdraw" okText={t('guestPortal.toast.withdrawn')} onClose={() => setAsk(null)} />}
       {ask === 'transfer' && (
         <TransferDialog
           e={e}
@@ -370,16 +378,12 @@ export function OtherOptions({ e, reload }: { e: GuestEntry; reload(): Promise<v
         )}
       </div>
       {asking && leave && (
-        <Confirm
-          title={t(`guestPortal.${leave}`)}
-          text={t(`guestPortal.${leave}.confirm`, { event: e.event.displayName })}
-          confirmLabel={t(`guestPortal.${leave}`)}
-          busy={a.busy}
-          onCancel={() => setAsking(false)}
-          onConfirm={async () => {
-            await a.run(() => post(`/proxy/api/guest/events/${e.event.id}/reject`, { visitor: e.id }), t(leave === 'leaveWaitingList' ? 'guestPortal.toast.leftWaitingList' : 'guestPortal.toast.requestWithdrawn'))
-            setAsking(false)
-          }}
+        <WithdrawConfirm
+          e={e}
+          action={a}
+          label={`guestPortal.${leave}`}
+          okText={t(leave === 'leaveWaitingList' ? 'guestPortal.toast.leftWaitingList' : 'guestPortal.toast.requestWithdrawn')}
+          onClose={() => setAsking(false)}
         />
       )}
       {a.view}
