@@ -145,3 +145,49 @@ test('a guest leaves the waiting list from the dashboard; the next guest moves u
   await expect(page.getByRole('row', { name: /Xenia/ }).getByText('Platz 1')).toBeVisible()
   await shot(page, 'waitlist-13-organiser-after-leave')
 })
+
+test('a guest withdraws a request that awaits approval from the dashboard; the organiser sees it declined by the guest', async ({ page, server, browser }) => {
+  test.setTimeout(90_000)
+  await setupAdmin(page, server)
+  const start = new Date(Date.now() + 35 * 86400_000)
+  start.setUTCHours(18, 0, 0, 0)
+  const ev = await page.request.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Atelierbesuch', startDate: start.toISOString(), endDate: new Date(start.getTime() + 2 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Atelier Nord', city: 'Bremen', maxVisitors: 5, requireApproval: true },
+  })
+  expect(ev.status()).toBe(201)
+  const eventId = (await ev.json()).id as number
+  const r = await page.request.post(`${server.url}/proxy/api/public/events/${eventId}/registrations`, {
+    data: { salutation: 'Frau', firstName: 'Rita', lastName: 'Rückzug', email: 'rita.atelier@example.org', identification: 'browser-rita' },
+  })
+  expect((await r.json()).status).toBe('REQUIRE_APPROVAL')
+  const guestCtx = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+  try {
+    const g = await guestCtx.newPage()
+    const mail = await server.smtp.waitFor((m) => m.to.includes('rita.atelier@example.org'), 15_000)
+    expect(mail.subject).toBe('Ihre Anmeldung wird geprüft: Atelierbesuch')
+    await g.goto(linkIn(mail, '/guest/dashboard?token='))
+    const open = g.getByTestId('section-openEvents')
+    await expect(open.getByRole('heading', { name: 'Atelierbesuch' })).toBeVisible()
+    await expect(open.getByText('Wartet auf Freigabe · 1 Person')).toBeVisible()
+    await shot(g, 'waitlist-14-approval-request-phone')
+    await g.getByRole('button', { name: 'Anfrage zurückziehen' }).click()
+    const confirm = g.getByRole('dialog', { name: 'Anfrage zurückziehen' })
+    await expect(confirm).toContainText('Möchten Sie Ihre Anfrage für „Atelierbesuch“ wirklich zurückziehen?')
+    await shot(g, 'waitlist-15-withdraw-request-confirm-phone')
+    await confirm.getByRole('button', { name: 'Anfrage zurückziehen' }).click()
+    await expect(g.getByText('Ihre Anfrage wurde zurückgezogen.')).toBeVisible()
+    await g.getByRole('button', { name: 'OK' }).click()
+    const declined = g.getByTestId('section-declinedEvents')
+    await expect(declined.getByRole('heading', { name: 'Atelierbesuch' })).toBeVisible()
+    await expect(declined.getByText('Abgesagt · 1 Person')).toBeVisible()
+    await expect(g.getByText(/Wartet auf Freigabe/)).toHaveCount(0)
+    await expect(g.getByRole('button', { name: 'Anfrage zurückziehen' })).toHaveCount(0)
+    await shot(g, 'waitlist-16-request-withdrawn-phone')
+  } finally {
+    await guestCtx.close()
+  }
+  // the organiser sees Rita's request declined by herself
+  await page.goto(`${server.url}/events/${eventId}/guests`)
+  await expect(page.getByRole('row', { name: /Rückzug/ }).getByText('Vom Gast abgesagt')).toBeVisible()
+  await shot(page, 'waitlist-17-organiser-after-withdrawn-request')
+})
