@@ -115,7 +115,8 @@ try {
         popup = await evaluate<Popup>(`window.__popupAt ? { tapAt: window.__tapAt, popupAt: window.__popupAt, label: document.querySelector('.seat-popup h4')?.textContent } : null`)
         if (!popup) await Bun.sleep(25)
       }
-      if (!popup) throw new Error('no popup after the tap')
+      // what the page saw of the tap, for a run where it opened nothing
+      if (!popup) throw new Error(`no popup after the tap: ${JSON.stringify(await evaluate(`({ tapAt: window.__tapAt, scrollY, planFirst: !!document.querySelector('.plan-first') })`))}`)
       if (popup.label !== '26 51') throw new Error(`the tap opened ${popup.label}, not 26 51`)
       if (timeline) {
         await evaluate('performance.mark("plan-drawn")')

@@ -243,3 +243,95 @@ test('the public page reads its plan through its worker, and asks itself when th
   expect(retried.count('/seatingplanArea')).toBe(2)
   await retried.ctx.close()
 })
+
+test('the seating page draws the plan before the app: a chair opens at once and its button waits; the form takes the same plan on the same spot; no form, no plan', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const { id, chair } = await paidEventWithPlan(page, server)
+  const ctx = await browser.newContext(PHONE)
+  const g = await ctx.newPage()
+  // the app's entry is held back: the guest sees what the plan-first module drew, and nothing else
+  let release = () => {}
+  const held = new Promise<void>((done) => (release = done))
+  await g.route(/\/assets\/main-[a-z0-9]+\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  await g.goto(`${server.url}/public/event/${id}`, { waitUntil: 'commit' })
+  await expect(g.locator('link[rel="modulepreload"][data-app]')).toHaveCount(1)
+  const canvas = g.getByRole('img', { name: /Saalplan Großer Saal/ })
+  await expect(canvas).toBeVisible()
+  await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 0 && v > 150))).toBe(true)
+  await expect(g.getByRole('heading', { name: 'Sinfoniekonzert' })).toHaveCount(0)
+  await expect(g.getByLabel(/^Vorname/)).toHaveCount(0)
+  await shot(g, 'seating-remainders-05-plan-first')
+  // a tap on a chair shows it; reserving waits for the form (the hold belongs to its visit)
+  await tapChair(canvas, chair('B 3'))
+  const popup = g.getByRole('dialog', { name: 'B 3' })
+  await expect(popup).toBeVisible()
+  await expect(popup).toContainText('Parkett')
+  const reserve = popup.getByRole('button', { name: 'Platz reservieren' })
+  await expect(reserve).toBeDisabled()
+  await expect(reserve).toHaveAttribute('aria-busy', 'true')
+  await shot(g, 'seating-remainders-06-plan-first-popup-waits')
+  const before = (await canvas.boundingBox())!
+  await canvas.evaluate((c) => void ((window as { drawnCanvas?: Element }).drawnCanvas = c))
+
+  // the app arrives: page and form around the same canvas, which stays where the guest had it
+  release()
+  await expect(g.getByRole('heading', { name: 'Sinfoniekonzert' })).toBeAttached()
+  await expect(g.getByLabel(/^Vorname/)).toBeAttached()
+  await expect(g.locator('.plan-first')).toHaveCount(0)
+  expect(await canvas.evaluate((c) => c === (window as { drawnCanvas?: Element }).drawnCanvas && !!c.closest('form'))).toBe(true)
+  const after = (await canvas.boundingBox())!
+  expect(Math.abs(after.y - before.y)).toBeLessThan(2)
+  expect(after.width).toBe(before.width)
+  expect(await g.evaluate(() => scrollY)).toBeGreaterThan(100)
+  // the open chair stayed open, now with the price of a paid event, and reserves
+  await expect(popup).toBeVisible()
+  await expect(popup).toContainText('45,00')
+  await expect(reserve).toBeEnabled()
+  await shot(g, 'seating-remainders-07-plan-first-taken-over')
+  await reserve.click()
+  await expect(g.getByText('Ihre Plätze: B 3')).toBeVisible()
+  await expect(g.getByRole('timer')).toBeVisible()
+  await ctx.close()
+
+  // the event's answer is an error (here: the event is gone between the page and its answer): the
+  // page shows the error and no form, and the drawn plan goes with it
+  const gone = await browser.newContext(PHONE)
+  const c = await gone.newPage()
+  await c.route(`**/proxy/api/public/events/${id}`, (route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ status: 404, errorType: 'NOT_FOUND', errorMessage: 'Nicht gefunden.' }) }))
+  await c.addInitScript(() => new MutationObserver(() => void (document.querySelector('.plan-first canvas') && ((window as { sawPlanFirst?: boolean }).sawPlanFirst = true))).observe(document, { childList: true, subtree: true }))
+  await c.goto(`${server.url}/public/event/${id}`)
+  await expect(c.getByRole('alert')).toContainText('Nicht gefunden')
+  expect(await c.evaluate(() => (window as { sawPlanFirst?: boolean }).sawPlanFirst)).toBe(true)
+  await expect(c.locator('.plan-first')).toHaveCount(0)
+  await expect(c.getByRole('img', { name: /Saalplan/ })).toHaveCount(0)
+  await shot(c, 'seating-remainders-08-plan-first-no-form')
+  await gone.close()
+
+  // a guest who chose English: the app starts at once (the drawn picker would speak German until the app has loaded English)
+  const english = await browser.newContext(PHONE)
+  const e = await english.newPage()
+  await e.addInitScript(() => {
+    localStorage.setItem('einlass.language', 'en')
+    new MutationObserver(() => void (document.querySelector('.plan-first canvas') && ((window as { sawPlanFirst?: boolean }).sawPlanFirst = true))).observe(document, { childList: true, subtree: true })
+  })
+  await e.goto(`${server.url}/public/event/${id}`)
+  await expect(e.locator('form').getByRole('img', { name: /Großer Saal/ })).toBeVisible()
+  await expect(e.getByRole('heading', { name: 'Choose your seat' })).toBeVisible()
+  expect(await e.evaluate(() => (window as { sawPlanFirst?: boolean }).sawPlanFirst ?? false)).toBe(false)
+  await english.close()
+
+  // registration over: the server sends the plain page, no plan drawn first
+  const past = new Date(Date.now() - 86400_000).toISOString()
+  const ev = (await (await page.request.get(`${server.url}/proxy/api/events/${id}`)).json()) as Record<string, unknown>
+  expect((await page.request.put(`${server.url}/proxy/api/events/${id}`, { data: { ...ev, registrationUntil: past } })).status()).toBe(200)
+  const closed = await browser.newContext(PHONE)
+  const d = await closed.newPage()
+  await d.goto(`${server.url}/public/event/${id}`)
+  await expect(d.getByText('Die Anmeldung ist geschlossen.')).toBeVisible()
+  await expect(d.locator('link[data-app]')).toHaveCount(0)
+  await closed.close()
+})

@@ -10,7 +10,8 @@ import { requestLanguage } from './http/request'
 import { isTrustedProxy } from './http/client-address'
 import { limitBodyStream, payPageCsp, security } from './http/security'
 import { compressResponse } from './http/compress'
-import { type UiAssets, isApiPath, noUi, serveAsset } from './http/ui-assets'
+import { type UiAssets, isApiPath, noUi, publicEventOfPath, serveAsset } from './http/ui-assets'
+import { publicPageHasPlan } from './modules/seating/holds'
 import { MODULES } from './modules'
 import { adoptGuestLink } from './modules/guest/link-session'
 import { systemRoutes } from './modules/system'
@@ -79,7 +80,8 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
       const link = await adoptGuestLink(ctx, request, server, set.headers as Record<string, string>)
       if (link) return link
       // SPA fallback: every UI route answers with index.html
-      const index = assets.indexHtml(path)
+      const planEvent = publicEventOfPath(path)
+      const index = assets.indexHtml(path, planEvent !== null && (await publicPageHasPlan(ctx, planEvent).catch(() => false)))
       if (!index) return new Response('einlass: the UI is not built (run npm run build)', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } })
       set.headers['content-type'] = 'text/html; charset=utf-8'
       set.headers['cache-control'] = 'no-cache'

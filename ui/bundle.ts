@@ -25,9 +25,18 @@ const preactCompat: BunPlugin = {
   },
 }
 
+/** The UI's entries: the app, and the seating page's first module (ui/apps/public/plan-first.tsx). */
+const APP_ENTRY = 'ui/main.tsx'
+const PLAN_FIRST_ENTRY = 'ui/apps/public/plan-first.tsx'
+const entryOf = (metafile: Metafile, input: string) => {
+  const out = Object.keys(metafile.outputs).find((o) => o.endsWith('.js') && metafile.outputs[o].entryPoint?.endsWith(input))
+  if (!out) throw new Error(`no entry script for ${input} in the build`)
+  return out
+}
+
 export async function bundleUi(outdir: string) {
   const result = await Bun.build({
-    entrypoints: [join(root, 'ui', 'main.tsx')],
+    entrypoints: [join(root, APP_ENTRY), ...(process.env.NOPF ? [] : [join(root, PLAN_FIRST_ENTRY)])],
     outdir,
     target: 'browser',
     format: 'esm',
@@ -98,9 +107,9 @@ export async function buildUiFolder(publicDir: string) {
   mkdirSync(publicDir, { recursive: true })
   const assetsDir = join(publicDir, 'assets')
   const result = await bundleUi(assetsDir)
-  const entry = result.outputs.find((o) => o.kind === 'entry-point' && o.path.endsWith('.js'))
+  const entry = { path: resolve(assetsDir, entryOf(result.metafile!, APP_ENTRY)) }
+  const planFirst = resolve(assetsDir, entryOf(result.metafile!, PLAN_FIRST_ENTRY))
   const css = result.outputs.filter((o) => o.path.endsWith('.css'))
-  if (!entry) throw new Error('UI build produced no entry script')
   const href = (p: string) => `/${relative(publicDir, p).split('\\').join('/')}`
   const template = readFileSync(join(root, 'ui', 'index.html'), 'utf8')
   const tags = [...css.map((c) => `<link rel="stylesheet" href="${href(c.path)}">`), `<script type="module" src="${href(entry.path)}"></script>`]
@@ -115,10 +124,24 @@ export async function buildUiFolder(publicDir: string) {
   // before the modules have loaded (it preloads the seat picker's chunk when the event has a plan):
   // ui/apps/public/early.ts
   const early = await bundleEarly(assetsDir)
-  const picker = seatPickerScripts(result.metafile!, assetsDir).map((s) => href(join(assetsDir, s)))
   const worker = await bundlePageWorker(assetsDir)
-  const earlyTag = `<script src="${href(early)}" data-seat-picker="${picker.join(' ')}" data-worker="${href(worker)}"></script>`
+  const earlyTag = `<script src="${href(early)}" data-worker="${href(worker)}"></script>`
   writeFileSync(join(publicDir, 'index-public.html'), template.replace('<!-- assets -->', [earlyTag, ...tags, ...preload].join('\n    ')))
+  // the public page of an event with a seating plan (the server picks it): the plan's module runs
+  // first and draws the picker, then imports the app (link[data-app]), whose scripts load meanwhile
+  const seatingTags = [
+    earlyTag,
+    ...css.map((c) => `<link rel="stylesheet" href="${href(c.path)}">`),
+    `<script type="module" src="${href(planFirst)}"></script>`,
+    // its imports (found only once its own script is read), the app's entry and the public page's chunks
+    ...seatPickerScripts(result.metafile!, assetsDir)
+      .map((s) => join(assetsDir, s))
+      .filter((p) => p !== planFirst)
+      .map((p) => `<link rel="modulepreload" href="${href(p)}">`),
+    `<link rel="modulepreload" href="${href(entry.path)}" data-app>`,
+    ...preload,
+  ]
+  writeFileSync(join(publicDir, 'index-public-seating.html'), template.replace('<!-- assets -->', seatingTags.join('\n    ')))
   const staticDir = join(root, 'ui', 'static')
   if (existsSync(staticDir)) cpSync(staticDir, publicDir, { recursive: true })
 
@@ -145,7 +168,7 @@ export function publicPageScripts(metafile: Metafile, outdir: string, withPhone 
  * (the area's index, a chunk it always loads) and everything they import statically. The budget tests
  * of the public, guest and pay pages measure these.
  */
-export function pageScripts(metafile: Metafile, outdir: string, inputs: string[]): string[] {
+export function pageScripts(metafile: Metafile, outdir: string, inputs: string[], entryInput = APP_ENTRY): string[] {
   const outputs = metafile.outputs
   const key = (p: string) => relative(outdir, resolve(outdir, p))
   const byInput = (input: string) => {
@@ -153,8 +176,7 @@ export function pageScripts(metafile: Metafile, outdir: string, inputs: string[]
     if (!hit) throw new Error(`no chunk holds ${input}`)
     return hit
   }
-  const entry = Object.keys(outputs).find((o) => o.endsWith('.js') && outputs[o].entryPoint)
-  if (!entry) throw new Error('no entry script in the build')
+  const entry = entryOf(metafile, entryInput)
   const seen = new Set<string>()
   const visit = (out: string) => {
     const k = key(out)
@@ -176,13 +198,8 @@ export function pageScripts(metafile: Metafile, outdir: string, inputs: string[]
  * build's outdir: what an event with a seating plan fetches on top of the public page.
  */
 export function seatPickerScripts(metafile: Metafile, outdir: string): string[] {
-  const outputs = metafile.outputs
-  const key = (p: string) => relative(outdir, resolve(outdir, p))
-  const chunk = Object.keys(outputs).find((o) => o.endsWith('.js') && Object.keys(outputs[o].inputs).some((i) => i.endsWith('ui/components/seat-picker/index.tsx')))
-  if (!chunk) throw new Error('no chunk holds the seat picker')
+  // the seating page's first module and what it imports that the public page does not
   const page = publicPageScripts(metafile, outdir, false)
-  // the page's import() reaches the picker through its own small chunk that re-exports it (when the
-  // bundler made one): preloaded too, else it is one more round trip after the plan's area is read
-  const facade = Object.keys(outputs).filter((o) => o !== chunk && o.endsWith('.js') && (outputs[o] as { entryPoint?: string }).entryPoint?.endsWith('ui/components/seat-picker/index.tsx'))
-  return [...facade.map(key), key(chunk), ...outputs[chunk].imports.filter((i) => i.kind === 'import-statement').map((i) => key(join(chunk, '..', i.path)))].filter((s) => !page.includes(s))
+  return pageScripts(metafile, outdir, [], PLAN_FIRST_ENTRY).filter((s) => !page.includes(s))
 }
+

@@ -11,7 +11,7 @@ import { createLogger, silentLogger } from '../logger'
 import { COMMUNITY } from '../modules/license/license'
 import { createHarness, eventBody, forEachDialect, TEST_PASSWORD } from '../testing/harness'
 import { securityHeaders } from './security'
-import { diskAssets, embeddedAssets } from './ui-assets'
+import { diskAssets, embeddedAssets, publicEventOfPath } from './ui-assets'
 
 forEachDialect('HTTP conventions', (h) => {
   test('an unknown /proxy/api path answers JSON 404 in the error shape, for every method and the /api alias', async () => {
@@ -265,11 +265,26 @@ describe('UI pages', () => {
       expect(await assets.indexHtml('/events')!.text()).toBe('plain')
       expect(await assets.indexHtml('/publicity')!.text()).toBe('plain')
       expect(await embeddedAssets({ '/index.html': join(dir, 'index.html'), '/index-public.html': join(dir, 'index-public.html') }).indexHtml('/public/event/7')!.text()).toBe('public')
+      // an event page whose event has a seating plan (the server asks the seating module): the plan-first copy, when built
+      expect(await assets.indexHtml('/public/event/7', true)!.text()).toBe('public')
+      writeFileSync(join(dir, 'index-public-seating.html'), 'seating')
+      expect(await diskAssets(dir).indexHtml('/public/event/7', true)!.text()).toBe('seating')
+      expect(await diskAssets(dir).indexHtml('/public/event/7', false)!.text()).toBe('public')
+      expect(await diskAssets(dir).indexHtml('/events', true)!.text()).toBe('plain')
+      expect(await embeddedAssets({ '/index.html': join(dir, 'index.html'), '/index-public.html': join(dir, 'index-public.html'), '/index-public-seating.html': join(dir, 'index-public-seating.html') }).indexHtml('/public/event/7', true)!.text()).toBe('seating')
+      rmSync(join(dir, 'index-public-seating.html'))
       // a build without the public copy still answers every route
       rmSync(join(dir, 'index-public.html'))
       expect(await diskAssets(dir).indexHtml('/public/event/7')!.text()).toBe('plain')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  test('the event of a public event page: digits only, bounded, not the frame', () => {
+    expect(publicEventOfPath('/public/event/7')).toBe(7)
+    expect(publicEventOfPath('/public/event/7/')).toBe(7)
+    for (const p of ['/public/event/7/frame', '/public/event/', '/public/event/7x', '/public/event/-7', '/public/event/1e3', '/public/event/1234567890123456', '/events/7', '/public/event/7/../8'])
+      expect(publicEventOfPath(p)).toBeNull()
   })
 })

@@ -7,13 +7,25 @@ export interface UiAssets {
   /** path like /assets/app-1a2b.js → file, or null */
   get(path: string): { file: Blob; gz: Blob | null } | null
   has(path: string): boolean
-  /** The SPA page for a UI route; /public/… routes get the copy that preloads the public chunks. */
-  indexHtml(path?: string): Blob | null
+  /**
+   * The SPA page for a UI route; /public/… routes get the copy that preloads the public chunks, and an
+   * event page whose event has a seating plan (`seating`) the copy that draws the plan first.
+   */
+  indexHtml(path?: string, seating?: boolean): Blob | null
 }
 
-/** Which built page answers a UI route (build.ts writes both). */
-export const indexFor = (path: string | undefined, has: (p: string) => boolean) =>
-  path?.startsWith('/public/') && has('/index-public.html') ? '/index-public.html' : '/index.html'
+/** Which built page answers a UI route (build.ts writes all three). */
+export const indexFor = (path: string | undefined, has: (p: string) => boolean, seating = false) =>
+  path?.startsWith('/public/') && has('/index-public.html') ? (seating && has('/index-public-seating.html') ? '/index-public-seating.html' : '/index-public.html') : '/index.html'
+
+/**
+ * The event of a public event page (/public/event/ID), else null. Not the embedded frame: a host
+ * page's frame has its own height and width, the plan-first page is for the page of its own.
+ */
+export function publicEventOfPath(path: string): number | null {
+  const m = /^\/public\/event\/(\d{1,15})\/?$/.exec(path)
+  return m ? Number(m[1]) : null
+}
 
 export const noUi: UiAssets = { get: () => null, has: () => false, indexHtml: () => null }
 
@@ -27,7 +39,7 @@ export function embeddedAssets(manifest: Record<string, string>): UiAssets {
       return file ? { file, gz: files.get(`${p}.gz`) ?? null } : null
     },
     has: (p) => files.has(p),
-    indexHtml: (path) => files.get(indexFor(path, (p) => files.has(p))) ?? null,
+    indexHtml: (path, seating) => files.get(indexFor(path, (p) => files.has(p), seating)) ?? null,
   }
 }
 
@@ -51,8 +63,8 @@ export function diskAssets(dir: string): UiAssets {
       return { file: Bun.file(f), gz: gz ? Bun.file(gz) : null }
     },
     has: (p) => files.has(p),
-    indexHtml: (path) => {
-      const f = files.get(indexFor(path, (p) => files.has(p)))
+    indexHtml: (path, seating) => {
+      const f = files.get(indexFor(path, (p) => files.has(p), seating))
       return f ? Bun.file(f) : null
     },
   }

@@ -70,6 +70,20 @@ async function holdsOfVisit(db: Db, eventId: number, identification: string, now
   return (await Q.holds(db, { eventId, identification, now })).rows
 }
 
+/**
+ * Whether the public page of an event boots with its seating plan first (index-public-seating.html:
+ * the picker draws before the rest of the page's app has loaded, docs/seating.md): a public event
+ * whose registration is open by its dates (a full one may still have a waiting list) and whose plan
+ * has an area. The same visibility rule as the plan's own call, so the page tells nothing the call
+ * would not; two primary-key/indexed reads per public page view.
+ */
+export async function publicPageHasPlan(ctx: AppContext, eventId: number): Promise<boolean> {
+  const e = await Q.event.first(ctx.db, { id: eventId })
+  if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') return false
+  if (registrationState({ ...e, max_visitors: null, seats_taken: 0 }, ctx.clock.now()) !== 'OPEN') return false
+  return !!(await ctx.db.selectFrom('seating_area').select('id').where('event_id', '=', eventId).limit(1).executeTakeFirst())
+}
+
 /** The plan's areas and price categories for the public page (chairs come per area). */
 export async function publicPlan(ctx: AppContext, eventId: number) {
   await publicEvent(ctx.db, eventId)

@@ -1,6 +1,11 @@
 // Seating: the organiser's plan, the guest's chair holds with every rejection code and message,
 // expiry, assign mode, and never two guests on one place (also under 200 concurrent requests).
 import { expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../../app'
+import { diskAssets } from '../../http/ui-assets'
 import { type Agent, forEachDialect } from '../../testing/harness'
 import { addGuest, createEvent } from '../../testing/organiser'
 
@@ -222,5 +227,43 @@ forEachDialect('seating plans and chair reservations', (h) => {
     expect(Number(held.n)).toBeLessThanOrEqual(8)
     expect(Number(row.taken)).toBe(Number(held.n))
     expect(won.length).toBeGreaterThanOrEqual(2)
+  })
+
+  test('the public page of an open public event whose plan has an area is the seating page (the plan first); other events, the frame and other pages are not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'einlass-seating-page-'))
+    try {
+      for (const [f, text] of [['index.html', 'plain'], ['index-public.html', 'public'], ['index-public-seating.html', 'seating']]) writeFileSync(join(dir, f), text)
+      const app = createApp(h().ctx, { assets: diskAssets(dir) })
+      const page = async (path: string) => {
+        const r = await app.handle(new Request(`http://localhost${path}`))
+        expect(r.status).toBe(200)
+        expect(r.headers.get('content-type')).toStartWith('text/html')
+        return r.text()
+      }
+      const { admin, event } = await setup()
+      expect(await page(`/public/event/${event.id}`)).toBe('seating')
+      expect(await page(`/public/event/${event.id}/`)).toBe('seating')
+      expect(await page(`/public/event/${event.id}?sl=abc`)).toBe('seating')
+      // the host page's frame keeps its own page
+      expect(await page(`/public/event/${event.id}/frame`)).toBe('public')
+      // without a plan, with a plan of no area, unknown and absurd ids: the plain public page
+      const bare = await createEvent(admin)
+      expect(await page(`/public/event/${bare.id}`)).toBe('public')
+      expect((await admin.put(`/proxy/api/events/${bare.id}/seatingplan`, plan({ areas: [] }))).status).toBe(200)
+      expect(await page(`/public/event/${bare.id}`)).toBe('public')
+      expect(await page('/public/event/999999999')).toBe('public')
+      expect(await page('/public/event/99999999999999999999999')).toBe('public')
+      expect(await page('/events')).toBe('plain')
+      // registration over: the page shows no form, so no plan first
+      const closed = await createEvent(admin, { registrationUntil: new Date(h().clock.now().getTime() - 3600_000).toISOString() })
+      expect((await admin.put(`/proxy/api/events/${closed.id}/seatingplan`, plan())).status).toBe(200)
+      expect(await page(`/public/event/${closed.id}`)).toBe('public')
+      // an event the public may not see tells nothing about its plan
+      await admin.put(`/proxy/api/events/${event.id}`, { ...event, visibility: 'OFFLINE' })
+      expect((await h().request('GET', `/api/public/events/${event.id}/seatingplan`)).status).toBe(404)
+      expect(await page(`/public/event/${event.id}`)).toBe('public')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -4,8 +4,9 @@
 // page could ask for anything; here the event and its form leave as soon as the HTML is read, and a
 // worker (./page-worker.ts) reads the seating plan and, right after it, the plan's first area (as
 // columns, einlass's extension of the call: 5,000 chairs are 1.9 MB of JSON objects, a fraction of
-// that as columns) off the main thread; when the plan has areas the seat picker's chunk is preloaded
-// (modulepreload, only for an event with a plan). The page takes each answer once (takeEarly in
+// that as columns) off the main thread. For an event with a plan the server answers with the seating
+// page (index-public-seating.html), whose first module draws the picker from the worker's answers
+// before the app starts (./plan-first.tsx). The page takes each answer once (takeEarly in
 // ui/apps/public/index.tsx) and asks itself for what is not here. docs/seating.md, "Speed of the
 // 5,000-chair plan".
 
@@ -27,15 +28,6 @@ import type { EarlyRequests, SeatingAnswers, WorkerMessage } from './early-reque
     return p
   }
   const script = document.currentScript as HTMLScriptElement | null
-  const picker = script?.dataset.seatPicker?.split(' ').filter(Boolean) ?? []
-  const preloadPicker = () => {
-    for (const href of picker) {
-      const link = document.createElement('link')
-      link.rel = 'modulepreload'
-      link.href = href
-      document.head.appendChild(link)
-    }
-  }
   const early: EarlyRequests = { eventId }
   // the seating plan and its first area, read by the worker (./page-worker.ts), which also loads
   // ICU's date data (the embedded frame shows no date); started first, its script is a request away
@@ -44,10 +36,7 @@ import type { EarlyRequests, SeatingAnswers, WorkerMessage } from './early-reque
     try {
       const worker = new Worker(`${src}?event=${eventId}${match[2] ? '' : '&dates=1'}`)
       early.seating = new Promise<SeatingAnswers | null>((done) => {
-        worker.onmessage = ({ data }: MessageEvent<WorkerMessage>) => {
-          if (data && 'planOnly' in data) return preloadPicker()
-          done(data)
-        }
+        worker.onmessage = ({ data }: MessageEvent<WorkerMessage>) => done(data)
         worker.onerror = () => done(null)
       })
     } catch {

@@ -19,8 +19,8 @@ import { AgencyBrand } from '../../components/agency-brand'
 import { Alert, Card, Spinner } from '../../components/ui'
 import { currentLanguage, t, useLanguage } from '../../i18n'
 import type { PublicAgreement } from './agreements'
-import type { EarlyRequests, WorkerAnswer } from './early-requests'
-import { type SeatTickets, type TicketChoice, TicketPicker, useTicketCategories } from './tickets'
+import type { DrawnPicker, EarlyRequests, WorkerAnswer } from './early-requests'
+import { type SeatTickets, type TicketChoice, useTicketCategories } from './tickets'
 
 interface PublicEvent {
   id: number
@@ -114,6 +114,13 @@ const seatsLoaded = new Map<number, SeatLoad | null>()
  */
 function loadSeats(eventId: number): Promise<SeatLoad | null> {
   let load = seatLoads.get(eventId)
+  const drawn = load ? undefined : takeDrawnPicker(eventId)
+  if (drawn) {
+    const loaded: SeatLoad = { Picker: drawn.Picker, plan: drawn.plan, initial: drawn.initial }
+    seatsLoaded.set(eventId, loaded)
+    load = Promise.resolve(loaded)
+    seatLoads.set(eventId, load)
+  }
   if (!load) {
     const early = takeEarly(eventId, 'seating') ?? Promise.resolve(null)
     const planUrl = `/proxy/api/public/events/${eventId}/seatingplan`
@@ -135,6 +142,23 @@ function loadSeats(eventId: number): Promise<SeatLoad | null> {
     seatLoads.set(eventId, load)
   }
   return load
+}
+/** The picker the seating page drew before the app (./plan-first.tsx), taken by the page: discarded if no form takes it. */
+let drawnWaiting: DrawnPicker | null = null
+/** The picker the seating page drew before the app, for this event, once. */
+function takeDrawnPicker(eventId: number): DrawnPicker | undefined {
+  const scope = window as { __einlassPicker?: DrawnPicker }
+  const drawn = scope.__einlassPicker
+  if (drawn?.eventId !== eventId) return undefined
+  scope.__einlassPicker = undefined
+  drawnWaiting = drawn
+  return drawn
+}
+/** The page shows no form for this event (an error, registration closed, registered) or left it: the drawn picker goes. */
+function discardDrawnPicker(eventId: number) {
+  if (drawnWaiting?.eventId !== eventId) return
+  drawnWaiting.discard()
+  drawnWaiting = null
 }
 function useSeatPicker(eventId: number): SeatLoad | null | undefined {
   const [picker, setPicker] = useState<SeatLoad | null | undefined>(() => seatsLoaded.get(eventId))
@@ -310,7 +334,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
         onSubmit={submit}
         seats={SeatPicker === undefined ? () => <Spinner /> : SeatPicker ? (h) => <SeatPicker.Picker {...h} plan={SeatPicker.plan} initial={SeatPicker.initial} eventId={event.id} maxPerVisit={event.maxVisitorPerSubscription} onLabels={(l) => setSeats((prev) => (sameJson(prev, l) ? prev : l))} onSeats={(x) => setPicked((prev) => (sameJson(prev, x) ? prev : x))} prices={seatPrices} /> : undefined}
       >
-        {tickets && <TicketPicker data={tickets} value={choice} errors={ticketErrors} seats={seatTickets} onChange={setChoice} />}
+        {tickets && <tickets.Picker data={tickets} value={choice} errors={ticketErrors} seats={seatTickets} onChange={setChoice} />}
         {agreementUi && agreements.length > 0 && (
           <agreementUi.default
             agreements={agreements}
@@ -421,6 +445,12 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
       .then(({ event: e, form: f }) => (setEvent(e), setForm(f)))
       .catch((e) => setError(e instanceof ApiError ? e : new ApiError(0, 'INTERNAL_ERROR', String(e))))
   }, [id])
+  // a plan drawn before the app that no form will take: gone with the page, or when it shows no form
+  const formShown = !!event && !!form && !done && (event.registrationState === 'OPEN' || (event.registrationState === 'FULL' && !!form.waitingList))
+  useLayoutEffect(() => {
+    if (error || (event && form && !formShown)) discardDrawnPicker(id)
+  }, [error, event, form, formShown, id])
+  useEffect(() => () => discardDrawnPicker(id), [id])
   useFrameHeight(frame, id)
   useEffect(() => {
     // framed: the host page's background shows through

@@ -47,8 +47,6 @@ async function run() {
   try {
     const plan = await read(await fetch(`${base}/seatingplan`, { headers, credentials: 'same-origin' }))
     const areaId = plan.status === 200 && plan.json ? (JSON.parse(new TextDecoder().decode(plan.bytes)) as { areas?: Array<{ id: number }> }).areas?.[0]?.id : undefined
-    // the page preloads the seat picker's chunk as soon as it knows there is a plan
-    if (typeof areaId === 'number') scope.postMessage({ planOnly: true }, [])
     const area =
       typeof areaId === 'number'
         ? fetch(`${base}/seatingplanArea`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ areaId, chairFormat: 'columns' }), credentials: 'same-origin' })

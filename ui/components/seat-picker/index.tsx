@@ -123,6 +123,8 @@ export interface SeatPickerProps extends SeatHolds {
   plan?: { areas: Area[]; priceCategories: Category[] }
   /** the first area's answer, read by the page alongside the chunk (before this visit held anything) */
   initial?: { areaId: number; answer: AreaAnswer }
+  /** drawn before the page has loaded (ui/apps/public/plan-first.tsx): a chair's popup shows, its button waits for the page */
+  waiting?: boolean
 }
 
 export default function SeatPicker(p: SeatPickerProps) {
@@ -260,6 +262,7 @@ export default function SeatPicker(p: SeatPickerProps) {
           hold={p.chairs[open.id]}
           room={bound - heldPlaces}
           price={open.priceCategory ? p.prices?.[open.priceCategory.id] : undefined}
+          waiting={p.waiting}
           onReserve={reserve}
           onRelease={release}
           onClose={() => setOpen(null)}
@@ -269,7 +272,7 @@ export default function SeatPicker(p: SeatPickerProps) {
   )
 }
 
-function ChairPopup(p: { chair: Chair; hold?: { amount: number }; room: number; price?: string; onReserve(c: Chair, n: number): Promise<void>; onRelease(c: Chair): Promise<void>; onClose(): void }) {
+function ChairPopup(p: { chair: Chair; hold?: { amount: number }; room: number; price?: string; waiting?: boolean; onReserve(c: Chair, n: number): Promise<void>; onRelease(c: Chair): Promise<void>; onClose(): void }) {
   const c = p.chair
   const max = Math.min(c.maxAmount, c.freeChairs, p.room)
   const min = Math.max(1, c.minAmount)
@@ -327,7 +330,7 @@ function ChairPopup(p: { chair: Chair; hold?: { amount: number }; room: number; 
               </select>
             </label>
           )}
-          <Button busy={busy} onClick={() => run(() => p.onReserve(c, Math.min(Math.max(amount, min), max)))}>
+          <Button busy={busy || p.waiting} onClick={() => run(() => p.onReserve(c, Math.min(Math.max(amount, min), max)))}>
             {t('registration.seats.reserve')}
           </Button>
         </>

@@ -1,0 +1,85 @@
+// The ticket chooser of a paid event's public page (docs/ticketing.md): a quantity per category
+// within its minimum and maximum per order, what is left and the event's maximum per registration;
+// an optional coupon code. Loaded with the categories (./tickets.tsx `useTicketCategories`).
+import { formatMoney } from '../../../server/i18n/format'
+import { fieldMessage, t } from '../../i18n'
+import type { SeatTickets, TicketCategories, TicketChoice } from './tickets'
+
+const price = (cents: number, currency: string) => `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
+
+export interface TicketPickerProps {
+  data: TicketCategories
+  value: TicketChoice
+  errors: Record<string, string>
+  seats?: SeatTickets
+  onChange(v: TicketChoice): void
+}
+
+export function TicketPicker(p: TicketPickerProps) {
+  const amountOf = (id: number) => (p.seats?.bound.has(id) ? (p.seats.amounts[id] ?? 0) : (p.value.amounts[id] ?? 0))
+  const total = p.data.items.reduce((s, c) => s + amountOf(c.id), 0)
+  const sum = p.data.items.reduce((s, c) => s + amountOf(c.id) * c.grossPrice, 0)
+  const eventMax = p.data.maxPerOrder > 0 ? p.data.maxPerOrder : Infinity
+  const set = (id: number, n: number) => p.onChange({ ...p.value, amounts: { ...p.value.amounts, [id]: n } })
+  return (
+    <fieldset class="ticket-picker field-full">
+      <legend>{t('registration.tickets.title')}</legend>
+      {p.errors.tickets && <p class="field-error">{fieldMessage(p.errors.tickets)}</p>}
+      <ul>
+        {p.data.items.map((c, i) => {
+          const n = amountOf(c.id)
+          const bySeat = !!p.seats?.bound.has(c.id)
+          const cap = Math.min(c.maxPerOrder, c.available ?? Infinity, eventMax - total + n)
+          const soldOut = c.available === 0
+          // a minimum per order: the first step from 0 jumps to it, the step down from it to 0
+          const up = n === 0 ? Math.max(1, c.minPerOrder) : n + 1
+          const down = n <= c.minPerOrder ? 0 : n - 1
+          const err = p.errors[`tickets.${i}.amount`]
+          return (
+            <li key={c.id} class="ticket-row">
+              <div class="ticket-name">
+                <strong>{c.displayName}</strong>
+                <span>{c.grossPriceText}</span>
+                {soldOut ? (
+                  <span class="ticket-left is-out">{t('registration.tickets.soldOut')}</span>
+                ) : !c.onSale ? (
+                  <span class="ticket-left is-out">{t('registration.tickets.notOnSale')}</span>
+                ) : (
+                  c.available != null && c.available <= 20 && <span class="ticket-left">{t('registration.tickets.left', { n: c.available })}</span>
+                )}
+                {bySeat && <span class="ticket-left">{t('registration.tickets.bySeat')}</span>}
+                {err && <span class="field-error">{fieldMessage(err)}</span>}
+              </div>
+              {bySeat ? (
+                <div class="ticket-qty">
+                  <output aria-live="polite" aria-label={c.displayName}>
+                    {n}
+                  </output>
+                </div>
+              ) : (
+              <div class="ticket-qty" role="group" aria-label={c.displayName}>
+                <button type="button" aria-label={t('registration.tickets.less', { name: c.displayName })} disabled={n === 0} onClick={() => set(c.id, down)}>
+                  −
+                </button>
+                <output aria-live="polite">{n}</output>
+                <button type="button" aria-label={t('registration.tickets.more', { name: c.displayName })} disabled={soldOut || !c.onSale || up > cap} onClick={() => set(c.id, up)}>
+                  +
+                </button>
+              </div>
+              )}
+            </li>
+          )
+        })}
+      </ul>
+      <label class="ticket-coupon">
+        <span>{t('registration.tickets.coupon')}</span>
+        <input value={p.value.couponCode} maxLength={40} autoComplete="off" onInput={(e) => p.onChange({ ...p.value, couponCode: (e.target as HTMLInputElement).value })} aria-invalid={!!p.errors.couponCode} />
+        {p.errors.couponCode && <span class="field-error">{fieldMessage(p.errors.couponCode)}</span>}
+      </label>
+      <p class="ticket-total">
+        {t('registration.tickets.total', { n: total })} <strong>{price(sum, p.data.currency)}</strong>
+      </p>
+    </fieldset>
+  )
+}
+
