@@ -7,10 +7,10 @@
 //
 // Until the registration page takes it over (DrawnSeatPicker, in the form), the picker shows the plan
 // alone in the page's column and card: a chair's popup opens, its button waits for the page (a hold
-// belongs to the form's visit and shares its countdown). When the page takes it, the header, event
-// and first fields appear above it; a guest who has touched, scrolled or typed meanwhile keeps the
-// plan where it was on the screen (the page scrolls by what appeared above), so a tap meant for a
-// chair is not taken by what moved under it. The app starts
+// belongs to the form's visit and shares its countdown). When the page takes it, the header and the
+// event appear above it and the page scrolls by their height: the plan never moves on the screen
+// (a tap meant for a chair must not land on what moved under it; the page then opens at its plan,
+// the event's header above). The app starts
 // - right after the plan's first frame,
 // - at once when the worker has no plan or area to give (an error, no connection, no Worker),
 // - at once for a guest who chose another language than German (the picker would speak German until
@@ -56,11 +56,6 @@ function draw(eventId: number, plan: Plan, initial: { areaId: number; answer: Ar
   shell.querySelector('section')!.append(root)
   document.getElementById('app')!.before(shell)
   render(<SeatPicker eventId={eventId} maxPerVisit={0} identification="" chairs={{}} setChair={() => {}} persons={1} plan={plan} initial={initial} waiting />, root)
-  let interacted = false
-  // a guest who has begun with the plan keeps it where it is when the page fills in around it
-  const touched = () => void (interacted = true)
-  for (const type of ['pointerdown', 'touchstart', 'keydown', 'wheel']) shell.addEventListener(type, touched, { capture: true, passive: true })
-  addEventListener('scroll', touched, { passive: true, once: true })
   const discard = () => {
     render(null, root)
     shell.remove()
@@ -68,10 +63,11 @@ function draw(eventId: number, plan: Plan, initial: { areaId: number; answer: Ar
   function DrawnSeatPicker(props: SeatPickerProps) {
     const host = useRef<HTMLDivElement>(null)
     useLayoutEffect(() => {
-      // the page's header, event and first fields appear above: the plan stays on its spot of the
-      // screen for a guest busy with it; moving an element takes the focus from what is in it, so a
-      // guest in the chair's popup gets it back
-      const top = interacted ? root.getBoundingClientRect().top : null
+      // the page's header and event appear above: a plan on the screen stays on its spot (the page
+      // scrolls by what appeared), so a tap meant for a chair never lands on what moved under it;
+      // moving an element takes the focus from what is in it, so a guest in the chair's popup gets it back
+      const was = root.getBoundingClientRect()
+      const top = was.bottom > 0 && was.top < innerHeight ? was.top : null
       const focused = root.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null
       host.current!.append(root)
       shell.remove()
