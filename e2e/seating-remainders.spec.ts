@@ -1,5 +1,7 @@
 // Seating remainders (issue 14): a paid event where the seat decides the price, picked on a phone
-// (the chairs price the order, the pay page names the seats); assign mode on the plan in the guest dialog.
+// (the chairs price the order, the pay page names the seats); assign mode on the plan in the guest
+// dialog; the editor's arc and align tools; the public page's worker; the plan drawn before the app.
+import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
 import { expect, type Server, setupAdmin, shot, test } from './fixtures'
 
@@ -265,6 +267,10 @@ test('the seating page draws the plan before the app: a chair opens at once and 
   await expect(g.getByRole('heading', { name: 'Sinfoniekonzert' })).toHaveCount(0)
   await expect(g.getByLabel(/^Vorname/)).toHaveCount(0)
   await shot(g, 'seating-remainders-05-plan-first')
+  // what stands in for the page meets WCAG A and AA on its own (a main landmark around the plan)
+  await expect(g.getByRole('main')).toHaveCount(1)
+  const axe = await new AxeBuilder({ page: g }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
   // a tap on a chair shows it; reserving waits for the form (the hold belongs to its visit)
   await tapChair(canvas, chair('B 3'))
   const popup = g.getByRole('dialog', { name: 'B 3' })
@@ -282,6 +288,7 @@ test('the seating page draws the plan before the app: a chair opens at once and 
   await expect(g.getByRole('heading', { name: 'Sinfoniekonzert' })).toBeAttached()
   await expect(g.getByLabel(/^Vorname/)).toBeAttached()
   await expect(g.locator('.plan-first')).toHaveCount(0)
+  await expect(g.getByRole('main')).toHaveCount(1)
   expect(await canvas.evaluate((c) => c === (window as { drawnCanvas?: Element }).drawnCanvas && !!c.closest('form'))).toBe(true)
   const after = (await canvas.boundingBox())!
   expect(Math.abs(after.y - before.y)).toBeLessThan(2)

@@ -51,7 +51,8 @@ const json = <T,>(a: WorkerAnswer | undefined): T | undefined => {
 function draw(eventId: number, plan: Plan, initial: { areaId: number; answer: AreaAnswer }) {
   const shell = document.createElement('div')
   shell.className = 'public plan-first'
-  shell.innerHTML = '<div class="content narrow"><div class="public-page"><section class="card registration-card"></section></div></div>'
+  // the page's main landmark until the page takes the plan (the app's own main comes with it)
+  shell.innerHTML = '<main class="content narrow"><div class="public-page"><section class="card registration-card"></section></div></main>'
   const root = document.createElement('div')
   shell.querySelector('section')!.append(root)
   document.getElementById('app')!.before(shell)
