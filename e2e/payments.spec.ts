@@ -1,7 +1,7 @@
 // Online payments on a phone (issue 13) against the local provider fakes, run in a Bun process of
 // their own (server/testing/fakes/serve.ts) with stand-ins of Stripe.js and the PayPal JS SDK:
 // pay by card, a declined card with its German message, PayPal approve, Mollie checkout with the
-// wait step and the redirect back, and a refund the guest sees.
+// wait step and the redirect back, and a refund the guest sees; a Mollie refund that fails later.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createInterface } from 'node:readline'
@@ -151,6 +151,64 @@ test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a r
     await g.goto(`${server.url}/pay/${id}`)
     await expect(g.getByText(/erstattet/)).toBeVisible()
     await shot(g, 'payments-07-refunded-phone')
+  } finally {
+    await server.stop()
+    fakes.stop()
+  }
+})
+
+test('a Mollie refund that fails later: the organiser is mailed, sees what is owed on the order and refunds it again', async ({ page }) => {
+  test.setTimeout(120_000)
+  const fakes = await startFakes()
+  const server = await startServer({ EINLASS_MOLLIE_API_URL: `${fakes.urls.mollie}/v2/` })
+  try {
+    await setupAdmin(page, server)
+    const seller = { name: 'Kulturhalle GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '04107', city: 'Leipzig', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-', contactName: 'Ada Admin', phone: '+49 341 123456', email: 'kasse@kulturhalle.example' }
+    expect((await page.request.put(`${server.url}/proxy/api/agency/sellerSettings`, { data: seller })).status()).toBe(200)
+    const ev = await onlineEvent(page, server.url, { method: 'MOLLIE', secretKey: 'test_einlassMollieKey0123456789abcd' })
+    // Mia buys a ticket and pays at Mollie; Mollie calls einlass' webhook
+    const id = await order(page, server.url, ev, 'Mia')
+    const guest = `${server.url}/proxy/api/guest/ticketOrder/${id}`
+    expect((await page.request.post(`${guest}/proceed/invoiceAddress`, { data: { invoiceAddress: { receiver: 'Mia Musterfrau', street: 'Karl-Liebknecht-Straße', streetNumber: '12', postCode: '04107', city: 'Leipzig' } } })).status()).toBe(200)
+    const pay = await (await page.request.post(`${guest}/proceed/paymentPay`, { data: { paymentMethod: 'MOLLIE' } })).json()
+    const paymentId = String(pay.redirectUrl).split('/').pop()!
+    await page.request.get(`${fakes.urls.control}/mollie/paid?id=${paymentId}`)
+    const mollieCalls = () => page.request.post(`${server.url}/proxy/api/payments/mollie/webhook`, { form: { id: paymentId } })
+    await mollieCalls()
+
+    // the organiser refunds the whole order through Mollie; Mollie accepts it (pending)
+    await page.goto(`${server.url}/events/${ev.eventId}/tickets`)
+    const row = page.getByRole('row', { name: /Mia/ }).first()
+    await expect(row).toContainText('Bezahlt')
+    page.once('dialog', (d) => void d.accept(''))
+    await row.getByRole('button', { name: 'Über Zahlungsdienst erstatten' }).click()
+    await expect(page.getByText('Die Erstattung wurde beim Zahlungsdienst ausgelöst.')).toBeVisible()
+    await expect(row).toContainText('Erstattet')
+    await expect(row.getByRole('button', { name: 'Über Zahlungsdienst erstatten' })).toHaveCount(0)
+
+    // days later Mollie fails it and calls the payment's webhook
+    expect((await page.request.get(`${fakes.urls.control}/mollie/refund?payment=${paymentId}&status=failed`)).status()).toBe(200)
+    await mollieCalls()
+    await expect.poll(() => server.smtp.mails.filter((m) => m.to.includes('kasse@kulturhalle.example') && m.subject.startsWith('Erstattung fehlgeschlagen: Bestellung')).length).toBe(1)
+    const mail = server.smtp.mails.find((m) => m.subject.startsWith('Erstattung fehlgeschlagen'))!
+    expect(mail.text).toContain('Mollie hat die Erstattung von 25,00 € für die Bestellung')
+    expect(mail.text).toContain('Erstatten Sie den Betrag im Verkauf der Veranstaltung erneut')
+    await page.reload()
+    await expect(row).toContainText('Erstattung fehlgeschlagen: 25,00 € offen')
+    await expect(row).toContainText('Erstattet')
+    await row.scrollIntoViewIfNeeded()
+    await shot(page, 'payments-09-refund-failed-owed')
+
+    // refunded again from the same row: nothing owed any more
+    page.once('dialog', (d) => void d.accept(''))
+    await row.getByRole('button', { name: 'Über Zahlungsdienst erstatten' }).click()
+    await expect(page.getByText('Die Erstattung wurde beim Zahlungsdienst ausgelöst.')).toBeVisible()
+    await expect(row).not.toContainText('Erstattung fehlgeschlagen')
+    await expect(row.getByRole('button', { name: 'Über Zahlungsdienst erstatten' })).toHaveCount(0)
+    await shot(page, 'payments-10-refunded-again')
+    // one credit note for the order's refund, not two
+    const invoices = (await (await page.request.get(`${server.url}/proxy/api/invoices?eventId=${ev.eventId}`)).json()) as { content: Array<{ kind: string; grossCents: number }> }
+    expect(invoices.content.map((i) => [i.kind, i.grossCents])).toEqual([['CANCELLATION', -2500], ['INVOICE', 2500]])
   } finally {
     await server.stop()
     fakes.stop()

@@ -25,6 +25,7 @@ import * as m2511_630 from './2026-11-25-630_order_chairs'
 import * as m2511_640 from './2026-11-25-640_agency_logo'
 import * as m2511_650 from './2026-11-25-650_chair_hold_index'
 import * as m2611_700 from './2026-11-26-700_setup_generation'
+import * as m2711_710 from './2026-11-27-710_refund_status'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-640_agency_logo': m2511_640,
   '2026-11-25-650_chair_hold_index': m2511_650,
   '2026-11-26-700_setup_generation': m2611_700,
+  '2026-11-27-710_refund_status': m2711_710,
 }

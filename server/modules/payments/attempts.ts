@@ -19,6 +19,7 @@ import { onOrderSettled } from '../ticketing/orders/settle'
 import { STEP } from '../ticketing/orders/steps'
 import type { PaymentMethodRow, TicketOrderRow } from '../ticketing/ticketing.table'
 import type { PaymentAttemptRow } from './payments.table'
+import { scheduleRefundCheck } from './refund-checks'
 
 export const RECONCILE_TASK = 'payments.reconcile'
 /** how often an open attempt is looked at by the background task, and when it is given up */
@@ -40,7 +41,7 @@ export interface RemoteState {
 export type Outcome = 'PAID' | 'LATE_REHELD' | 'LATE_REFUNDED' | 'DUPLICATE_REFUNDED' | 'ALREADY' | 'PENDING' | 'WAITING' | 'FAILED' | 'MISMATCH' | 'IGNORED'
 
 /** Refunds a whole payment at the provider (late or duplicate payments); the provider module sets it. */
-export type WholeRefund = (ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, amount: number, key: string) => Promise<string>
+export type WholeRefund = (ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, amount: number, key: string) => Promise<{ id: string; pending: boolean }>
 let wholeRefund: WholeRefund | null = null
 export const setWholeRefund = (f: WholeRefund) => void (wholeRefund = f)
 
@@ -182,12 +183,18 @@ export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, 
 async function refundUnwanted(ctx: AppContext, attempt: PaymentAttemptRow, amount: number, why: 'LATE' | 'DUPLICATE'): Promise<Outcome> {
   const method = await methodOf(ctx.db, attempt)
   if (!method || !wholeRefund) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
-  const refundId = await wholeRefund(ctx, attempt, method, amount, `${attempt.idempotency_key}-auto-refund`)
+  const refund = await wholeRefund(ctx, attempt, method, amount, `${attempt.idempotency_key}-auto-refund`)
+  const refundId = refund.id
   const at = isoNow(ctx.clock.now())
   const done = await ctx.db.transaction().execute(async (trx) => {
     const flip = await trx.updateTable('payment_attempt').set({ status: 'PAID', refunded_amount: amount, updated_at: at }).where('id', '=', attempt.id).where('refunded_amount', '=', 0).where('status', '!=', 'PAID').executeTakeFirst()
     if (Number(flip.numUpdatedRows) !== 1) return false
-    await trx.insertInto('payment_refund').values({ attempt_id: attempt.id, order_id: attempt.order_id, provider_refund_id: refundId, amount, reason: why === 'LATE' ? 'LATE_PAYMENT' : 'DUPLICATE_PAYMENT', created_at: at }).execute()
+    const row = await trx
+      .insertInto('payment_refund')
+      .values({ attempt_id: attempt.id, order_id: attempt.order_id, provider_refund_id: refundId, amount, reason: why === 'LATE' ? 'LATE_PAYMENT' : 'DUPLICATE_PAYMENT', status: refund.pending ? 'PENDING' : 'DONE', created_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    if (refund.pending) await scheduleRefundCheck(ctx.clock, trx, { agencyId: attempt.agency_id, refundId: row.id })
     const order = await trx.selectFrom('ticket_order').selectAll().where('id', '=', attempt.order_id).executeTakeFirstOrThrow()
     await addHistory(trx, order.id, at, why === 'LATE' ? 'LATE_PAYMENT_REFUNDED' : 'DUPLICATE_PAYMENT_REFUNDED', null, { provider: attempt.provider, externalId: attempt.external_id, refundId, amount })
     if (why === 'LATE') {

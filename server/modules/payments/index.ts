@@ -15,6 +15,7 @@ import { applyRemote, openAttemptOf } from './attempts'
 import { fetchRemote, startPayPal } from './providers'
 import './cancel'
 import './reconcile'
+import './refund-outcomes'
 import { refundPayment, refundsOf } from './refunds'
 import { mollieWebhook, payPalWebhook, stripeWebhook } from './webhooks'
 

@@ -1,4 +1,4 @@
-// Tables of online payments (migration 2026-11-23-430_payments, docs/payments.md).
+// Tables of online payments (migrations 2026-11-23-430_payments, 2026-11-27-710_refund_status; docs/payments.md).
 import type { Generated, Selectable } from 'kysely'
 import type { Id, Timestamp } from '../../db/types'
 
@@ -18,6 +18,8 @@ export interface PaymentAttemptTable {
   client_secret: string | null
   checkout_url: string | null
   refunded_amount: Generated<number>
+  /** cents credited by credit notes whose refund failed later: a refund that makes them good issues no second credit note */
+  failed_refund_credit: Generated<number>
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }
@@ -40,8 +42,11 @@ export interface PaymentRefundTable {
   provider_refund_id: string
   amount: number
   reason: string
+  /** DONE; PENDING while the provider has accepted but not yet made it (Mollie); FAILED when it failed or was cancelled */
+  status: Generated<RefundStatus>
   created_at: Generated<Timestamp>
 }
+export type RefundStatus = 'DONE' | 'PENDING' | 'FAILED'
 
 export interface PaymentsTables {
   payment_attempt: PaymentAttemptTable

@@ -61,15 +61,19 @@ export async function fetchRemote(ctx: AppContext, attempt: PaymentAttemptRow, m
 
 // ---- refunds through the provider -----------------------------------------------------------
 
-export async function providerRefund(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, amount: number, key: string): Promise<string> {
+/**
+ * A refund through the provider: its id, and `pending` when the provider accepted it without having
+ * made it yet (Mollie: queued, pending, processing; it may still fail: refund-checks.ts looks again).
+ */
+export async function providerRefund(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, amount: number, key: string): Promise<ProviderRefund> {
   const id = attempt.external_id!
   if (attempt.provider === 'STRIPE') {
     const r = await callProvider(ctx, 'stripe.refund', () => stripeClient(ctx, method).refunds.create({ payment_intent: id, amount }, { idempotencyKey: key }))
-    return r.id
+    return { id: r.id, pending: false }
   }
   if (attempt.provider === 'MOLLIE') {
     const r = await callProvider(ctx, 'mollie.refund', () => mollieClient(ctx, method).paymentRefunds.create({ paymentId: id, amount: { currency: isoCurrency(attempt.currency), value: decimal(amount) }, idempotencyKey: key } as any))
-    return r.id
+    return { id: r.id, pending: r.status !== 'refunded' }
   }
   if (attempt.provider === 'PAYPAL') {
     const client = payPalClient(ctx, method)
@@ -79,9 +83,20 @@ export async function providerRefund(ctx: AppContext, attempt: PaymentAttemptRow
     const r = await callProvider(ctx, 'paypal.refund', () => client.refund(capture, { value: decimal(amount), currency_code: isoCurrency(attempt.currency) }, key))
     if (r.status === 422) throw new AppError(409, 'REFUND_TOO_LARGE')
     if (r.status !== 201 && r.status !== 200) throw providerDown()
-    return r.json.id
+    return { id: r.json.id, pending: false }
   }
   throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
+}
+export interface ProviderRefund {
+  id: string
+  pending: boolean
+}
+
+/** Where a Mollie refund stands now: made, failed (failed or canceled at Mollie), or still on its way; with Mollie's own status. */
+export async function mollieRefundState(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, refundId: string): Promise<{ state: 'DONE' | 'FAILED' | 'PENDING'; status: string }> {
+  const r = await callProvider(ctx, 'mollie.refund.get', () => mollieClient(ctx, method).paymentRefunds.get(refundId, { paymentId: attempt.external_id! }))
+  const status = String(r.status)
+  return { state: status === 'refunded' ? 'DONE' : status === 'failed' || status === 'canceled' ? 'FAILED' : 'PENDING', status }
 }
 setWholeRefund(providerRefund)
 

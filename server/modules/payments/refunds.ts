@@ -26,7 +26,8 @@ import { STEP } from '../ticketing/orders/steps'
 import { sellerSettings } from '../ticketing/seller-settings'
 import type { PaymentMethodRow, TicketOrderRow } from '../ticketing/ticketing.table'
 import type { PaymentAttemptRow } from './payments.table'
-import { providerRefund } from './providers'
+import { type ProviderRefund, providerRefund } from './providers'
+import { scheduleRefundCheck } from './refund-checks'
 
 export type RefundReason = 'ORGANISER' | 'CANCEL' | 'PROVIDER'
 
@@ -66,26 +67,35 @@ export async function refundThroughProvider(
   const reserved = await q.returning('refunded_amount').executeTakeFirst()
   if (!reserved) throw new AppError(409, 'REFUND_TOO_LARGE', { fields: [{ field: 'amount', errorType: 'REFUND_TOO_LARGE' }] })
   const before = Number(reserved.refunded_amount) - want
-  let refundId: string
+  let refund: ProviderRefund
   try {
-    refundId = await providerRefund(ctx, attempt, method, want, `${attempt.idempotency_key}-refund-${before}`)
+    // a refund after a failed one is another refund: the key names the failures too, else the provider would replay the failed one
+    const failures = await failedCount(ctx.db, attempt.id)
+    const failed = failures > 0 ? `-after-failed-${failures}` : ''
+    refund = await providerRefund(ctx, attempt, method, want, `${attempt.idempotency_key}-refund-${before}${failed}`)
   } catch (e) {
     await ctx.db.updateTable('payment_attempt').set((eb) => ({ refunded_amount: eb('refunded_amount', '-', want) })).where('id', '=', attempt.id).execute()
     throw e
   }
-  const r = await recordRefund(ctx, attempt.id, { providerRefundId: refundId, amount: want, reason: by.reason, accountId: by.accountId, reserved: true })
-  return { refundId, amount: want, ended: r.ended }
+  const r = await recordRefund(ctx, attempt.id, { providerRefundId: refund.id, amount: want, reason: by.reason, accountId: by.accountId, reserved: true, pending: refund.pending })
+  return { refundId: refund.id, amount: want, ended: r.ended }
 }
+
+const failedCount = async (db: Db, attemptId: number) =>
+  Number((await db.selectFrom('payment_refund').select((eb) => eb.fn.countAll<number>().as('n')).where('attempt_id', '=', attemptId).where('status', '=', 'FAILED').executeTakeFirstOrThrow()).n)
 
 /**
  * Records a refund the provider made, once per provider refund id: its credit note, the history,
  * the guest's mail; the order ends REFUNDED (902) when all that was paid went back. `reserved`:
  * the amount is already counted on the attempt (our own refunds reserve it before the call).
+ * `pending`: the provider accepted it but has not made it yet (Mollie): recorded PENDING and looked
+ * at again (refund-checks.ts); if it fails, refund-outcomes.ts gives its amount back to the payment.
+ * What a failed refund had credited is made good first, without a second credit note.
  */
 export async function recordRefund(
   ctx: AppContext,
   attemptId: number,
-  r: { providerRefundId: string; amount: number; reason: RefundReason; accountId: number | null; reserved: boolean },
+  r: { providerRefundId: string; amount: number; reason: RefundReason; accountId: number | null; reserved: boolean; pending?: boolean },
 ): Promise<{ recorded: boolean; ended: boolean }> {
   const at = isoNow(ctx.clock.now())
   const out = await ctx.db.transaction().execute(async (trx) => {
@@ -93,7 +103,7 @@ export async function recordRefund(
     const attempt = await trx.updateTable('payment_attempt').set({ updated_at: at }).where('id', '=', attemptId).returningAll().executeTakeFirstOrThrow()
     const inserted = await trx
       .insertInto('payment_refund')
-      .values({ attempt_id: attempt.id, order_id: attempt.order_id, provider_refund_id: r.providerRefundId, amount: r.amount, reason: r.reason, created_at: at })
+      .values({ attempt_id: attempt.id, order_id: attempt.order_id, provider_refund_id: r.providerRefundId, amount: r.amount, reason: r.reason, status: r.pending ? 'PENDING' : 'DONE', created_at: at })
       .onConflict((oc) => oc.columns(['attempt_id', 'provider_refund_id']).doNothing())
       .returning('id')
       .executeTakeFirst()
@@ -103,12 +113,17 @@ export async function recordRefund(
       return { recorded: false, ended: false }
     }
     if (!r.reserved) await trx.updateTable('payment_attempt').set((eb) => ({ refunded_amount: eb('refunded_amount', '+', r.amount) })).where('id', '=', attempt.id).execute()
-    const sum = await trx.selectFrom('payment_refund').select((eb) => eb.fn.sum<number>('amount').as('n')).where('attempt_id', '=', attempt.id).executeTakeFirstOrThrow()
+    if (r.pending) await scheduleRefundCheck(ctx.clock, trx, { agencyId: attempt.agency_id, refundId: inserted.id })
+    const sum = await trx.selectFrom('payment_refund').select((eb) => eb.fn.sum<number>('amount').as('n')).where('attempt_id', '=', attempt.id).where('status', '!=', 'FAILED').executeTakeFirstOrThrow()
     const whole = Number(sum.n) >= attempt.amount
     const order = (await trx.selectFrom('ticket_order').selectAll().where('id', '=', attempt.order_id).executeTakeFirstOrThrow()) as TicketOrderRow
     const seller = await sellerSettings(trx, order.agency_id)
+    // a failed refund's credit note already credited this much: made good, not credited twice
+    const madeGood = Math.min(attempt.failed_refund_credit, r.amount)
+    if (madeGood > 0) await trx.updateTable('payment_attempt').set((eb) => ({ failed_refund_credit: eb('failed_refund_credit', '-', madeGood) })).where('id', '=', attempt.id).execute()
     // the refund of the rest credits exactly what is left of the invoice (rounding included)
-    await issueCreditNote(ctx, trx, { agencyId: order.agency_id, orderId: order.id, amount: whole ? 'rest' : r.amount, what: `refund:${r.providerRefundId}`, prefix: seller.invoiceNumberPrefix })
+    const credit = whole ? 'rest' : r.amount - madeGood
+    if (credit === 'rest' || credit > 0) await issueCreditNote(ctx, trx, { agencyId: order.agency_id, orderId: order.id, amount: credit, what: `refund:${r.providerRefundId}`, prefix: seller.invoiceNumberPrefix })
     const data = { amount: r.amount, refundId: r.providerRefundId, provider: attempt.provider, reason: r.reason }
     if (!whole || order.status !== 'PAID') {
       await addHistory(trx, order.id, at, whole ? 'PROVIDER_REFUND' : 'PARTIAL_REFUND', r.accountId, data)
@@ -140,8 +155,10 @@ async function partialRefundMail(trx: Db, order: TicketOrderRow, amount: number)
 export async function refundPayment(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, input: { amount?: number | null }) {
   const order = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', orderId).where('event_id', '=', event.id).executeTakeFirst()
   if (!order) throw notFound()
-  if (order.status !== 'PAID') throw new AppError(409, 'ORDER_NOT_PAID')
+  // after a refund that failed at the provider, what it should have given back can be refunded again
+  // (the order may have ended with it: REFUNDED or CANCELED)
   const paid = await paidAttemptOf(ctx.db, order.id)
+  if (order.status !== 'PAID' && !(paid && paid.attempt.refunded_amount < paid.attempt.amount && (await failedCount(ctx.db, paid.attempt.id)) > 0)) throw new AppError(409, 'ORDER_NOT_PAID')
   if (!paid) throw new AppError(409, 'REFUND_NOT_ONLINE')
   await refundThroughProvider(ctx, order as TicketOrderRow, paid, input.amount ?? null, { accountId: actor.account.id, reason: 'ORGANISER' })
   return { ...(await orderDetail(ctx, event, order.id)), refunds: await refundsOf(ctx, order.id) }
@@ -149,5 +166,5 @@ export async function refundPayment(ctx: AppContext, actor: AccountActor, event:
 
 export async function refundsOf(ctx: AppContext, orderId: number) {
   const rows = await ctx.db.selectFrom('payment_refund').selectAll().where('order_id', '=', orderId).orderBy('id').execute()
-  return rows.map((r) => ({ id: r.id, providerRefundId: r.provider_refund_id, amount: r.amount, reason: r.reason, createdAt: r.created_at }))
+  return rows.map((r) => ({ id: r.id, providerRefundId: r.provider_refund_id, amount: r.amount, reason: r.reason, status: r.status, createdAt: r.created_at }))
 }

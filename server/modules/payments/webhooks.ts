@@ -16,6 +16,7 @@ import type { PaymentMethodRow } from '../ticketing/ticketing.table'
 import type { PaymentAttemptRow } from './payments.table'
 import { callProvider, fetchRemote } from './providers'
 import { recordRefund } from './refunds'
+import { checkPendingRefunds } from './refund-outcomes'
 
 const verifier = new Stripe('sk_unused', {})
 
@@ -100,6 +101,8 @@ export async function mollieWebhook(ctx: AppContext, body: string) {
   const method = await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()
   if (!method) return { received: true }
   const remote = await fetchRemote(ctx, attempt, method)
+  // Mollie calls the payment's webhook after its refunds change too: those still on their way are looked at
+  await checkPendingRefunds(ctx, attempt.id)
   // Mollie's webhook has no id of its own: the payment and the state it reports make the event
   const key = `${id}:${remote.status}`
   if (await seen(ctx, 'MOLLIE', key)) return { received: true, duplicate: true }

@@ -1,5 +1,6 @@
-// A local Mollie: /v2/payments create and get (with _links.checkout), refunds, and a checkout page
-// that, like Mollie's hosted one, lets the guest pay or cancel and redirects back to the shop.
+// A local Mollie: /v2/payments create and get (with _links.checkout), refunds (create, get; "pending"
+// until a test moves them on, a failed or canceled one gives its amount back to the payment), and a
+// checkout page that, like Mollie's hosted one, lets the guest pay or cancel and redirects back.
 // The webhook carries only the id (tests post it to einlass), so einlass always re-fetches.
 import { type FakeBase, notFoundJson, rid, startFake } from './base'
 
@@ -18,15 +19,29 @@ export interface FakeMolliePayment {
   _links: { checkout?: { href: string; type: string }; self: { href: string; type: string } }
 }
 
+export type FakeMollieRefundStatus = 'queued' | 'pending' | 'processing' | 'refunded' | 'failed' | 'canceled'
+export interface FakeMollieRefund {
+  resource: 'refund'
+  id: string
+  paymentId: string
+  amount: { currency: string; value: string }
+  value: string
+  status: FakeMollieRefundStatus
+}
+
 export interface MollieFake extends FakeBase {
   payments: Map<string, FakeMolliePayment>
-  refunds: Array<{ id: string; paymentId: string; value: string }>
+  refunds: FakeMollieRefund[]
   setStatus(id: string, status: FakeMolliePayment['status']): void
+  /** Mollie moving a refund on (refunded), or failing / cancelling it later */
+  setRefundStatus(id: string, status: FakeMollieRefundStatus): void
 }
 
 export function startMollieFake(): MollieFake {
   const payments = new Map<string, FakeMolliePayment>()
   const refunds: MollieFake['refunds'] = []
+  /** cents refunded or on the way (a failed or canceled refund gives its amount back) */
+  const refundedOf = (paymentId: string) => refunds.filter((r) => r.paymentId === paymentId && r.status !== 'failed' && r.status !== 'canceled').reduce((s, r) => s + Math.round(Number(r.value) * 100), 0)
   const base: MollieFake = Object.assign(
     startFake((req, url, body) => {
       const co = url.pathname.match(/^\/checkout\/(tr_\w+)$/)
@@ -63,16 +78,21 @@ export function startMollieFake(): MollieFake {
         payments.set(id, p)
         return Response.json(p, { status: 201 })
       }
+      const one = url.pathname.match(/^\/v2\/payments\/(tr_\w+)\/refunds\/(re_\w+)$/)
+      if (one && req.method === 'GET') {
+        const r = refunds.find((x) => x.id === one[2] && x.paymentId === one[1])
+        return r ? Response.json(r) : notFoundJson('refund')
+      }
       const m = url.pathname.match(/^\/v2\/payments\/(tr_\w+)(\/refunds)?$/)
       if (m) {
         const p = payments.get(m[1])
         if (!p) return notFoundJson('payment')
         if (m[2] && req.method === 'POST') {
           const b = JSON.parse(body)
-          const done = refunds.filter((r) => r.paymentId === p.id).reduce((s, r) => s + Math.round(Number(r.value) * 100), 0)
+          const done = refundedOf(p.id)
           const want = Math.round(Number(b.amount.value) * 100)
           if (p.status !== 'paid' || done + want > Math.round(Number(p.amount.value) * 100)) return Response.json({ status: 422, title: 'Unprocessable Entity', detail: 'The amount is higher than the refundable amount' }, { status: 422 })
-          const r = { resource: 'refund', id: rid('re'), paymentId: p.id, amount: b.amount, value: b.amount.value, status: 'pending' }
+          const r: FakeMollieRefund = { resource: 'refund', id: rid('re'), paymentId: p.id, amount: b.amount, value: b.amount.value, status: 'pending' }
           refunds.push(r)
           p.amountRefunded = { currency: p.amount.currency, value: ((done + want) / 100).toFixed(2) }
           return Response.json(r, { status: 201 })
@@ -81,7 +101,17 @@ export function startMollieFake(): MollieFake {
       }
       return notFoundJson(url.pathname)
     }),
-    { payments, refunds, setStatus: (id: string, status: FakeMolliePayment['status']) => void (payments.get(id)!.status = status) },
+    {
+      payments,
+      refunds,
+      setStatus: (id: string, status: FakeMolliePayment['status']) => void (payments.get(id)!.status = status),
+      setRefundStatus(id: string, status: FakeMollieRefundStatus) {
+        const r = refunds.find((x) => x.id === id)!
+        r.status = status
+        const p = payments.get(r.paymentId)!
+        p.amountRefunded = { currency: p.amount.currency, value: (refundedOf(p.id) / 100).toFixed(2) }
+      },
+    },
   )
   return base
 }

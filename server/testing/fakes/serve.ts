@@ -90,6 +90,13 @@ const control: ReturnType<typeof Bun.serve> = Bun.serve({
       mollie.setStatus(url.searchParams.get('id') ?? '', 'paid')
       return new Response('ok', { headers: cors })
     }
+    // Mollie moves the last refund of a payment on (refunded), or fails or cancels it
+    if (url.pathname === '/mollie/refund') {
+      const last = mollie.refunds.filter((r) => r.paymentId === url.searchParams.get('payment')).at(-1)
+      if (!last) return new Response('no refund', { status: 404 })
+      mollie.setRefundStatus(last.id, (url.searchParams.get('status') ?? 'refunded') as Parameters<typeof mollie.setRefundStatus>[1])
+      return Response.json(last, { headers: cors })
+    }
     return new Response('not found', { status: 404 })
   },
 })

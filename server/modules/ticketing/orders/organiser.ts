@@ -60,13 +60,26 @@ export function orderListDto(o: TicketOrderRow, now: string) {
   }
 }
 
+/**
+ * What online refunds that failed at the provider still owe, by order (payments' failed_refund_credit,
+ * read from its table: the list shows it, payments keeps it; docs/payments.md "Refunds that fail later").
+ */
+async function refundsOwed(db: Db, orderIds: number[]): Promise<Map<number, number>> {
+  if (!orderIds.length) return new Map()
+  const rows = await db.selectFrom('payment_attempt').select(['order_id', 'failed_refund_credit']).where('order_id', 'in', orderIds).where('failed_refund_credit', '>', 0).execute()
+  const owed = new Map<number, number>()
+  for (const r of rows) owed.set(r.order_id, (owed.get(r.order_id) ?? 0) + Number(r.failed_refund_credit))
+  return owed
+}
+
 export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSearch) {
   const now = isoNow(ctx.clock.now())
   const [rows, total] = await Promise.all([
     filtered(ctx.db, event.id, s, now).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(s.perPage).offset(s.page * s.perPage).execute(),
     filtered(ctx.db, event.id, s, now).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
-  return { items: rows.map((o) => orderListDto(o, now)), total: Number(total.n), page: s.page, perPage: s.perPage }
+  const owed = await refundsOwed(ctx.db, rows.map((o) => o.id))
+  return { items: rows.map((o) => ({ ...orderListDto(o, now), refundOwed: owed.get(o.id) ?? 0 })), total: Number(total.n), page: s.page, perPage: s.perPage }
 }
 
 async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
@@ -77,13 +90,15 @@ async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
 
 export async function orderDetail(ctx: AppContext, event: EventRow, orderId: number) {
   const o = await orderOfEvent(ctx.db, event, orderId)
-  const [lines, history, coupon] = await Promise.all([
+  const [lines, history, coupon, owed] = await Promise.all([
     ctx.db.selectFrom('ticket_order_line').selectAll().where('order_id', '=', o.id).orderBy('sort_order').execute(),
     ctx.db.selectFrom('ticket_order_history').selectAll().where('order_id', '=', o.id).orderBy('id').execute(),
     o.coupon_id ? ctx.db.selectFrom('coupon').select('code').where('id', '=', o.coupon_id).executeTakeFirst() : undefined,
+    refundsOwed(ctx.db, [o.id]),
   ])
   return {
     ...orderListDto(o, isoNow(ctx.clock.now())),
+    refundOwed: owed.get(o.id) ?? 0,
     publicId: o.public_id,
     payUrl: `${ctx.config.baseUrl}/pay/${o.public_id}`,
     tax: o.tax_price,

@@ -57,6 +57,8 @@ interface OrderRow {
   paymentMethod: string | null
   paidAt: string | null
   overdue: boolean
+  /** cents an online refund that failed at the provider still owes (docs/payments.md) */
+  refundOwed: number
   createdAt: string
 }
 
@@ -384,6 +386,7 @@ function Orders({ event }: { event: EventFull }) {
                   <td>
                     <Badge tone={o.status === 'PAID' ? 'ok' : o.status === 'CANCELED' ? 'error' : o.overdue ? 'warn' : 'info'}>{t(`ticketing.status.${o.status}`)}</Badge>
                     {o.overdue && <Badge tone="warn">{t('ticketing.admin.payment.OVERDUE')}</Badge>}
+                    {o.refundOwed > 0 && <Badge tone="error">{t('payments.admin.refundFailed', { amount: money(o.refundOwed, o.currency) })}</Badge>}
                   </td>
                   {canManage && (
                     <td class="tickets-actions">
@@ -397,7 +400,7 @@ function Orders({ event }: { event: EventFull }) {
                           {t('ticketing.admin.refund')}
                         </Button>
                       )}
-                      {o.status === 'PAID' && ONLINE.includes(o.paymentMethod ?? '') && (
+                      {(o.status === 'PAID' || o.refundOwed > 0) && ONLINE.includes(o.paymentMethod ?? '') && (
                         <Button variant="ghost" onClick={() => void refundOnline(o)}>
                           {t('payments.admin.refund')}
                         </Button>

@@ -1,0 +1,127 @@
+// Refunds that fail later (docs/payments.md): a Mollie refund is recorded PENDING when Mollie
+// accepts it; the check task (every 6 h) or Mollie's webhook finds it made (DONE) or failed (FAILED).
+// A failed one is told once (history, the seller address), its amount is refundable again — also when
+// the order had ended with it — and the refund that makes it good issues no second credit note.
+import { afterAll, expect, test } from 'bun:test'
+import { type Harness, forEachDialect } from '../../testing/harness'
+import { MOLLIE, attemptsOf, onlineEvent, orderRow, orderUrl, startFakes, toConfirmation } from './testing'
+
+const fakes = startFakes()
+afterAll(() => fakes.stop())
+
+const SELLER = { name: 'Agentur GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-', contactName: 'Ada Admin', phone: '+49 30 123456', email: 'kasse@agentur.example' }
+const SIX_HOURS = 6 * 3600_000
+
+const mollieHook = (h: Harness, id: string) =>
+  h.app.handle(new Request('http://localhost/proxy/api/payments/mollie/webhook', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}` })).then(async (r) => ({ status: r.status, body: await r.json() }))
+
+forEachDialect(
+  'refunds that fail later',
+  (h) => {
+    /** An order of 25,00 € paid through Mollie, the agency with seller data (so it has an invoice). */
+    async function paidByMollie() {
+      const admin = await h().admin()
+      await admin.put('/proxy/api/agency/sellerSettings', SELLER)
+      const { event, categories } = await onlineEvent(admin, MOLLIE)
+      const id = await toConfirmation(h(), event.id, categories[0].id)
+      expect((await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: { paymentMethod: 'MOLLIE' } })).body.step).toBe(70)
+      const [a] = await attemptsOf(h(), id)
+      fakes.mollie.setStatus(a.external_id!, 'paid')
+      expect((await mollieHook(h(), a.external_id!)).body.outcome).toBe('PAID')
+      const o = await orderRow(h(), id)
+      const url = `/proxy/api/events/${event.id}/orders/${o.id}`
+      const invoices = async () => (await h().ctx.db.selectFrom('invoice').select(['kind', 'gross_cents']).where('order_ref', '=', String(o.id)).orderBy('id').execute()).map((i) => [i.kind, i.gross_cents])
+      const attempt = () => h().ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow()
+      const owed = async () => (await admin.post(`/proxy/api/events/${event.id}/orders/search`, {})).body.items.find((x: any) => x.id === o.id).refundOwed
+      const failedMails = async () => (await h().deliverMail(), h().smtp.mails.filter((m) => m.subject === `Erstattung fehlgeschlagen: Bestellung ${o.number}`))
+      const history = async () => (await h().ctx.db.selectFrom('ticket_order_history').select('kind').where('order_id', '=', o.id).orderBy('id').execute()).map((x) => x.kind)
+      return { admin, id, o, url, paymentId: a.external_id!, invoices, attempt, owed, failedMails, history }
+    }
+
+    test('a partial refund Mollie fails later: found by the check task, told once, refundable again without a second credit note; a made one is DONE by the webhook', async () => {
+      const p = await paidByMollie()
+      expect(await p.invoices()).toEqual([['INVOICE', 2500]])
+      const first = await p.admin.post(`${p.url}/refundPayment`, { amount: 1000 })
+      expect(first.status).toBe(200)
+      expect(first.body.refunds).toMatchObject([{ amount: 1000, reason: 'ORGANISER', status: 'PENDING' }])
+      expect(await p.invoices()).toEqual([['INVOICE', 2500], ['CANCELLATION', -1000]])
+      const re1 = first.body.refunds[0].providerRefundId as string
+      // still on its way at the first look: looked at again later, nothing changes
+      h().clock.advance(SIX_HOURS + 1000)
+      await h().tasks.runOnce()
+      expect((await p.attempt()).refunded_amount).toBe(1000)
+      // Mollie fails it; the next look finds it
+      fakes.mollie.setRefundStatus(re1, 'failed')
+      h().clock.advance(SIX_HOURS + 1000)
+      await h().tasks.runOnce()
+      expect(await p.attempt()).toMatchObject({ refunded_amount: 0, failed_refund_credit: 1000 })
+      expect((await h().ctx.db.selectFrom('payment_refund').select('status').where('provider_refund_id', '=', re1).executeTakeFirstOrThrow()).status).toBe('FAILED')
+      expect(await p.history()).toContain('REFUND_FAILED')
+      const told = await p.failedMails()
+      expect(told).toHaveLength(1)
+      expect(told[0].to).toEqual(['kasse@agentur.example'])
+      expect(told[0].text).toContain('Mollie hat die Erstattung von 10,00 € für die Bestellung')
+      expect(told[0].text).toContain('Status: failed')
+      expect(await p.owed()).toBe(1000)
+      expect(await orderRow(h(), p.id)).toMatchObject({ status: 'PAID' })
+      // the check again and Mollie's webhook: told once, counted once
+      h().clock.advance(SIX_HOURS + 1000)
+      await h().tasks.runOnce()
+      await mollieHook(h(), p.paymentId)
+      expect(await p.failedMails()).toHaveLength(1)
+      expect((await p.attempt()).refunded_amount).toBe(0)
+      // refunded again: a new refund at Mollie, no second credit note (the first one's stands)
+      const again = await p.admin.post(`${p.url}/refundPayment`, { amount: 1000 })
+      expect(again.status).toBe(200)
+      expect(again.body.refunds.map((r: any) => [r.amount, r.status])).toEqual([[1000, 'FAILED'], [1000, 'PENDING']])
+      const re2 = again.body.refunds[1].providerRefundId as string
+      expect(re2).not.toBe(re1)
+      expect(await p.invoices()).toEqual([['INVOICE', 2500], ['CANCELLATION', -1000]])
+      expect(await p.attempt()).toMatchObject({ refunded_amount: 1000, failed_refund_credit: 0 })
+      expect(await p.owed()).toBe(0)
+      // Mollie makes it and calls the payment's webhook: DONE at once
+      fakes.mollie.setRefundStatus(re2, 'refunded')
+      await mollieHook(h(), p.paymentId)
+      expect((await h().ctx.db.selectFrom('payment_refund').select('status').where('provider_refund_id', '=', re2).executeTakeFirstOrThrow()).status).toBe('DONE')
+      // the rest: the order ends, its credit note covers exactly what is left of the invoice
+      expect((await p.admin.post(`${p.url}/refundPayment`, {})).status).toBe(200)
+      expect(await orderRow(h(), p.id)).toMatchObject({ status: 'REFUNDED', step: 902 })
+      expect(await p.invoices()).toEqual([['INVOICE', 2500], ['CANCELLATION', -1000], ['CANCELLATION', -1500]])
+      expect((await p.admin.post(`${p.url}/refundPayment`, {})).body.errorType).toBe('ORDER_NOT_PAID')
+    })
+
+    test('a whole refund that ended the order fails (cancelled at Mollie): the order stays ended, its amount is refundable again, once; another agency gets 404', async () => {
+      const p = await paidByMollie()
+      const whole = await p.admin.post(`${p.url}/refundPayment`, {})
+      expect(whole.body.refunds).toMatchObject([{ amount: 2500, status: 'PENDING' }])
+      expect(await orderRow(h(), p.id)).toMatchObject({ status: 'REFUNDED', step: 902 })
+      expect(await p.invoices()).toEqual([['INVOICE', 2500], ['CANCELLATION', -2500]])
+      // nothing failed yet: an ended order takes no refund
+      expect((await p.admin.post(`${p.url}/refundPayment`, {})).body.errorType).toBe('ORDER_NOT_PAID')
+      fakes.mollie.setRefundStatus(whole.body.refunds[0].providerRefundId, 'canceled')
+      // Mollie's webhook finds it before the task does, delivered three times at once: told and counted once
+      await Promise.all([mollieHook(h(), p.paymentId), mollieHook(h(), p.paymentId), mollieHook(h(), p.paymentId)])
+      expect(await p.attempt()).toMatchObject({ refunded_amount: 0, failed_refund_credit: 2500 })
+      expect(await orderRow(h(), p.id)).toMatchObject({ status: 'REFUNDED', step: 902 })
+      const told = await p.failedMails()
+      expect(told).toHaveLength(1)
+      expect(told[0].text).toContain('Status: canceled')
+      expect(await p.owed()).toBe(2500)
+      // the task's look afterwards tells nothing more
+      h().clock.advance(SIX_HOURS + 1000)
+      await h().tasks.runOnce()
+      expect(await p.failedMails()).toHaveLength(1)
+      const stranger = await h().admin()
+      expect((await stranger.post(`${p.url}/refundPayment`, {})).status).toBe(404)
+      // refunded again although the order had ended: no second credit note, nothing owed, and then nothing left
+      const again = await p.admin.post(`${p.url}/refundPayment`, {})
+      expect(again.status).toBe(200)
+      expect(again.body.refunds.map((r: any) => [r.amount, r.status])).toEqual([[2500, 'FAILED'], [2500, 'PENDING']])
+      expect(await p.invoices()).toEqual([['INVOICE', 2500], ['CANCELLATION', -2500]])
+      expect(await p.owed()).toBe(0)
+      expect(await orderRow(h(), p.id)).toMatchObject({ status: 'REFUNDED', step: 902 })
+      expect((await p.admin.post(`${p.url}/refundPayment`, {})).body.errorType).toBe('ORDER_NOT_PAID')
+    })
+  },
+  { env: fakes.env },
+)
