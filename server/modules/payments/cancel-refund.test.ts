@@ -13,7 +13,7 @@ import type { InvoiceSnapshot } from '../invoices/snapshot'
 import { renderXml } from '../invoices/xml'
 import { cancelOrder } from '../ticketing/orders/organiser'
 import { TRANSFER, paidEvent } from '../ticketing/testing'
-import { MOLLIE, PAYPAL, STRIPE, attemptsOf, orderRow, orderUrl, soldOf, startFakes, toConfirmation } from './testing'
+import { MOLLIE, PAYPAL, SELLER, STRIPE, attemptsOf, orderRow, orderUrl, soldOf, startFakes, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
@@ -30,7 +30,6 @@ async function validate(snap: InvoiceSnapshot, syntax: 'CII' | 'UBL') {
   return { code: await p.exited, out: out.slice(-2000) }
 }
 
-const SELLER = { name: 'Agentur GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-', contactName: 'Ada Admin', phone: '+49 30 123456', email: 'kasse@agentur.example' }
 
 /** Pays the order at its provider the way a guest does; answers the order row. */
 async function payOnline(h: Harness, id: string, method: string) {

@@ -3,15 +3,13 @@
 // again, or refunded automatically when gone), PayPal create/approve/capture, and refunds (partial
 // and whole) through the provider from the organiser's order screen.
 import { afterAll, expect, test } from 'bun:test'
-import { type Harness, forEachDialect } from '../../testing/harness'
+import { forEachDialect } from '../../testing/harness'
 import { address, buy, buyer } from '../ticketing/testing'
-import { MOLLIE, PAYPAL, STRIPE, attemptsOf, onlineEvent, orderRow, orderUrl, soldOf, startFakes, toConfirmation } from './testing'
+import { MOLLIE, PAYPAL, STRIPE, attemptsOf, mollieHook, onlineEvent, orderRow, orderUrl, soldOf, startFakes, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
 
-const mollieHook = (h: Harness, id: string) =>
-  h.app.handle(new Request('http://localhost/proxy/api/payments/mollie/webhook', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}` })).then(async (r) => ({ status: r.status, body: await r.json() }))
 
 forEachDialect(
   'mollie and paypal payments',

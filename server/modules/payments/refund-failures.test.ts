@@ -3,17 +3,14 @@
 // A failed one is told once (history, the seller address), its amount is refundable again — also when
 // the order had ended with it — and the refund that makes it good issues no second credit note.
 import { afterAll, expect, test } from 'bun:test'
-import { type Harness, forEachDialect } from '../../testing/harness'
-import { MOLLIE, attemptsOf, onlineEvent, orderRow, orderUrl, startFakes, toConfirmation } from './testing'
+import { forEachDialect } from '../../testing/harness'
+import { MOLLIE, SELLER, attemptsOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
 
-const SELLER = { name: 'Agentur GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-', contactName: 'Ada Admin', phone: '+49 30 123456', email: 'kasse@agentur.example' }
 const SIX_HOURS = 6 * 3600_000
 
-const mollieHook = (h: Harness, id: string) =>
-  h.app.handle(new Request('http://localhost/proxy/api/payments/mollie/webhook', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}` })).then(async (r) => ({ status: r.status, body: await r.json() }))
 
 forEachDialect(
   'refunds that fail later',

@@ -29,6 +29,13 @@ export function startFakes() {
   }
 }
 
+/** Seller data complete enough for invoices (paid orders get one, refunds credit notes). */
+export const SELLER = { name: 'Agentur GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-', contactName: 'Ada Admin', phone: '+49 30 123456', email: 'kasse@agentur.example' }
+
+/** Mollie calling einlass' webhook: only the payment's id, form-encoded. */
+export const mollieHook = (h: Harness, id: string) =>
+  h.app.handle(new Request('http://localhost/proxy/api/payments/mollie/webhook', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}` })).then(async (r) => ({ status: r.status, body: await r.json() }))
+
 export const orderUrl = (id: string) => `/proxy/api/guest/ticketOrder/${id}`
 
 /** A paid event with one online method; quota as given. */
