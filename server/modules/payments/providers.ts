@@ -63,13 +63,15 @@ export async function fetchRemote(ctx: AppContext, attempt: PaymentAttemptRow, m
 
 /**
  * A refund through the provider: its id, and `pending` when the provider accepted it without having
- * made it yet (Mollie: queued, pending, processing; it may still fail: refund-checks.ts looks again).
+ * made it yet (Mollie: queued, pending, processing; Stripe: pending, e.g. SEPA; it may still fail:
+ * refund-outcomes.ts looks again).
  */
 export async function providerRefund(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, amount: number, key: string): Promise<ProviderRefund> {
   const id = attempt.external_id!
   if (attempt.provider === 'STRIPE') {
     const r = await callProvider(ctx, 'stripe.refund', () => stripeClient(ctx, method).refunds.create({ payment_intent: id, amount }, { idempotencyKey: key }))
-    return { id: r.id, pending: false }
+    // a card refund succeeds at once; a SEPA Direct Debit one is pending for days and may fail
+    return { id: r.id, pending: r.status !== 'succeeded' }
   }
   if (attempt.provider === 'MOLLIE') {
     const r = await callProvider(ctx, 'mollie.refund', () => mollieClient(ctx, method).paymentRefunds.create({ paymentId: id, amount: { currency: isoCurrency(attempt.currency), value: decimal(amount) }, idempotencyKey: key } as any))
@@ -92,11 +94,17 @@ export interface ProviderRefund {
   pending: boolean
 }
 
-/** Where a Mollie refund stands now: made, failed (failed or canceled at Mollie), or still on its way; with Mollie's own status. */
-export async function mollieRefundState(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, refundId: string): Promise<{ state: 'DONE' | 'FAILED' | 'PENDING'; status: string }> {
-  const r = await callProvider(ctx, 'mollie.refund.get', () => mollieClient(ctx, method).paymentRefunds.get(refundId, { paymentId: attempt.external_id! }))
-  const status = String(r.status)
-  return { state: status === 'refunded' ? 'DONE' : status === 'failed' || status === 'canceled' ? 'FAILED' : 'PENDING', status }
+/**
+ * Where a refund stands now at its provider: made, failed (failed or canceled), or still on its way;
+ * with the provider's own status. Only Mollie's and Stripe's refunds are recorded before they are made.
+ */
+export async function providerRefundState(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, refundId: string): Promise<{ state: 'DONE' | 'FAILED' | 'PENDING'; status: string }> {
+  const status =
+    attempt.provider === 'STRIPE'
+      ? String((await callProvider(ctx, 'stripe.refund.get', () => stripeClient(ctx, method).refunds.retrieve(refundId))).status)
+      : String((await callProvider(ctx, 'mollie.refund.get', () => mollieClient(ctx, method).paymentRefunds.get(refundId, { paymentId: attempt.external_id! }))).status)
+  const done = attempt.provider === 'STRIPE' ? status === 'succeeded' : status === 'refunded'
+  return { state: done ? 'DONE' : status === 'failed' || status === 'canceled' ? 'FAILED' : 'PENDING', status }
 }
 setWholeRefund(providerRefund)
 

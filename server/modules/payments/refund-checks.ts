@@ -1,12 +1,13 @@
 // When to look again at a refund the provider accepted but has not made yet (Mollie: queued, pending,
-// processing; docs/payments.md, "Refunds that fail later"). Only the schedule lives here, so the
-// places that record refunds (refunds.ts, attempts.ts) plan a check without importing what checks.
+// processing; Stripe: pending, e.g. SEPA; docs/payments.md, "Refunds that fail later"). Only the
+// schedule lives here, so the places that record refunds (refunds.ts, attempts.ts) plan a check
+// without importing what checks.
 import type { Clock } from '../../clock'
 import type { Db } from '../../db/database'
 import { enqueueTask } from '../tasks/runner'
 
 export const REFUND_CHECK_TASK = 'payments.refundCheck'
-/** Mollie makes most refunds within a working day; looked at every 6 hours … */
+/** Mollie makes most refunds within a working day, Stripe SEPA ones within days; looked at every 6 hours … */
 export const REFUND_CHECK_EVERY_MS = 6 * 3600_000
 /** … for 30 days; one still not made then is left as it is (and named in the refund list as pending). */
 export const REFUND_CHECK_FOR_MS = 30 * 86400_000

@@ -1,15 +1,21 @@
-// Refunds that fail later (docs/payments.md): a Mollie refund is recorded PENDING when Mollie
-// accepts it; the check task (every 6 h) or Mollie's webhook finds it made (DONE) or failed (FAILED).
+// Refunds that fail later (docs/payments.md): a Mollie refund (or a pending Stripe one, SEPA) is
+// recorded PENDING when the provider accepts it; the check task (every 6 h) or the provider's webhook
+// finds it made (DONE) or failed (FAILED).
 // A failed one is told once (history, the seller address), its amount is refundable again — also when
 // the order had ended with it — and the refund that makes it good issues no second credit note.
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
-import { MOLLIE, SELLER, attemptsOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, toConfirmation } from './testing'
+import { MOLLIE, SELLER, STRIPE, attemptsOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
 
 const SIX_HOURS = 6 * 3600_000
+
+async function stripeHook(h: any, methodId: number, piId: string, opts: Parameters<typeof fakes.stripe.webhook>[1] = {}) {
+  const w = await fakes.stripe.webhook(piId, opts)
+  return h.app.handle(new Request(`http://localhost/proxy/api/payments/stripe/webhook/${methodId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': w.signature }, body: w.body })).then(async (r: Response) => ({ status: r.status, body: await r.json() }))
+}
 
 
 forEachDialect(
@@ -118,6 +124,49 @@ forEachDialect(
       expect(await p.owed()).toBe(0)
       expect(await orderRow(h(), p.id)).toMatchObject({ status: 'REFUNDED', step: 902 })
       expect((await p.admin.post(`${p.url}/refundPayment`, {})).body.errorType).toBe('ORDER_NOT_PAID')
+    })
+
+    test('a pending Stripe refund (SEPA) that fails: found through Stripe\'s refund event, not taken for a dashboard refund; refunded again at once without a second credit note', async () => {
+      const admin = await h().admin()
+      await admin.put('/proxy/api/agency/sellerSettings', SELLER)
+      const { event, categories } = await onlineEvent(admin, STRIPE)
+      const id = await toConfirmation(h(), event.id, categories[0].id)
+      const methodId = (await h().request('GET', orderUrl(id))).body.paymentMethods[0].id as number
+      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: { paymentMethod: 'STRIPE', stripePaymentType: 'SEPA', fullName: 'Berta Käuferin' } })
+      const [a] = await attemptsOf(h(), id)
+      fakes.stripe.confirm(a.external_id!, 'ok')
+      expect((await stripeHook(h(), methodId, a.external_id!)).body.outcome).toBe('PAID')
+      const o = await orderRow(h(), id)
+      const url = `/proxy/api/events/${event.id}/orders/${o.id}`
+      const invoices = async () => (await h().ctx.db.selectFrom('invoice').select(['kind', 'gross_cents']).where('order_ref', '=', String(o.id)).orderBy('id').execute()).map((i) => [i.kind, i.gross_cents])
+      fakes.stripe.refundStatusOnCreate = 'pending'
+      try {
+        const first = await admin.post(`${url}/refundPayment`, { amount: 1000 })
+        expect(first.body.refunds).toMatchObject([{ amount: 1000, status: 'PENDING' }])
+        const re1 = first.body.refunds[0].providerRefundId as string
+        // Stripe's refund.created about it, still pending: nothing changes, nothing recorded twice
+        expect((await stripeHook(h(), methodId, a.external_id!, { about: { refund: re1 } })).body.outcome).toBe('REFUND_KNOWN')
+        fakes.stripe.setRefundStatus(re1, 'failed')
+        expect((await stripeHook(h(), methodId, a.external_id!, { type: 'refund.failed', about: { refund: re1 } })).body.outcome).toBe('REFUND_KNOWN')
+        const attempt = await h().ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow()
+        expect(attempt).toMatchObject({ refunded_amount: 0, failed_refund_credit: 1000 })
+        await h().deliverMail()
+        const told = h().smtp.mails.filter((m) => m.subject === `Erstattung fehlgeschlagen: Bestellung ${o.number}`)
+        expect(told).toHaveLength(1)
+        expect(told[0].text).toContain('Stripe hat die Erstattung von 10,00 €')
+        expect((await admin.post(`/proxy/api/events/${event.id}/orders/search`, {})).body.items.find((x: any) => x.id === o.id).refundOwed).toBe(1000)
+        // refunded again, made at once this time: DONE, no second credit note
+        fakes.stripe.refundStatusOnCreate = 'succeeded'
+        const again = await admin.post(`${url}/refundPayment`, { amount: 1000 })
+        expect(again.body.refunds.map((r: any) => [r.amount, r.status])).toEqual([[1000, 'FAILED'], [1000, 'DONE']])
+        expect(await invoices()).toEqual([['INVOICE', 2500], ['CANCELLATION', -1000]])
+        expect(fakes.stripe.refunds.filter((r) => r.payment_intent === a.external_id).map((r) => [r.amount, r.status])).toEqual([[1000, 'failed'], [1000, 'succeeded']])
+        // the charge.refunded that follows: both known, nothing recorded, the sum counts only the made one
+        expect((await stripeHook(h(), methodId, a.external_id!, { about: 'charge' })).body.outcome).toBe('REFUND_KNOWN')
+        expect(await orderRow(h(), id)).toMatchObject({ status: 'PAID' })
+      } finally {
+        fakes.stripe.refundStatusOnCreate = 'succeeded'
+      }
     })
   },
   { env: fakes.env },

@@ -1,7 +1,8 @@
 // Refunds that fail later (docs/payments.md, "Refunds that fail later"): Mollie accepts a refund
-// (queued, pending, processing) and makes it, or fails or cancels it, days later. A PENDING refund
-// is looked at again by a task every REFUND_CHECK_EVERY_MS (refund-checks.ts), and at once when
-// Mollie calls the payment's webhook (Mollie calls it after refund changes too). Made: DONE. Failed
+// (queued, pending, processing), Stripe a SEPA one (pending), and makes it, or fails or cancels it,
+// days later. A PENDING refund is looked at again by a task every REFUND_CHECK_EVERY_MS
+// (refund-checks.ts), and at once when the provider tells about the payment (Mollie calls the
+// payment's webhook after refund changes too; Stripe sends charge.refunded / refund.* events). Made: DONE. Failed
 // or cancelled: FAILED, in one transaction and only by the one caller that flips it, so a check run
 // twice or beside a webhook tells once — its amount is refundable again (the payment's
 // refunded_amount goes down, what its credit note credited is kept in failed_refund_credit so the
@@ -14,7 +15,7 @@ import { renderMail } from '../mail/render'
 import { registerTaskHandler } from '../tasks/runner'
 import { formatPrice } from '../ticketing/money'
 import { addHistory } from '../ticketing/orders/create'
-import { mollieRefundState } from './providers'
+import { providerRefundState } from './providers'
 import { REFUND_CHECK_FOR_MS, REFUND_CHECK_TASK, scheduleRefundCheck } from './refund-checks'
 
 /** Refunds whose credit note was issued when they were recorded (the automatic refunds of late or duplicate payments had none). */
@@ -30,13 +31,13 @@ export async function checkRefund(ctx: AppContext, refundId: number, again: bool
   if (!row || row.status !== 'PENDING') return 'GONE'
   const attempt = await ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', row.attempt_id).executeTakeFirst()
   const method = attempt?.payment_method_id == null ? null : await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()
-  // only Mollie's refunds are recorded before they are made; a method deleted since cannot be asked
-  if (!attempt || !method || attempt.provider !== 'MOLLIE') return 'GONE'
+  // only Mollie's and Stripe's refunds are recorded before they are made; a method deleted since cannot be asked
+  if (!attempt || !method || (attempt.provider !== 'MOLLIE' && attempt.provider !== 'STRIPE')) return 'GONE'
   const now = ctx.clock.now()
   const later = () => (again && now.getTime() - new Date(row.created_at).getTime() < REFUND_CHECK_FOR_MS ? scheduleRefundCheck(ctx.clock, ctx.db, { agencyId: attempt.agency_id, refundId }) : undefined)
-  let state: Awaited<ReturnType<typeof mollieRefundState>>
+  let state: Awaited<ReturnType<typeof providerRefundState>>
   try {
-    state = await mollieRefundState(ctx, attempt, method, row.provider_refund_id)
+    state = await providerRefundState(ctx, attempt, method, row.provider_refund_id)
   } catch {
     await later()
     return 'PROVIDER_DOWN'
@@ -80,7 +81,7 @@ async function refundFailed(ctx: AppContext, refundId: number, providerStatus: s
   if (told) ctx.notifyMail()
 }
 
-/** Mollie called the payment's webhook: its refunds still on their way are looked at now. */
+/** The provider told about the payment (a webhook): its refunds still on their way are looked at now. */
 export async function checkPendingRefunds(ctx: AppContext, attemptId: number) {
   const pending = await ctx.db.selectFrom('payment_refund').select('id').where('attempt_id', '=', attemptId).where('status', '=', 'PENDING').execute()
   for (const r of pending) await checkRefund(ctx, r.id, false)

@@ -55,7 +55,11 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
     return { received: true }
   }
   let outcome: string = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook')
-  if (aboutRefund && outcome !== 'MISMATCH') outcome = await stripeRefunds(ctx, attempt, method!)
+  if (aboutRefund && outcome !== 'MISMATCH') {
+    // einlass' own refunds still on their way (SEPA): made or failed now?
+    await checkPendingRefunds(ctx, attempt.id)
+    outcome = await stripeRefunds(ctx, attempt, method!)
+  }
   await store(ctx, { provider: 'STRIPE', external_id: event.id, kind: event.type, attempt_id: attempt.id, outcome })
   return { received: true, outcome }
 }
@@ -72,10 +76,10 @@ async function stripeRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method
   // read once: recording a refund changes neither the attempt's status, currency nor amount; what
   // it adds (one refund row) is kept below in `known` and `sum`, as a fresh read would show it
   const current = await ctx.db.selectFrom('payment_attempt').select(['status', 'currency', 'amount']).where('id', '=', attempt.id).executeTakeFirstOrThrow()
-  const recorded = await ctx.db.selectFrom('payment_refund').select(['provider_refund_id', 'amount']).where('attempt_id', '=', attempt.id).execute()
+  const recorded = await ctx.db.selectFrom('payment_refund').select(['provider_refund_id', 'amount', 'status']).where('attempt_id', '=', attempt.id).execute()
   const known = new Set(recorded.map((x) => x.provider_refund_id))
-  // against what is recorded (refunded_amount also counts einlass's own refunds still under way)
-  let sum = recorded.reduce((a, x) => a + x.amount, 0)
+  // against what is recorded and not failed (refunded_amount also counts einlass's own refunds still under way)
+  let sum = recorded.filter((x) => x.status !== 'FAILED').reduce((a, x) => a + x.amount, 0)
   // oldest first: the order of the credit notes follows Stripe's
   for (const r of [...list.data].filter((x) => x.status === 'succeeded').sort((a, b) => a.created - b.created)) {
     if (known.has(r.id)) continue

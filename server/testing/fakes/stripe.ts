@@ -24,7 +24,7 @@ export interface FakeRefund {
   payment_intent: string
   amount: number
   currency: string
-  status: 'succeeded' | 'pending' | 'failed'
+  status: 'succeeded' | 'pending' | 'failed' | 'canceled'
   created: number
 }
 
@@ -33,6 +33,10 @@ export interface StripeFake extends FakeBase {
   refunds: FakeRefund[]
   /** a refund made in Stripe's dashboard (not through einlass) */
   refundOutside(intentId: string, amount: number, status?: FakeRefund['status']): FakeRefund
+  /** the status the next refunds einlass creates get (a SEPA refund is pending for days), succeeded by default */
+  refundStatusOnCreate: FakeRefund['status']
+  /** Stripe moving a refund on (succeeded), or failing it later */
+  setRefundStatus(id: string, status: FakeRefund['status']): void
   /** the guest confirms: ok, declined card, or 3-D Secure (requires_action) */
   confirm(id: string, outcome?: 'ok' | 'declined' | '3ds'): FakeIntent
   /**
@@ -79,12 +83,17 @@ export function startStripeFake(webhookSecret: string): StripeFake {
     if (url.pathname === '/v1/refunds' && req.method === 'POST') {
       const pi = intents.get(f.payment_intent)
       if (!pi || pi.status !== 'succeeded') return Response.json({ error: { type: 'invalid_request_error', code: 'charge_not_refundable', message: 'not refundable' } }, { status: 400 })
-      const done = refunds.filter((r) => r.payment_intent === pi.id).reduce((s, r) => s + r.amount, 0)
+      const done = refunds.filter((r) => r.payment_intent === pi.id && r.status !== 'failed' && r.status !== 'canceled').reduce((s, r) => s + r.amount, 0)
       const amount = f.amount ? Number(f.amount) : pi.amount - done
       if (amount <= 0 || done + amount > pi.amount) return Response.json({ error: { type: 'invalid_request_error', code: 'amount_too_large', message: 'amount too large' } }, { status: 400 })
-      const r: FakeRefund = { id: rid('re'), object: 'refund', payment_intent: pi.id, amount, status: 'succeeded', currency: pi.currency, created: created() }
+      const r: FakeRefund = { id: rid('re'), object: 'refund', payment_intent: pi.id, amount, status: fake.refundStatusOnCreate, currency: pi.currency, created: created() }
       refunds.push(r)
       return Response.json(r)
+    }
+    const one = url.pathname.match(/^\/v1\/refunds\/(re_\w+)$/)
+    if (one && req.method === 'GET') {
+      const r = refunds.find((x) => x.id === one[1])
+      return r ? Response.json(r) : notFoundJson('refund')
     }
     if (url.pathname === '/v1/refunds' && req.method === 'GET') {
       const of = url.searchParams.get('payment_intent')
@@ -92,9 +101,13 @@ export function startStripeFake(webhookSecret: string): StripeFake {
     }
     return notFoundJson(url.pathname)
   })
-  return Object.assign(base, {
+  const fake: StripeFake = Object.assign(base, {
     intents,
     refunds,
+    refundStatusOnCreate: 'succeeded' as FakeRefund['status'],
+    setRefundStatus(id: string, status: FakeRefund['status']) {
+      refunds.find((r) => r.id === id)!.status = status
+    },
     confirm(id: string, outcome: 'ok' | 'declined' | '3ds' = 'ok') {
       const pi = intents.get(id)!
       if (outcome === 'ok') Object.assign(pi, { status: 'succeeded', amount_received: pi.amount, latest_charge: rid('ch'), last_payment_error: null })
@@ -123,4 +136,5 @@ export function startStripeFake(webhookSecret: string): StripeFake {
       return { body, signature }
     },
   })
+  return fake
 }
