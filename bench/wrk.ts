@@ -74,7 +74,11 @@ export async function runWrk(o: WrkOptions): Promise<WrkResult> {
     err += String(d)
     process.stderr.write(`[wrk] ${d}`)
   })
-  const code = await new Promise<number | null>((r) => p.once('exit', r))
+  // a missing wrk never exits, it errors (ENOENT): said at once instead of waiting for ever
+  const code = await new Promise<number | null>((r, fail) => {
+    p.once('exit', r)
+    p.once('error', (e) => fail(new Error(`wrk could not be started (${WRK}: ${e.message}); Debian: apt-get install wrk, or WRK=path`)))
+  })
   const line = out.split('\n').find((l) => l.startsWith('WRK-JSON '))
   if (!line) throw new Error(`wrk gave no figures (exit ${code}):\n${out}\n${err}`)
   const j = JSON.parse(line.slice('WRK-JSON '.length))
