@@ -16,6 +16,7 @@ import { fetchRemote, startPayPal } from './providers'
 import './cancel'
 import './reconcile'
 import './refund-outcomes'
+import { RefundPaymentInput } from './model'
 import { refundPayment, refundsOf } from './refunds'
 import { mollieWebhook, payPalWebhook, stripeWebhook } from './webhooks'
 
@@ -116,7 +117,7 @@ export function paymentRoutes(ctx: AppContext) {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
         return refundPayment(ctx, actor, await eventOfAgency(ctx, actor, c.params.id), c.params.oid, c.body ?? {})
       },
-      { params: z.object({ id: idParam(), oid: idParam() }), body: z.object({ amount: z.number().int().positive().max(100_000_000).nullish() }).optional(), detail: { tags, summary: 'Refund (whole or partial) of an online payment through its provider' } },
+      { params: z.object({ id: idParam(), oid: idParam() }), body: RefundPaymentInput.optional(), detail: { tags, summary: 'Refund (whole or partial) of an online payment through its provider' } },
     )
     .get(
       '/proxy/api/events/:id/orders/:oid/refunds',

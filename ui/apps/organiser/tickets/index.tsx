@@ -9,6 +9,8 @@ import { toast } from '../../../components/overlay'
 import { Badge, Button, Card, EmptyState, Spinner } from '../../../components/ui'
 import { t } from '../../../i18n'
 import { type Draft, EditableList, Err } from './editable-list'
+import { money, parseCents } from './money'
+import { RefundDialog } from './refund-dialog'
 import { usePermission } from '../common'
 import type { EventFull } from '../event-page'
 
@@ -62,12 +64,7 @@ interface OrderRow {
   createdAt: string
 }
 
-const money = (c: number, cur: string) => `${formatMoney(c)} ${cur === 'CHF' ? 'CHF' : '€'}`
-/** "12,50" or "12.50" → 1250 cents; null when not a price */
-export function parseCents(s: string): number | null {
-  const m = /^\s*(\d{1,7})(?:[.,](\d{1,2}))?\s*$/.exec(s)
-  return m ? Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0')) : null
-}
+
 
 export function TicketsTab({ event }: { event: EventFull }) {
   const canEdit = usePermission('EVENT.EDIT')
@@ -319,19 +316,7 @@ function Orders({ event }: { event: EventFull }) {
     }
   }
   // online payments go back through their provider, whole or in part (docs/payments.md)
-  const refundOnline = async (o: OrderRow) => {
-    const given = prompt(t('payments.admin.refundAmount', { number: o.number }), '')
-    if (given === null) return
-    const amount = given.trim() ? Math.round(Number(given.replace(/\./g, '').replace(',', '.')) * 100) : null
-    if (amount !== null && !(amount > 0)) return toast(t('errors.REFUND_TOO_LARGE'), 'error')
-    try {
-      await post(`/proxy/api/events/${event.id}/orders/${o.id}/refundPayment`, { amount })
-      toast(t('payments.admin.refunded'))
-      reload()
-    } catch (err) {
-      toast(errorText(err), 'error')
-    }
-  }
+  const [refunding, setRefunding] = useState<OrderRow | null>(null)
   return (
     <Card>
       <h2>{t('ticketing.admin.orders')}</h2>
@@ -401,7 +386,7 @@ function Orders({ event }: { event: EventFull }) {
                         </Button>
                       )}
                       {(o.status === 'PAID' || o.refundOwed > 0) && ONLINE.includes(o.paymentMethod ?? '') && (
-                        <Button variant="ghost" onClick={() => void refundOnline(o)}>
+                        <Button variant="ghost" onClick={() => setRefunding(o)}>
                           {t('payments.admin.refund')}
                         </Button>
                       )}
@@ -429,6 +414,7 @@ function Orders({ event }: { event: EventFull }) {
           </Button>
         </div>
       )}
+      {refunding && <RefundDialog eventId={event.id} order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
     </Card>
   )
 }
