@@ -5,17 +5,13 @@
 // the order had ended with it — and the refund that makes it good issues no second credit note.
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
-import { MOLLIE, SELLER, STRIPE, attemptsOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, toConfirmation } from './testing'
+import { MOLLIE, SELLER, STRIPE, attemptsOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, stripeHook, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
 
 const SIX_HOURS = 6 * 3600_000
 
-async function stripeHook(h: any, methodId: number, piId: string, opts: Parameters<typeof fakes.stripe.webhook>[1] = {}) {
-  const w = await fakes.stripe.webhook(piId, opts)
-  return h.app.handle(new Request(`http://localhost/proxy/api/payments/stripe/webhook/${methodId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': w.signature }, body: w.body })).then(async (r: Response) => ({ status: r.status, body: await r.json() }))
-}
 
 
 forEachDialect(
@@ -135,7 +131,7 @@ forEachDialect(
       await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: { paymentMethod: 'STRIPE', stripePaymentType: 'SEPA', fullName: 'Berta Käuferin' } })
       const [a] = await attemptsOf(h(), id)
       fakes.stripe.confirm(a.external_id!, 'ok')
-      expect((await stripeHook(h(), methodId, a.external_id!)).body.outcome).toBe('PAID')
+      expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!)).body.outcome).toBe('PAID')
       const o = await orderRow(h(), id)
       const url = `/proxy/api/events/${event.id}/orders/${o.id}`
       const invoices = async () => (await h().ctx.db.selectFrom('invoice').select(['kind', 'gross_cents']).where('order_ref', '=', String(o.id)).orderBy('id').execute()).map((i) => [i.kind, i.gross_cents])
@@ -145,9 +141,9 @@ forEachDialect(
         expect(first.body.refunds).toMatchObject([{ amount: 1000, status: 'PENDING' }])
         const re1 = first.body.refunds[0].providerRefundId as string
         // Stripe's refund.created about it, still pending: nothing changes, nothing recorded twice
-        expect((await stripeHook(h(), methodId, a.external_id!, { about: { refund: re1 } })).body.outcome).toBe('REFUND_KNOWN')
+        expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!, { about: { refund: re1 } })).body.outcome).toBe('REFUND_KNOWN')
         fakes.stripe.setRefundStatus(re1, 'failed')
-        expect((await stripeHook(h(), methodId, a.external_id!, { type: 'refund.failed', about: { refund: re1 } })).body.outcome).toBe('REFUND_KNOWN')
+        expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!, { type: 'refund.failed', about: { refund: re1 } })).body.outcome).toBe('REFUND_KNOWN')
         const attempt = await h().ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow()
         expect(attempt).toMatchObject({ refunded_amount: 0, failed_refund_credit: 1000 })
         await h().deliverMail()
@@ -162,7 +158,7 @@ forEachDialect(
         expect(await invoices()).toEqual([['INVOICE', 2500], ['CANCELLATION', -1000]])
         expect(fakes.stripe.refunds.filter((r) => r.payment_intent === a.external_id).map((r) => [r.amount, r.status])).toEqual([[1000, 'failed'], [1000, 'succeeded']])
         // the charge.refunded that follows: both known, nothing recorded, the sum counts only the made one
-        expect((await stripeHook(h(), methodId, a.external_id!, { about: 'charge' })).body.outcome).toBe('REFUND_KNOWN')
+        expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!, { about: 'charge' })).body.outcome).toBe('REFUND_KNOWN')
         expect(await orderRow(h(), id)).toMatchObject({ status: 'PAID' })
       } finally {
         fakes.stripe.refundStatusOnCreate = 'succeeded'

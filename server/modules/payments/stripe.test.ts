@@ -3,19 +3,16 @@
 // the return without a webhook, a declined card, amount mismatch, double click, provider down.
 import { afterAll, expect, test } from 'bun:test'
 import type { Logger } from '../../logger'
-import { forEachDialect } from '../../testing/harness'
+import { type Harness, forEachDialect } from '../../testing/harness'
 import { setProviderTimeout } from './clients'
-import { STRIPE, attemptsOf, onlineEvent, orderRow, orderUrl, soldOf, startFakes, toConfirmation } from './testing'
+import { STRIPE, attemptsOf, onlineEvent, orderRow, orderUrl, soldOf, startFakes, stripeHook, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
 const warnings: string[] = []
 const log: Logger = { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {}, enabled: () => false }
 
-async function webhook(h: any, methodId: number, piId: string, opts: Parameters<typeof fakes.stripe.webhook>[1] = {}) {
-  const w = await fakes.stripe.webhook(piId, opts)
-  return h.app.handle(new Request(`http://localhost/proxy/api/payments/stripe/webhook/${methodId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': w.signature }, body: w.body })).then(async (r: Response) => ({ status: r.status, body: await r.json() }))
-}
+const webhook = (h: Harness, methodId: number, piId: string, opts: Parameters<typeof fakes.stripe.webhook>[1] = {}) => stripeHook(h, fakes.stripe, methodId, piId, opts)
 
 forEachDialect(
   'stripe payments',

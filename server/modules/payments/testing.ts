@@ -4,7 +4,7 @@ import { expect } from 'bun:test'
 import type { Agent, Harness } from '../../testing/harness'
 import { startMollieFake } from '../../testing/fakes/mollie'
 import { startPayPalFake } from '../../testing/fakes/paypal'
-import { startStripeFake } from '../../testing/fakes/stripe'
+import { type StripeFake, startStripeFake } from '../../testing/fakes/stripe'
 import { address, buy, buyer, paidEvent } from '../ticketing/testing'
 
 export const STRIPE_WHSEC = 'whsec_test_einlass'
@@ -35,6 +35,13 @@ export const SELLER = { name: 'Agentur GmbH', street: 'Hauptstraße', streetNumb
 /** Mollie calling einlass' webhook: only the payment's id, form-encoded. */
 export const mollieHook = (h: Harness, id: string) =>
   h.app.handle(new Request('http://localhost/proxy/api/payments/mollie/webhook', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${id}` })).then(async (r) => ({ status: r.status, body: await r.json() }))
+
+/** A signed Stripe webhook delivery (built by the fake) posted to the method's endpoint. */
+export async function stripeHook(h: Harness, stripe: StripeFake, methodId: number, piId: string, opts: Parameters<StripeFake['webhook']>[1] = {}) {
+  const w = await stripe.webhook(piId, opts)
+  const r = await h.app.handle(new Request(`http://localhost/proxy/api/payments/stripe/webhook/${methodId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': w.signature }, body: w.body }))
+  return { status: r.status, body: await r.json() }
+}
 
 export const orderUrl = (id: string) => `/proxy/api/guest/ticketOrder/${id}`
 
