@@ -36,7 +36,7 @@ const entryOf = (metafile: Metafile, input: string) => {
 
 export async function bundleUi(outdir: string) {
   const result = await Bun.build({
-    entrypoints: [join(root, APP_ENTRY), ...(process.env.NOPF ? [] : [join(root, PLAN_FIRST_ENTRY)])],
+    entrypoints: [join(root, APP_ENTRY), join(root, PLAN_FIRST_ENTRY)],
     outdir,
     target: 'browser',
     format: 'esm',
@@ -100,29 +100,29 @@ function walk(dir: string): string[] {
 /**
  * The UI's public folder as the server serves it (build.ts, and the guest pages' budget test that
  * loads a page through the server like a browser): scripts and styles under assets/, index.html,
- * index-public.html (which preloads the public area's chunks), the static files, and a gzip twin
+ * index-public.html (which preloads the public area's chunks), index-public-seating.html (an event
+ * with a seating plan: the plan drawn first, ui/apps/public/plan-first.tsx), the static files, and a gzip twin
  * (level 9) of every text file. Returns the build result and every file written.
  */
 export async function buildUiFolder(publicDir: string) {
   mkdirSync(publicDir, { recursive: true })
   const assetsDir = join(publicDir, 'assets')
   const result = await bundleUi(assetsDir)
-  const entry = { path: resolve(assetsDir, entryOf(result.metafile!, APP_ENTRY)) }
+  const entry = resolve(assetsDir, entryOf(result.metafile!, APP_ENTRY))
   const planFirst = resolve(assetsDir, entryOf(result.metafile!, PLAN_FIRST_ENTRY))
-  const css = result.outputs.filter((o) => o.path.endsWith('.css'))
   const href = (p: string) => `/${relative(publicDir, p).split('\\').join('/')}`
+  const styles = result.outputs.filter((o) => o.path.endsWith('.css')).map((c) => `<link rel="stylesheet" href="${href(c.path)}">`)
   const template = readFileSync(join(root, 'ui', 'index.html'), 'utf8')
-  const tags = [...css.map((c) => `<link rel="stylesheet" href="${href(c.path)}">`), `<script type="module" src="${href(entry.path)}"></script>`]
+  const tags = [...styles, `<script type="module" src="${href(entry)}"></script>`]
   writeFileSync(join(publicDir, 'index.html'), template.replace('<!-- assets -->', tags.join('\n    ')))
   // /public/… routes get a copy that fetches the public area's chunks alongside the entry: without it
   // the browser finds them one round trip after another (entry, then public chunk, then its imports)
   const preload = publicPageScripts(result.metafile!, assetsDir, false)
     .map((s) => join(assetsDir, s))
-    .filter((p) => p !== entry.path)
+    .filter((p) => p !== entry)
     .map((p) => `<link rel="modulepreload" href="${href(p)}">`)
-  // and first of all the script that asks for the event, its form and (through its worker) seating plan
-  // before the modules have loaded (it preloads the seat picker's chunk when the event has a plan):
-  // ui/apps/public/early.ts
+  // and first of all the script that asks for the event, its form and (through its worker) seating
+  // plan and first area before the modules have loaded: ui/apps/public/early.ts
   const early = await bundleEarly(assetsDir)
   const worker = await bundlePageWorker(assetsDir)
   const earlyTag = `<script src="${href(early)}" data-worker="${href(worker)}"></script>`
@@ -131,14 +131,14 @@ export async function buildUiFolder(publicDir: string) {
   // first and draws the picker, then imports the app (link[data-app]), whose scripts load meanwhile
   const seatingTags = [
     earlyTag,
-    ...css.map((c) => `<link rel="stylesheet" href="${href(c.path)}">`),
+    ...styles,
     `<script type="module" src="${href(planFirst)}"></script>`,
     // its imports (found only once its own script is read), the app's entry and the public page's chunks
     ...seatPickerScripts(result.metafile!, assetsDir)
       .map((s) => join(assetsDir, s))
       .filter((p) => p !== planFirst)
       .map((p) => `<link rel="modulepreload" href="${href(p)}">`),
-    `<link rel="modulepreload" href="${href(entry.path)}" data-app>`,
+    `<link rel="modulepreload" href="${href(entry)}" data-app>`,
     ...preload,
   ]
   writeFileSync(join(publicDir, 'index-public-seating.html'), template.replace('<!-- assets -->', seatingTags.join('\n    ')))
