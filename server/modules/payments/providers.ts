@@ -103,8 +103,13 @@ export async function providerRefundState(ctx: AppContext, attempt: PaymentAttem
     attempt.provider === 'STRIPE'
       ? String((await callProvider(ctx, 'stripe.refund.get', () => stripeClient(ctx, method).refunds.retrieve(refundId))).status)
       : String((await callProvider(ctx, 'mollie.refund.get', () => mollieClient(ctx, method).paymentRefunds.get(refundId, { paymentId: attempt.external_id! }))).status)
-  const done = attempt.provider === 'STRIPE' ? status === 'succeeded' : status === 'refunded'
-  return { state: done ? 'DONE' : status === 'failed' || status === 'canceled' ? 'FAILED' : 'PENDING', status }
+  return { state: refundStateOf(attempt.provider, status), status }
+}
+
+/** A provider's refund status as einlass keeps it: made (Stripe succeeded, Mollie refunded), failed or canceled, else on its way. */
+export function refundStateOf(provider: string, status: string): 'DONE' | 'FAILED' | 'PENDING' {
+  if (status === (provider === 'STRIPE' ? 'succeeded' : 'refunded')) return 'DONE'
+  return status === 'failed' || status === 'canceled' ? 'FAILED' : 'PENDING'
 }
 setWholeRefund(providerRefund)
 

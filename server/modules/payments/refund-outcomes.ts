@@ -2,7 +2,8 @@
 // (queued, pending, processing), Stripe a SEPA one (pending), and makes it, or fails or cancels it,
 // days later. A PENDING refund is looked at again by a task every REFUND_CHECK_EVERY_MS
 // (refund-checks.ts), and at once when the provider tells about the payment (Mollie calls the
-// payment's webhook after refund changes too; Stripe sends charge.refunded / refund.* events). Made: DONE. Failed
+// payment's webhook after refund changes too; Stripe's charge.refunded / refund.* events list the
+// payment's refunds, webhooks.ts settles them from that list). Made: DONE. Failed
 // or cancelled: FAILED, in one transaction and only by the one caller that flips it, so a check run
 // twice or beside a webhook tells once — its amount is refundable again (the payment's
 // refunded_amount goes down, what its credit note credited is kept in failed_refund_credit so the
@@ -42,16 +43,15 @@ export async function checkRefund(ctx: AppContext, refundId: number, again: bool
     await later()
     return 'PROVIDER_DOWN'
   }
-  if (state.state === 'DONE') {
-    await ctx.db.updateTable('payment_refund').set({ status: 'DONE' }).where('id', '=', refundId).where('status', '=', 'PENDING').execute()
-    return 'DONE'
-  }
-  if (state.state === 'FAILED') {
-    await refundFailed(ctx, refundId, state.status)
-    return 'FAILED'
-  }
-  await later()
-  return 'PENDING'
+  if (state.state === 'PENDING') await later()
+  else await settleRefund(ctx, refundId, state.state, state.status)
+  return state.state
+}
+
+/** A PENDING refund the provider has made (DONE) or failed (FAILED, with the provider's status): recorded once. */
+export async function settleRefund(ctx: AppContext, refundId: number, state: 'DONE' | 'FAILED', providerStatus: string) {
+  if (state === 'DONE') await ctx.db.updateTable('payment_refund').set({ status: 'DONE' }).where('id', '=', refundId).where('status', '=', 'PENDING').execute()
+  else await refundFailed(ctx, refundId, providerStatus)
 }
 
 /** The refund failed at the provider: its amount is refundable again, the order's history and the seller address are told; once. */

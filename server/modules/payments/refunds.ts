@@ -88,7 +88,7 @@ const failedCount = async (db: Db, attemptId: number) =>
  * Records a refund the provider made, once per provider refund id: its credit note, the history,
  * the guest's mail; the order ends REFUNDED (902) when all that was paid went back. `reserved`:
  * the amount is already counted on the attempt (our own refunds reserve it before the call).
- * `pending`: the provider accepted it but has not made it yet (Mollie): recorded PENDING and looked
+ * `pending`: the provider accepted it but has not made it yet (Mollie, Stripe SEPA): recorded PENDING and looked
  * at again (refund-checks.ts); if it fails, refund-outcomes.ts gives its amount back to the payment.
  * What a failed refund had credited is made good first, without a second credit note.
  */

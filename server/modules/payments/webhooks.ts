@@ -14,9 +14,9 @@ import { applyRemote, attemptByExternal } from './attempts'
 import { fromDecimal, isoCurrency, payPalClient, payPalWebhookId, stripeClient, stripeWebhookSecret } from './clients'
 import type { PaymentMethodRow } from '../ticketing/ticketing.table'
 import type { PaymentAttemptRow } from './payments.table'
-import { callProvider, fetchRemote } from './providers'
+import { callProvider, fetchRemote, refundStateOf } from './providers'
 import { recordRefund } from './refunds'
-import { checkPendingRefunds } from './refund-outcomes'
+import { checkPendingRefunds, settleRefund } from './refund-outcomes'
 
 const verifier = new Stripe('sk_unused', {})
 
@@ -55,11 +55,7 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
     return { received: true }
   }
   let outcome: string = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook')
-  if (aboutRefund && outcome !== 'MISMATCH') {
-    // einlass' own refunds still on their way (SEPA): made or failed now?
-    await checkPendingRefunds(ctx, attempt.id)
-    outcome = await stripeRefunds(ctx, attempt, method!)
-  }
+  if (aboutRefund && outcome !== 'MISMATCH') outcome = await stripeRefunds(ctx, attempt, method!)
   await store(ctx, { provider: 'STRIPE', external_id: event.id, kind: event.type, attempt_id: attempt.id, outcome })
   return { received: true, outcome }
 }
@@ -76,8 +72,15 @@ async function stripeRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method
   // read once: recording a refund changes neither the attempt's status, currency nor amount; what
   // it adds (one refund row) is kept below in `known` and `sum`, as a fresh read would show it
   const current = await ctx.db.selectFrom('payment_attempt').select(['status', 'currency', 'amount']).where('id', '=', attempt.id).executeTakeFirstOrThrow()
-  const recorded = await ctx.db.selectFrom('payment_refund').select(['provider_refund_id', 'amount', 'status']).where('attempt_id', '=', attempt.id).execute()
+  const recorded = await ctx.db.selectFrom('payment_refund').select(['id', 'provider_refund_id', 'amount', 'status']).where('attempt_id', '=', attempt.id).execute()
   const known = new Set(recorded.map((x) => x.provider_refund_id))
+  // einlass's own refunds still on their way (SEPA): settled from the same list, made or failed
+  for (const own of recorded.filter((x) => x.status === 'PENDING')) {
+    const listed = list.data.find((x) => x.id === own.provider_refund_id)
+    const state = listed ? refundStateOf('STRIPE', String(listed.status)) : 'PENDING'
+    if (state !== 'PENDING') await settleRefund(ctx, own.id, state, String(listed!.status))
+    if (state === 'FAILED') own.status = 'FAILED'
+  }
   // against what is recorded and not failed (refunded_amount also counts einlass's own refunds still under way)
   let sum = recorded.filter((x) => x.status !== 'FAILED').reduce((a, x) => a + x.amount, 0)
   // oldest first: the order of the credit notes follows Stripe's
