@@ -5,7 +5,7 @@
 // the order had ended with it — and the refund that makes it good issues no second credit note.
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
-import { MOLLIE, SELLER, STRIPE, attemptsOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, stripeHook, toConfirmation } from './testing'
+import { MOLLIE, SELLER, STRIPE, attemptsOf, invoicesOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, stripeHook, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
@@ -29,7 +29,7 @@ forEachDialect(
       expect((await mollieHook(h(), a.external_id!)).body.outcome).toBe('PAID')
       const o = await orderRow(h(), id)
       const url = `/proxy/api/events/${event.id}/orders/${o.id}`
-      const invoices = async () => (await h().ctx.db.selectFrom('invoice').select(['kind', 'gross_cents']).where('order_ref', '=', String(o.id)).orderBy('id').execute()).map((i) => [i.kind, i.gross_cents])
+      const invoices = () => invoicesOf(h(), o.id)
       const attempt = () => h().ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow()
       const owed = async () => (await admin.post(`/proxy/api/events/${event.id}/orders/search`, {})).body.items.find((x: any) => x.id === o.id).refundOwed
       const failedMails = async () => (await h().deliverMail(), h().smtp.mails.filter((m) => m.subject === `Erstattung fehlgeschlagen: Bestellung ${o.number}`))
@@ -134,7 +134,7 @@ forEachDialect(
       expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!)).body.outcome).toBe('PAID')
       const o = await orderRow(h(), id)
       const url = `/proxy/api/events/${event.id}/orders/${o.id}`
-      const invoices = async () => (await h().ctx.db.selectFrom('invoice').select(['kind', 'gross_cents']).where('order_ref', '=', String(o.id)).orderBy('id').execute()).map((i) => [i.kind, i.gross_cents])
+      const invoices = () => invoicesOf(h(), o.id)
       fakes.stripe.refundStatusOnCreate = 'pending'
       try {
         const first = await admin.post(`${url}/refundPayment`, { amount: 1000 })

@@ -5,7 +5,7 @@ import { afterAll, expect, test } from 'bun:test'
 import type { Logger } from '../../logger'
 import { type Harness, forEachDialect } from '../../testing/harness'
 import { setProviderTimeout } from './clients'
-import { STRIPE, attemptsOf, onlineEvent, orderRow, orderUrl, soldOf, startFakes, stripeHook, toConfirmation } from './testing'
+import { STRIPE, attemptsOf, invoicesOf, onlineEvent, orderRow, orderUrl, soldOf, startFakes, stripeHook, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
@@ -126,8 +126,7 @@ forEachDialect(
       expect((await refundsOf()).reduce((sum, r) => sum + r.amount, 0)).toBe(2500)
       expect(await orderRow(h(), id)).toMatchObject({ status: 'REFUNDED', step: 902 })
       expect(await soldOf(h(), categories[0].id)).toBe(0)
-      const invoices = await h().ctx.db.selectFrom('invoice').select(['kind', 'gross_cents']).where('order_ref', '=', String(o.id)).orderBy('id').execute()
-      expect(invoices.map((i) => [i.kind, i.gross_cents])).toEqual([
+      expect(await invoicesOf(h(), o.id)).toEqual([
         ['INVOICE', 2500],
         ['CANCELLATION', -500],
         ['CANCELLATION', -1000],

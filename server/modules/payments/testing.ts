@@ -43,6 +43,10 @@ export async function stripeHook(h: Harness, stripe: StripeFake, methodId: numbe
   return { status: r.status, body: await r.json() }
 }
 
+/** An order's invoice and credit notes, oldest first, as [kind, gross cents]. */
+export const invoicesOf = async (h: Harness, orderId: number) =>
+  (await h.ctx.db.selectFrom('invoice').select(['kind', 'gross_cents']).where('order_ref', '=', String(orderId)).orderBy('id').execute()).map((i) => [i.kind, i.gross_cents])
+
 export const orderUrl = (id: string) => `/proxy/api/guest/ticketOrder/${id}`
 
 /** A paid event with one online method; quota as given. */

@@ -64,8 +64,6 @@ interface OrderRow {
   createdAt: string
 }
 
-
-
 export function TicketsTab({ event }: { event: EventFull }) {
   const canEdit = usePermission('EVENT.EDIT')
   const canGuests = usePermission('EVENT.GUEST.VIEW')
