@@ -1,13 +1,14 @@
 import { Database as BunDatabase } from 'bun:sqlite'
 import { mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { Kysely, PostgresDialect, sql } from 'kysely'
+import { Kysely, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseTarget } from '../config/config'
 import { createLogger } from '../logger'
 import { BunSqliteDialect } from './bun-sqlite-dialect'
 import { type Checkpointer, checkpointable, startCheckpointer } from './checkpointer'
 import { setMigrationSchema } from './migrate'
+import { OwnSchemaPostgresDialect } from './own-schema-introspector'
 import type { DB } from './schema'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -154,8 +155,9 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     types: pgTypes(),
     options: target.schema ? `-c search_path=${target.schema}` : undefined,
   })
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
-  setMigrationSchema(db, target.schema ?? 'public')
+  const schema = target.schema ?? 'public'
+  const db = new Kysely<DB>({ dialect: new OwnSchemaPostgresDialect({ pool }, schema) })
+  setMigrationSchema(db, schema)
   return { db, dialect: 'postgres', close: () => db.destroy() }
 }
 

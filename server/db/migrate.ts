@@ -2,7 +2,7 @@ import { type Kysely, type MigrationResultSet, Migrator } from 'kysely'
 import { migrations } from '../../migrations'
 
 // Postgres: the bookkeeping tables live in the schema the connection works in (search_path), named
-// explicitly because Kysely's existence check looks across all schemas.
+// explicitly; the dialect's introspector reads only that schema (own-schema-introspector.ts).
 const schemas = new WeakMap<Kysely<any>, string>()
 export function setMigrationSchema(db: Kysely<any>, schema: string) {
   schemas.set(db, schema)
@@ -20,14 +20,7 @@ export function migrator(db: Kysely<any>) {
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  let run: MigrationResultSet = await migrator(db).migrateToLatest()
-  // Kysely's table check reads the catalogue of every schema: another schema dropped at that moment
-  // (test runs that share one Postgres) fails it although ours is fine. Such a failure wrote nothing.
-  for (let attempt = 1; attempt < 4 && run.error && otherSchemaVanished(run.error, schemas.get(db)); attempt++) {
-    await new Promise((r) => setTimeout(r, 50 * attempt))
-    run = await migrator(db).migrateToLatest()
-  }
-  const { error, results } = run
+  const { error, results }: MigrationResultSet = await migrator(db).migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error) {
     const msg = error instanceof Error ? error.message : String(error)
@@ -44,12 +37,4 @@ export async function migrationsApplied(db: Kysely<any>): Promise<boolean> {
   } catch {
     return false
   }
-}
-
-export function otherSchemaVanished(error: unknown, own: string | undefined): boolean {
-  const msg = error instanceof Error ? error.message : String(error)
-  if (/cache lookup failed for (namespace|relation)/.test(msg)) return true
-  // the schema named, or the schema of a relation named ("t_x.escort_person"), is another one
-  const m = /schema "([^"]+)" does not exist/.exec(msg) ?? /relation "([^".]+)\.[^"]+" does not exist/.exec(msg)
-  return !!m && m[1] !== own
 }
