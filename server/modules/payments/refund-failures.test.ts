@@ -164,6 +164,37 @@ forEachDialect(
         fakes.stripe.refundStatusOnCreate = 'succeeded'
       }
     })
+
+    test('a Stripe card refund made at once that fails later (refund.failed): owed again, told once although Stripe tells twice', async () => {
+      const admin = await h().admin()
+      await admin.put('/proxy/api/agency/sellerSettings', SELLER)
+      const { event, categories } = await onlineEvent(admin, STRIPE)
+      const id = await toConfirmation(h(), event.id, categories[0].id)
+      const methodId = (await h().request('GET', orderUrl(id))).body.paymentMethods[0].id as number
+      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: { paymentMethod: 'STRIPE' } })
+      const [a] = await attemptsOf(h(), id)
+      fakes.stripe.confirm(a.external_id!, 'ok')
+      expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!)).body.outcome).toBe('PAID')
+      const o = await orderRow(h(), id)
+      const url = `/proxy/api/events/${event.id}/orders/${o.id}`
+      const made = await admin.post(`${url}/refundPayment`, {})
+      expect(made.body.refunds).toMatchObject([{ amount: 2500, status: 'DONE' }])
+      expect(await orderRow(h(), id)).toMatchObject({ status: 'REFUNDED' })
+      const re = made.body.refunds[0].providerRefundId as string
+      // the charge.refunded that follows changes nothing
+      expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!, { about: 'charge' })).body.outcome).toBe('REFUND_KNOWN')
+      fakes.stripe.setRefundStatus(re, 'failed')
+      for (const type of ['refund.failed', 'refund.updated']) expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!, { type, about: { refund: re } })).body.outcome).toBe('REFUND_KNOWN')
+      expect(await h().ctx.db.selectFrom('payment_attempt').select(['refunded_amount', 'failed_refund_credit']).where('id', '=', a.id).executeTakeFirstOrThrow()).toEqual({ refunded_amount: 0, failed_refund_credit: 2500 })
+      await h().deliverMail()
+      expect(h().smtp.mails.filter((m) => m.subject === `Erstattung fehlgeschlagen: Bestellung ${o.number}`)).toHaveLength(1)
+      expect((await admin.post(`/proxy/api/events/${event.id}/orders/search`, {})).body.items.find((x: any) => x.id === o.id).refundOwed).toBe(2500)
+      const kinds = (await h().ctx.db.selectFrom('ticket_order_history').select('kind').where('order_id', '=', o.id).execute()).map((x) => x.kind)
+      expect(kinds.filter((k) => k === 'REFUND_FAILED')).toHaveLength(1)
+      // refunded again: made, no second credit note
+      expect((await admin.post(`${url}/refundPayment`, {})).body.refunds.map((r: any) => [r.amount, r.status])).toEqual([[2500, 'FAILED'], [2500, 'DONE']])
+      expect(await invoicesOf(h(), o.id)).toEqual([['INVOICE', 2500], ['CANCELLATION', -2500]])
+    })
   },
   { env: fakes.env },
 )

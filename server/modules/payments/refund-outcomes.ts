@@ -48,17 +48,21 @@ export async function checkRefund(ctx: AppContext, refundId: number, again: bool
   return state.state
 }
 
-/** A PENDING refund the provider has made (DONE) or failed (FAILED, with the provider's status): recorded once. */
+/** A refund the provider has made (DONE: only a PENDING one) or failed (FAILED, with the provider's status): recorded once. */
 export async function settleRefund(ctx: AppContext, refundId: number, state: 'DONE' | 'FAILED', providerStatus: string) {
   if (state === 'DONE') await ctx.db.updateTable('payment_refund').set({ status: 'DONE' }).where('id', '=', refundId).where('status', '=', 'PENDING').execute()
   else await refundFailed(ctx, refundId, providerStatus)
 }
 
-/** The refund failed at the provider: its amount is refundable again, the order's history and the seller address are told; once. */
+/**
+ * The refund failed at the provider: its amount is refundable again, the order's history and the
+ * seller address are told; once. Also a refund recorded DONE: Stripe may fail a card refund it had
+ * answered `succeeded` (the card was closed meanwhile; refund.failed).
+ */
 async function refundFailed(ctx: AppContext, refundId: number, providerStatus: string) {
   const at = isoNow(ctx.clock.now())
   const told = await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx.updateTable('payment_refund').set({ status: 'FAILED' }).where('id', '=', refundId).where('status', '=', 'PENDING').returningAll().executeTakeFirst()
+    const row = await trx.updateTable('payment_refund').set({ status: 'FAILED' }).where('id', '=', refundId).where('status', 'in', ['PENDING', 'DONE']).returningAll().executeTakeFirst()
     if (!row) return false
     const credited = CREDITED.has(row.reason) ? row.amount : 0
     const attempt = await trx

@@ -74,11 +74,12 @@ async function stripeRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method
   const current = await ctx.db.selectFrom('payment_attempt').select(['status', 'currency', 'amount']).where('id', '=', attempt.id).executeTakeFirstOrThrow()
   const recorded = await ctx.db.selectFrom('payment_refund').select(['id', 'provider_refund_id', 'amount', 'status']).where('attempt_id', '=', attempt.id).execute()
   const known = new Set(recorded.map((x) => x.provider_refund_id))
-  // einlass's own refunds still on their way (SEPA): settled from the same list, made or failed
-  for (const own of recorded.filter((x) => x.status === 'PENDING')) {
+  // refunds recorded before, settled from the same list: einlass's own still on their way (SEPA)
+  // made or failed, and any that failed after Stripe had made it (a card closed meanwhile)
+  for (const own of recorded.filter((x) => x.status !== 'FAILED')) {
     const listed = list.data.find((x) => x.id === own.provider_refund_id)
     const state = listed ? refundStateOf('STRIPE', String(listed.status)) : 'PENDING'
-    if (state !== 'PENDING') await settleRefund(ctx, own.id, state, String(listed!.status))
+    if (state === 'FAILED' || (state === 'DONE' && own.status === 'PENDING')) await settleRefund(ctx, own.id, state, String(listed!.status))
     if (state === 'FAILED') own.status = 'FAILED'
   }
   // against what is recorded and not failed (refunded_amount also counts einlass's own refunds still under way)
