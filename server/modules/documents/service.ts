@@ -17,7 +17,7 @@ import type { DocumentSettingsRow } from './documents.table'
 import { renderIcs } from './ics'
 import { type DocData, type Logo, renderEntryTicketPdf, renderInvitationPdf, renderNameTagsPdf, renderTicketPdf } from './pdf'
 import { downloadPath, INVITATION_STATUSES, isRegistered, TOKEN_SHAPE } from './tokens'
-import { applePass, googleSaveUrl } from './wallet'
+import { type WalletData, applePass, googleSaveUrl } from './wallet'
 
 export type TokenKind = 'PDF' | 'ICS' | 'WALLET'
 export const PDF_DOCUMENTS = ['ticket', 'entryTicket', 'nameTags', 'invitation'] as const
@@ -231,25 +231,6 @@ function icsDownload(ctx: AppContext, r: Resolved): Download {
     organiser: r.agency.display_name,
   })
   return { body, contentType: 'text/calendar; charset=utf-8', fileName: translate(r.v.language, 'documents.file.ics', { event: r.event.display_name }) }
-}
-
-export interface WalletData {
-  serial: string
-  eventId: number
-  eventTitle: string
-  agencyName: string
-  start: Date
-  end: Date
-  dateText: string
-  timeText: string
-  place: string
-  guestName: string
-  persons: number
-  /** the main guest's signed QR payload */
-  qr: string
-  color: string | null
-  dashboardUrl: string
-  t: (key: string, params?: Record<string, string | number>) => string
 }
 
 async function walletData(ctx: AppContext, r: Resolved): Promise<WalletData> {

@@ -10,8 +10,27 @@ import { PKPass } from 'passkit-generator'
 import type { AppContext } from '../../context'
 import { open } from '../identity/secret-box'
 import type { DocumentSettingsRow } from './documents.table'
-import type { WalletData } from './service'
 import { walletOf } from './tokens'
+
+/** What a ticket's wallet pass shows (documents/service.ts fills it from the guest and event). */
+export interface WalletData {
+  serial: string
+  eventId: number
+  eventTitle: string
+  agencyName: string
+  start: Date
+  end: Date
+  dateText: string
+  timeText: string
+  place: string
+  guestName: string
+  persons: number
+  /** the main guest's signed QR payload */
+  qr: string
+  color: string | null
+  dashboardUrl: string
+  t: (key: string, params?: Record<string, string | number>) => string
+}
 
 // ---------------------------------------------------------------------------------------------
 // Apple

@@ -8,7 +8,7 @@ import { toast } from '../../components/overlay'
 import { Alert, Badge, Button, CancelSave, Card, EmptyState, PageHeader, Spinner } from '../../components/ui'
 import { fieldMessage, t } from '../../i18n'
 import { Pager, usePermission, usePostResource } from './common'
-import type { EventFull } from './event-page'
+import type { EventFull } from './event-model'
 import { RichText } from './rich-text'
 
 interface Agreement {

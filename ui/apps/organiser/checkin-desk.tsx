@@ -11,7 +11,7 @@ import { t } from '../../i18n'
 import { DeskLocationPayment } from './tickets/desk-payment'
 import { StatusBadge } from './common'
 import { DeskSignDialog, type SignedAgreement } from './desk-sign'
-import type { EventFull } from './event-page'
+import type { EventFull } from './event-model'
 
 interface Registration {
   id: number

@@ -7,7 +7,7 @@ import { toast } from '../../components/overlay'
 import { Alert, Button, Spinner } from '../../components/ui'
 import { errorText } from '../../api/client'
 import { t } from '../../i18n'
-import type { EventFull } from './event-page'
+import type { EventFull } from './event-model'
 
 interface Embed {
   publicUrl: string

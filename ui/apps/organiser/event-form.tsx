@@ -14,7 +14,7 @@ import { registerWithLimits } from '../../components/schema-limits'
 import { Alert, Button, CancelSave, Card, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker } from './common'
-import type { EventFull } from './event-page'
+import type { EventFull } from './event-model'
 import { RichText } from './rich-text'
 import { api } from '../../api/client'
 

@@ -7,7 +7,7 @@ import { errorText } from '../../api/client'
 import { Alert, Badge, Button, EmptyState, LinkButton, PageHeader, Spinner } from '../../components/ui'
 import { fieldMessage, t } from '../../i18n'
 import { hasFeature, LabelPicker, Pager, usePermission, usePostResource } from './common'
-import { type EventFull, placeOf, placesText } from './event-page'
+import { type EventFull, placeOf, placesText } from './event-model'
 import { CheckSet, FilterCheck, FilterDialog, FilterSelect } from './filter-dialog'
 import { useUser } from './user'
 

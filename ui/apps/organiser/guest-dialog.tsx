@@ -16,7 +16,7 @@ import { registerWithLimits } from '../../components/schema-limits'
 import { Alert, Badge, Button, CancelSave, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker, StatusBadge, usePermission } from './common'
-import type { EventFull } from './event-page'
+import type { EventFull } from './event-model'
 
 export interface GuestDetail extends Contact {
   id: number

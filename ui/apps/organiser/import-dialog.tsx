@@ -7,7 +7,7 @@ import { Dialog } from '../../components/dialog'
 import { Alert, Button } from '../../components/ui'
 import { fieldMessage, t } from '../../i18n'
 import { type TaskDto, TaskProgress } from './common'
-import type { EventFull } from './event-page'
+import type { EventFull } from './event-model'
 
 interface Upload {
   id: number

@@ -11,7 +11,7 @@ import { toast } from '../../components/overlay'
 import { Alert, Button, Card, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { type Area, type Chair, PlanCanvas } from '../../components/seat-picker'
-import type { EventFull } from './event-page'
+import type { EventFull } from './event-model'
 
 export interface EChair {
   uid: string

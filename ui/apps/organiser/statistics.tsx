@@ -6,7 +6,7 @@ import { Alert, Card, EmptyState, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { RevenueCard } from './tickets/revenue'
 import { VISITOR_TONE } from './common'
-import type { EventFull } from './event-page'
+import type { EventFull } from './event-model'
 
 interface Stats {
   registrations: Array<{ date: string; registrations: number; persons: number; cumulativePersons: number }>

@@ -3,17 +3,9 @@
 // an optional coupon code. Loaded with the categories (./tickets.tsx `useTicketCategories`).
 import { formatMoney } from '../../../server/i18n/format'
 import { fieldMessage, t } from '../../i18n'
-import type { SeatTickets, TicketCategories, TicketChoice } from './tickets'
+import type { TicketPickerProps } from './tickets'
 
 const price = (cents: number, currency: string) => `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
-
-export interface TicketPickerProps {
-  data: TicketCategories
-  value: TicketChoice
-  errors: Record<string, string>
-  seats?: SeatTickets
-  onChange(v: TicketChoice): void
-}
 
 export function TicketPicker(p: TicketPickerProps) {
   const amountOf = (id: number) => (p.seats?.bound.has(id) ? (p.seats.amounts[id] ?? 0) : (p.value.amounts[id] ?? 0))

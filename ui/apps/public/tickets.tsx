@@ -5,7 +5,6 @@ import type { ComponentType } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { get } from '../../api/client'
 import { currentLanguage } from '../../i18n'
-import type { TicketPickerProps } from './ticket-picker'
 
 export interface TicketCategory {
   id: number
@@ -26,6 +25,15 @@ export interface TicketCategories {
   currency: string
   maxPerOrder: number
   items: TicketCategory[]
+}
+
+/** What the chooser (./ticket-picker.tsx) is given. */
+export interface TicketPickerProps {
+  data: TicketCategories
+  value: TicketChoice
+  errors: Record<string, string>
+  seats?: SeatTickets
+  onChange(v: TicketChoice): void
 }
 
 /** A paid event's categories and the chooser's component, once both are here (null before, and for an event that sells nothing). */

@@ -12,7 +12,7 @@ import { type Draft, EditableList, Err } from './editable-list'
 import { money, parseCents } from './money'
 import { RefundDialog } from './refund-dialog'
 import { usePermission } from '../common'
-import type { EventFull } from '../event-page'
+import type { EventFull } from '../event-model'
 
 interface Category {
   id: number
