@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely'
-import type { GenBool, GenJson, Id, Json, Timestamp } from '../../db/types'
+import type { GenBool, GenJson, Id, Timestamp } from '../../db/types'
 
 export interface EventTable {
   id: Id

@@ -246,7 +246,7 @@ forEachDialect('copying an event copies its form', (h) => {
     })
     const slot = await add({ type: 'TIMESLOT', displayName: 'Anreise', timeslots: [{ displayName: '10:00', dateInfo: '12.12.', capacity: 2 }, { displayName: '11:00', capacity: 5 }] })
     const ifPottery = await add({ type: 'TEXT', displayName: 'Tonfarbe', appearance: 'REQUIRED', conditions: [{ fieldId: ws.id, operator: 'EQUALS', value: String(ws.definedValues[0].id) }] })
-    const ifEarly = await add({ type: 'YES_NO', displayName: 'Frühstück?', conditions: [{ fieldId: slot.id, operator: 'EQUALS', value: String(slot.timeslots[0].id) }, { fieldId: 'VIP', operator: 'IS_FALSE' }] })
+    await add({ type: 'YES_NO', displayName: 'Frühstück?', conditions: [{ fieldId: slot.id, operator: 'EQUALS', value: String(slot.timeslots[0].id) }, { fieldId: 'VIP', operator: 'IS_FALSE' }] })
     const list = await add({ type: 'LIST', displayName: 'Essen', values: ['Fleisch', 'Vegan'], customValue: true, multiple: true, settings: { hint: 'Bitte wählen' } })
     const fields = (await admin.get(`/proxy/api/events/${eventId}/fields`)).body.fields as any[]
     const title = fields.find((f) => f.defaultField === 'TITLE')

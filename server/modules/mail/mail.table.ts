@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely'
-import type { GenJson, Id, Json, Timestamp } from '../../db/types'
+import type { GenJson, Id, Timestamp } from '../../db/types'
 
 export type MailStatus = 'PENDING' | 'SENT' | 'FAILED'
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative, resolve } from 'node:path'
+import { join } from 'node:path'
 import { bundleUi, pageScripts } from '../../../ui/bundle'
 
 const BUDGET_BYTES = 100 * 1024

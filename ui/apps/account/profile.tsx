@@ -7,15 +7,14 @@ import { formatDate } from '../../../server/i18n/format'
 import { AccountProfileBody, DELETE_WORD, DeleteConfirmBody, GENDERS } from '../../../server/modules/identity/model'
 import { ApiError, del, errorText, get, patch, post } from '../../api/client'
 import { Dialog } from '../../components/dialog'
-import type { FieldErrors, UseFormRegisterReturn } from 'react-hook-form'
-import { CountryField, Field, SelectField, TextField, applyServerErrors } from '../../components/form'
+import { CountryField, SelectField, TextField, applyServerErrors } from '../../components/form'
 import { useResource } from '../../components/hooks'
 import { useAuth, useUnsavedChanges } from '../../components/navigation-auth'
 import { toast } from '../../components/overlay'
 import { sharedResolver } from '../../components/resolver'
 import { registerWithLimits } from '../../components/schema-limits'
 import { Alert, Badge, Button, CancelSave, Card, Spinner } from '../../components/ui'
-import { currentLanguage, t } from '../../i18n'
+import { t } from '../../i18n'
 
 export interface AccountDto {
   id: number
