@@ -1,7 +1,7 @@
 // The seat picker's hit-testing and the editor's numbering (pure functions of the UI, tested here
 // because the UI has no unit-test folder of its own).
 import { expect, test } from 'bun:test'
-import { alignChairs, arcPositions, rowLetter, seatNumbers } from '../../../ui/apps/organiser/seating-editor'
+import { alignChairs, arcPositions, rowLetter, seatNumbers } from '../../../ui/apps/organiser/seating/model'
 import { type Chair, chairAt, rowOf } from '../../../ui/components/seat-picker'
 
 const chair = (id: number, x: number, y: number, viewType: 'CIRCLE' | 'RECTANGLE' = 'CIRCLE'): Chair => ({

@@ -14,7 +14,7 @@ import { ConfirmDialog, hasFeature, StatusBadge, Tabs, usePermission, usePostRes
 import { EmbedDialog } from './embed-dialog'
 import { EventForm } from './event-form'
 import { GuestList } from './guests'
-import { SeatingTab } from './seating-editor'
+import { SeatingTab } from './seating'
 import { StatisticsTab } from './statistics'
 import { TicketsTab } from './tickets'
 import { useUser } from './user'
