@@ -143,6 +143,18 @@ test('two tickets with a coupon, paid by transfer with the GiroCode; the organis
     await expect(g.getByRole('heading', { name: 'Vielen Dank, Ihre Bestellung ist bezahlt.' })).toBeVisible()
     await shot(g, 'ticketing-07-pay-paid-phone')
     await server.smtp.waitFor((m) => m.to.includes('paula@example.org') && m.subject.startsWith('Zahlung erhalten'), 15_000)
+
+    // the money went back by transfer: the organiser records the refund, asked in a dialog first
+    await page.goto(`${server.url}/events/${eventId}/tickets`)
+    const paid = page.getByRole('row', { name: new RegExp(number) })
+    await paid.getByRole('button', { name: 'Erstatten' }).click()
+    const ask = page.getByRole('dialog', { name: new RegExp(`^Bestellung .*${number} erstatten$`) })
+    await expect(ask.getByText('Die Tickets werden wieder freigegeben.', { exact: false })).toBeVisible()
+    await shot(page, 'ticketing-15b-organiser-refund-ask')
+    await ask.getByRole('button', { name: 'Als erstattet erfassen' }).click()
+    await expect(page.getByText('Die Erstattung wurde erfasst.')).toBeVisible()
+    await expect(ask).toBeHidden()
+    await expect(paid).toContainText('Erstattet')
   } finally {
     await ctx.close()
   }
@@ -186,6 +198,23 @@ test('a 100 % coupon: nothing to pay, confirmation is step 2; an invoice-address
     await expect(g2.getByText('Bitte füllen Sie alle Pflichtfelder der Rechnungsadresse aus.')).toBeVisible()
     await expect(g2.getByText('Schritt 1 von 3 · Rechnungsadresse')).toBeVisible()
     await shot(g2, 'ticketing-11-invoice-address-error-phone')
+
+    // the organiser cancels Hanna's open order: "Nicht stornieren" keeps it, "Stornieren" in the dialog ends it
+    await page.goto(`${server.url}/events/${eventId}/tickets`)
+    const open = page.getByRole('row', { name: /hanna@example\.org/ })
+    await expect(open).toContainText('Offen')
+    await open.getByRole('button', { name: 'Stornieren' }).click()
+    const ask = page.getByRole('dialog', { name: /^Bestellung .+ stornieren$/ })
+    await ask.getByRole('button', { name: 'Nicht stornieren' }).click()
+    await expect(ask).toBeHidden()
+    await expect(open).toContainText('Offen')
+    await open.getByRole('button', { name: 'Stornieren' }).click()
+    await shot(page, 'ticketing-16b-organiser-cancel-ask')
+    await ask.getByRole('button', { name: 'Stornieren', exact: true }).click()
+    await expect(page.getByText('Die Bestellung wurde storniert.')).toBeVisible()
+    await expect(open).toContainText('Storniert')
+    await g2.reload()
+    await expect(g2.getByText('Diese Bestellung wurde storniert.', { exact: false })).toBeVisible()
   } finally {
     await ctx.close()
   }

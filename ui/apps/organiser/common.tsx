@@ -178,7 +178,8 @@ export function LabelPicker({ kind, value, onChange, label, allowCreate = true, 
   )
 }
 
-export function ConfirmDialog({ title, children, confirmLabel, danger, onConfirm, onClose }: { title: string; children: ComponentChildren; confirmLabel: string; danger?: boolean; onConfirm(): Promise<void> | void; onClose(): void }) {
+/** A question before an action; its error is shown in the dialog. `cancelLabel`: when "Abbrechen" could be read as the action (cancelling an order). */
+export function ConfirmDialog({ title, children, confirmLabel, cancelLabel, danger, onConfirm, onClose }: { title: string; children: ComponentChildren; confirmLabel: string; cancelLabel?: string; danger?: boolean; onConfirm(): Promise<void> | void; onClose(): void }) {
   const [busy, setBusy] = useState(false)
   const [err, setErr] = useState<string | null>(null)
   return (
@@ -188,7 +189,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, onConfirm
       actions={
         <>
           <Button variant="secondary" onClick={onClose}>
-            {t('common.cancel')}
+            {cancelLabel ?? t('common.cancel')}
           </Button>
           <Button
             variant={danger ? 'danger' : 'primary'}

@@ -11,7 +11,7 @@ import { t } from '../../../i18n'
 import { type Draft, EditableList, Err } from './editable-list'
 import { money, parseCents } from './money'
 import { RefundDialog } from './refund-dialog'
-import { usePermission } from '../common'
+import { ConfirmDialog, usePermission } from '../common'
 import type { EventFull } from '../event-model'
 
 interface Category {
@@ -304,14 +304,21 @@ function Orders({ event }: { event: EventFull }) {
     }
   }, [filter, generation])
   const reload = () => setGeneration((g) => g + 1)
-  const act = async (o: OrderRow, action: 'markPaid' | 'cancel' | 'refund') => {
+  const markPaid = async (o: OrderRow) => {
     try {
-      await post(`/proxy/api/events/${event.id}/orders/${o.id}/${action}`, action === 'markPaid' ? { amount: o.grossPrice, paidAt: new Date().toISOString() } : undefined)
-      toast(t(action === 'markPaid' ? 'ticketing.admin.markedPaid' : action === 'refund' ? 'ticketing.admin.refunded' : 'ticketing.admin.canceled'))
+      await post(`/proxy/api/events/${event.id}/orders/${o.id}/markPaid`, { amount: o.grossPrice, paidAt: new Date().toISOString() })
+      toast(t('ticketing.admin.markedPaid'))
       reload()
     } catch (err) {
       toast(errorText(err), 'error')
     }
+  }
+  // recording an offline refund and cancelling ask first, in a dialog that also shows the server's error
+  const [confirming, setConfirming] = useState<{ order: OrderRow; action: 'cancel' | 'refund' } | null>(null)
+  const confirmed = async ({ order, action }: { order: OrderRow; action: 'cancel' | 'refund' }) => {
+    await post(`/proxy/api/events/${event.id}/orders/${order.id}/${action}`)
+    toast(t(action === 'refund' ? 'ticketing.admin.refunded' : 'ticketing.admin.canceled'))
+    reload()
   }
   // online payments go back through their provider, whole or in part (docs/payments.md)
   const [refunding, setRefunding] = useState<OrderRow | null>(null)
@@ -374,12 +381,12 @@ function Orders({ event }: { event: EventFull }) {
                   {canManage && (
                     <td class="tickets-actions">
                       {!o.paidAt && ['OPEN', 'CONFIRMED'].includes(o.status) && (
-                        <Button variant="secondary" onClick={() => void act(o, 'markPaid')}>
+                        <Button variant="secondary" onClick={() => void markPaid(o)}>
                           {t('ticketing.admin.markPaid')}
                         </Button>
                       )}
                       {o.status === 'PAID' && !ONLINE.includes(o.paymentMethod ?? '') && (
-                        <Button variant="ghost" onClick={() => confirm(t('ticketing.admin.refundConfirm', { number: o.number })) && void act(o, 'refund')}>
+                        <Button variant="ghost" onClick={() => setConfirming({ order: o, action: 'refund' })}>
                           {t('ticketing.admin.refund')}
                         </Button>
                       )}
@@ -389,7 +396,7 @@ function Orders({ event }: { event: EventFull }) {
                         </Button>
                       )}
                       {['OPEN', 'CONFIRMED', 'PAID'].includes(o.status) && (
-                        <Button variant="ghost" onClick={() => confirm(t('ticketing.admin.cancelConfirm', { number: o.number })) && void act(o, 'cancel')}>
+                        <Button variant="ghost" onClick={() => setConfirming({ order: o, action: 'cancel' })}>
                           {t('ticketing.admin.cancel')}
                         </Button>
                       )}
@@ -411,6 +418,18 @@ function Orders({ event }: { event: EventFull }) {
             ›
           </Button>
         </div>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={t(confirming.action === 'refund' ? 'ticketing.admin.refundConfirmTitle' : 'ticketing.admin.cancelConfirmTitle', { number: confirming.order.number })}
+          confirmLabel={t(confirming.action === 'refund' ? 'ticketing.admin.refundConfirmSubmit' : 'ticketing.admin.cancel')}
+          cancelLabel={confirming.action === 'cancel' ? t('ticketing.admin.cancelConfirmKeep') : undefined}
+          danger={confirming.action === 'cancel'}
+          onConfirm={() => confirmed(confirming)}
+          onClose={() => setConfirming(null)}
+        >
+          <p>{t(confirming.action === 'refund' ? 'ticketing.admin.refundConfirm' : 'ticketing.admin.cancelConfirm', { number: confirming.order.number })}</p>
+        </ConfirmDialog>
       )}
       {refunding && <RefundDialog eventId={event.id} order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
     </Card>
