@@ -134,6 +134,18 @@ test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a r
     await shot(g, 'payments-06-mollie-wait-phone')
     const row = await (await page.request.get(`${server.url}/proxy/api/guest/ticketOrder/${id4}`)).json()
     expect(row.ticketOrder.step).toBe(90)
+    // resetting asks first in a dialog of the page: "keep waiting" changes nothing, the reset goes back to the confirmation
+    await g.getByRole('button', { name: 'Zahlung zurücksetzen' }).click()
+    const ask = g.getByRole('dialog', { name: 'Zahlung zurücksetzen' })
+    await expect(ask.getByText(/Sie zahlen nie doppelt/)).toBeVisible()
+    await ask.getByRole('button', { name: 'Weiter warten' }).click()
+    await expect(ask).toBeHidden()
+    await expect(g.getByText('Wir warten auf die Bestätigung von Mollie')).toBeVisible()
+    await g.getByRole('button', { name: 'Zahlung zurücksetzen' }).click()
+    await shot(g, 'payments-06b-mollie-reset-ask-phone')
+    await ask.getByRole('button', { name: 'Zahlung zurücksetzen' }).click()
+    await expect(g.getByRole('button', { name: 'Weiter zur Zahlung bei Mollie' })).toBeVisible()
+    expect((await (await page.request.get(`${server.url}/proxy/api/guest/ticketOrder/${id4}`)).json()).ticketOrder.step).toBe(40)
 
     // the organiser refunds the card order through Stripe: 10,00 € first, then the rest
     await page.goto(`${server.url}/events/${stripeEv.eventId}/tickets`)

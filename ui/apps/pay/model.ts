@@ -1,0 +1,79 @@
+// What the pay page reads (GET /proxy/api/guest/ticketOrder/{id}, guest-side.md §4) and the helpers
+// its steps share.
+import { formatMoney } from '../../../server/i18n/format'
+import type { ApiError } from '../../api/client'
+import type { OnlineInfo } from './online'
+
+interface Line {
+  amount: number
+  displayName: string
+  grossPrice: number
+  unitPrice: number
+  discount: number
+  taxCode: string
+  /** the seats of this line (seating plan): "A 1, A 2" */
+  chairInfo?: string | null
+}
+interface Method {
+  id: number
+  method: string
+  confirmationText: string | null
+  accountHolder: string | null
+  iban: string | null
+  bic: string | null
+  bank: string | null
+}
+interface Address {
+  receiver: string
+  addition?: string | null
+  street: string
+  streetNumber: string
+  postCode: string
+  city: string
+  country: string
+}
+export interface Info {
+  ticketOrder: {
+    number: string
+    step: number
+    displayStep: number | null
+    status: string
+    grossPrice: number
+    currency: string
+    tax: number
+    discount: number
+    taxPrices: Array<{ taxCode: string; taxValue: number; totalPrice: number }>
+    visitorTickets: Line[]
+    usedCoupons: Array<{ code: string }>
+    invoiceAddress: Address | null
+    referenceNumber: string | null
+    paymentMethod: string | null
+    fullName: string | null
+    invoiceAddressDisabled: boolean
+    editableSteps: number[]
+    transferReference: string | null
+  }
+  event: { id: number; displayName: string; registrationButtonType: string; primaryColor: string | null }
+  paymentMethods: Method[]
+  qrCode: string | null
+  requiredActions: string[]
+  /** REQUIRE_FIELDS: required fields of the registration still empty, asked for on step 5 */
+  missingFields: Array<{ defaultField: string | null; fieldId: number; field: string; displayName: string; type: string }>
+  escortPersons: Array<{ firstName: string; lastName: string }>
+  visitor: { visitorCount: number } | null
+  useInvoiceXML: boolean
+  requireReferenceId: boolean
+  imprintUrl: string | null
+  privacyUrl: string | null
+  stripePayment: OnlineInfo['stripePayment']
+  paymentScripts?: OnlineInfo['paymentScripts']
+}
+
+export const money = (cents: number, currency: string) => `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
+
+export type Proceed = (path: string, body: unknown) => Promise<ApiError | null>
+
+export interface Online {
+  base: string
+  done(error?: string | null): Promise<void>
+}

@@ -1,0 +1,43 @@
+// Step 90 of the pay page: the payment is on its way (the provider has not confirmed it yet). The
+// guest may start over with another method; a dialog asks first. A payment already made still counts
+// when it arrives, or is refunded if the order is paid otherwise (docs/payments.md, "Reset on the
+// wait step").
+import { useState } from 'preact/hooks'
+import { Dialog } from '../../components/dialog'
+import { Button, Card, Spinner } from '../../components/ui'
+import { t } from '../../i18n'
+
+export function PaymentWaiting({ method, reset }: { method: string | null; reset(): void }) {
+  const [asking, setAsking] = useState(false)
+  return (
+    <Card class="pay-notice">
+      <Spinner label={t(method === 'MOLLIE' ? 'ticketing.pay.waitMollie' : 'ticketing.pay.wait')} />
+      <Button variant="secondary" onClick={() => setAsking(true)}>
+        {t('ticketing.pay.resetPayment')}
+      </Button>
+      {asking && (
+        <Dialog
+          title={t('ticketing.pay.resetPayment')}
+          onClose={() => setAsking(false)}
+          actions={
+            <>
+              <Button variant="secondary" onClick={() => setAsking(false)}>
+                {t('ticketing.pay.resetKeep')}
+              </Button>
+              <Button
+                onClick={() => {
+                  setAsking(false)
+                  reset()
+                }}
+              >
+                {t('ticketing.pay.resetPayment')}
+              </Button>
+            </>
+          }
+        >
+          <p>{t('ticketing.pay.resetConfirm')}</p>
+        </Dialog>
+      )}
+    </Card>
+  )
+}
