@@ -14,7 +14,8 @@ import { formDefinitions } from '../forms/service'
 import { deleteReservations } from '../reservations/service'
 import { currentGuest, guestTokenOf, requireOrganiser } from '../identity/auth'
 import { AdminRegistrationInput, RegistrationInput } from './model'
-import { invitationPrefill, lockedBasicData, register } from './service'
+import { invitationPrefill, lockedBasicData } from './prefill'
+import { register } from './service'
 
 const tags = ['registration']
 /** Refusals after which the form's timed holds are released (the guest cannot register this way). */

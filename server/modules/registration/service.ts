@@ -8,14 +8,12 @@ import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
 import { prepared, preparedRows } from '../../db/prepared'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
-import { t } from '../../i18n/catalogue'
-import { formatDate, formatTime } from '../../i18n/format'
 import { resolveLanguage } from '../../i18n/languages'
 import { AppError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import { registrationState } from '../events/rules'
-import { type FieldDef, type FormContext, type Selection, type SlotSelection, kindOf, labelOf } from '../forms/definitions'
-import { type Evaluation, type Problem, addressComplete, evaluate, valueText } from '../forms/engine'
+import { type FormContext, type Selection, type SlotSelection, kindOf } from '../forms/definitions'
+import { type Evaluation, type Problem, evaluate, valueText } from '../forms/engine'
 import { groupCommit } from '../forms/group-commit'
 import { formDefinitions } from '../forms/service'
 import type { AccountActor } from '../identity/auth'
@@ -23,15 +21,12 @@ import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { guestAccountForRegistration } from '../identity/guest-accounts'
 import { randomString } from '../identity/tokens'
 import { enqueueTemplateMail } from '../mail/outbox'
-import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
 import { notifyNewRegistration } from '../notification-settings/service'
-import { renderMail } from '../mail/render'
-import { mailGreeting } from '../mail/greeting'
 import { notExpired } from '../assets/expiry'
 import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
 import { effectiveAgreements } from '../agreements/repository'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
-import { chairsOfVisitors, fixChairHolds, releaseVisitorChairs } from '../seating/holds'
+import { fixChairHolds, releaseVisitorChairs } from '../seating/holds'
 import { fixOrderChairs, seatTickets, withSeatTickets } from '../seating/orders'
 import { attributeShortLink } from '../shortlinks/service'
 import { holdOrder, planOrder } from '../ticketing/orders/create'
@@ -41,6 +36,8 @@ import { releaseSeats, takeSeats } from '../visitors/capacity'
 import type { Contact } from '../visitors/model'
 import type { EscortPersonTable, EventVisitorRow, VisitorStatus } from '../visitors/visitors.table'
 import type { AdminRegistrationInput, RegistrationInput } from './model'
+import { CONFIRMATION_TEMPLATE, type ConfirmationParams } from './confirmation-mail'
+import { lockedBasicData } from './prefill'
 
 export interface RegistrationResult {
   visitor: EventVisitorRow
@@ -86,7 +83,6 @@ type ValueRow = { visitor_id: number; event_id: number; field_id: number; data: 
 const Q = {
   event: prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id)),
   duplicate: prepared((db, p: { eventId: number; email: string }) => db.selectFrom('event_visitor').select(['id', 'status', 'user_id', 'event_token', 'seats_held']).where('event_id', '=', p.eventId).where('email', '=', p.email)),
-  agencyName: prepared((db, p: { id: number }) => db.selectFrom('agency').select('display_name').where('id', '=', p.id)),
   userByEmail: prepared((db, p: { email: string }) => db.selectFrom('app_user').select(['id', 'password_hash']).where('email', '=', p.email)),
   // another registration may create the same guest at the same moment (for another event)
   insertGuestUser: prepared((db, p: { email: string; language: string }) =>
@@ -177,111 +173,6 @@ export function formContext(event: EventRow, now: Date, opts: { admin: boolean; 
 
 const problemFields = (ps: Problem[]) => ps.map((p) => ({ field: p.field, errorType: p.errorType }))
 const missingList = (ps: Problem[]) => ps.map((p) => ({ id: p.fieldId, field: p.field, displayName: p.displayName, errorType: p.errorType }))
-
-/** Values of the known guest's account that the form locks (lockBasicData; only valid values). */
-export async function lockedBasicData(db: Db, event: EventRow, defs: FieldDef[], userId: number): Promise<{ values: { fields?: Record<string, unknown>; [key: string]: unknown }; locked: string[] }> {
-  const user = await db.selectFrom('app_user').select(['id', 'email']).where('id', '=', userId).executeTakeFirst()
-  if (!user) return { values: {}, locked: [] }
-  const account = await db.selectFrom('account').selectAll().where('user_id', '=', userId).where('agency_id', '=', event.agency_id).orderBy('id').executeTakeFirst()
-  const values: { fields: Record<string, unknown>; [key: string]: unknown } = { fields: {} }
-  const locked: string[] = []
-  const put = (key: string, v: unknown, valid: boolean) => {
-    if (!valid) return
-    if (key.startsWith('fields.')) values.fields[key.slice(7)] = v
-    else values[key] = v
-    locked.push(key)
-  }
-  const s = (v: string | null | undefined) => (v ?? '').trim()
-  for (const f of defs) {
-    if (f.appearance === 'HIDDEN') continue
-    const key = `fields.${f.id}`
-    switch (f.defaultField) {
-      case 'EMAIL':
-        put('email', user.email, true)
-        break
-      case 'SALUTATION':
-        put('salutation', account?.salutation, !!s(account?.salutation))
-        break
-      case 'TITLE':
-        put('title', account?.title, !!s(account?.title))
-        break
-      case 'FIRST_NAME':
-        put('firstName', account?.first_name, !!s(account?.first_name))
-        break
-      case 'LAST_NAME':
-        put('lastName', account?.last_name, !!s(account?.last_name))
-        break
-      case 'COMPANY':
-        put(key, account?.company, !!s(account?.company))
-        break
-      case 'POSITION':
-        put(key, account?.position, !!s(account?.position))
-        break
-      case 'PHONE_NUMBER':
-        put(key, account?.phone_number, !!s(account?.phone_number))
-        break
-      case 'MOBILE_PHONE_NUMBER':
-        put(key, account?.mobile_phone_number, !!s(account?.mobile_phone_number))
-        break
-      case 'BIRTHDAY':
-        put(key, account?.birthday, !!s(account?.birthday))
-        break
-      case 'GENDER':
-        put(key, account?.gender, !!s(account?.gender))
-        break
-      case 'ADDRESS': {
-        const a = { street: account?.street, streetNumber: account?.street_number, postCode: account?.post_code, city: account?.city, country: account?.country }
-        // An address counts as valid with street, postCode and city.
-        put(key, a, addressComplete(a))
-        break
-      }
-    }
-  }
-  return { values, locked }
-}
-
-/** Entries of the organiser a guest confirms through the form (issue 10, item 5). */
-const PREFILL_STATUSES: readonly VisitorStatus[] = ['INVITED', 'PENDING', 'ADDED', 'OPEN']
-
-/**
- * What the organiser knows of the guest's own entry for this event (an invitation): basic data,
- * the answers already stored (not timeslots or uploads: those need the guest's own reservation or
- * file) and the escorts; the e-mail is locked, since the registration becomes that entry by it.
- */
-export async function invitationPrefill(db: Db, event: EventRow, defs: FieldDef[], userId: number) {
-  const v = await db.selectFrom('event_visitor').selectAll().where('event_id', '=', event.id).where('user_id', '=', userId).where('status', 'in', PREFILL_STATUSES).orderBy('id').executeTakeFirst()
-  if (!v) return null
-  const [values, escorts] = await Promise.all([
-    db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', v.id).execute(),
-    db.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).orderBy('number').execute(),
-  ])
-  const byId = new Map(defs.map((f) => [f.id, f]))
-  const fields: Record<string, unknown> = {}
-  for (const r of values) {
-    const f = byId.get(r.field_id)
-    if (!f || f.appearance === 'HIDDEN' || ['TIMESLOT', 'IMAGE', 'FILE'].includes(kindOf(f))) continue
-    fields[String(r.field_id)] = fromJson<unknown>(r.value, null)
-  }
-  const codeField = (code: string) => defs.find((f) => f.defaultField === code && f.appearance !== 'HIDDEN')
-  for (const [code, value] of [['COMPANY', v.company], ['POSITION', v.position], ['PHONE_NUMBER', v.phone_number]] as const) {
-    const f = codeField(code)
-    if (f && value && fields[String(f.id)] === undefined) fields[String(f.id)] = value
-  }
-  const opt = (x: string | null) => x ?? undefined
-  return {
-    visitorId: v.id,
-    status: v.status,
-    values: {
-      salutation: opt(v.salutation),
-      title: opt(v.title),
-      firstName: opt(v.first_name),
-      lastName: opt(v.last_name),
-      email: opt(v.email),
-      fields,
-      escortPersons: escorts.map((e) => ({ salutation: opt(e.salutation), title: opt(e.title), firstName: opt(e.first_name), lastName: opt(e.last_name), email: opt(e.email), company: opt(e.company), position: opt(e.position) })),
-    },
-  }
-}
 
 /** Registers a guest for an event through its form. */
 export async function register(ctx: AppContext, eventId: number, input: RegistrationInput | AdminRegistrationInput, opts: RegisterOptions): Promise<RegistrationResult> {
@@ -470,7 +361,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     }
 
     if (wantsMail && userId) {
-      // rendered by the mail worker when it sends it (confirmationTemplate below)
+      // rendered by the mail worker when it sends it (./confirmation-mail.ts)
       const params: ConfirmationParams = { status, token: await issueAccessToken(ctx, trx, userId, GUEST_ACCESS) }
       await enqueueTemplateMail(trx, {
         kind: 'REGISTRATION_CONFIRMATION',
@@ -592,65 +483,4 @@ async function claimAsset(trx: Db, now: Date, assetId: number, event: EventRow, 
           })
           .executeTakeFirst()
   if (Number(r?.numUpdatedRows ?? 0) !== 1) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: 'INVALID' }] })
-}
-
-const CONFIRMATION_TEMPLATE = 'REGISTRATION_CONFIRMATION'
-/** What the confirmation needs besides the database: the status it confirms and the guest's access token. */
-interface ConfirmationParams {
-  status: VisitorStatus
-  token: string
-}
-
-interface MailPerson {
-  salutation?: string | null
-  title?: string | null
-  firstName?: string | null
-  lastName?: string | null
-  status: VisitorStatus
-  visitorCount: number
-}
-
-/**
- * The confirmation, rendered by the mail worker from the registration as stored (its answers in the
- * guest's language) and the status it was made with.
- */
-registerMailTemplate<ConfirmationParams>(CONFIRMATION_TEMPLATE, async (ctx, m, p) => {
-  const v = m.visitor_id ? await ctx.db.selectFrom('event_visitor').select(['event_id', 'salutation', 'title', 'first_name', 'last_name', 'visitor_count']).where('id', '=', m.visitor_id).executeTakeFirst() : undefined
-  const event = v && (await Q.event.first(ctx.db, { id: v.event_id }))
-  if (!v || !event) throw new MailSubjectGone('the registration is gone')
-  const agency = await Q.agencyName.first(ctx.db, { id: event.agency_id })
-  const values = await ctx.db.selectFrom('visitor_field_value').select(['field_id', 'value']).where('visitor_id', '=', m.visitor_id!).execute()
-  const fields = Object.fromEntries(values.map((x) => [String(x.field_id), fromJson<unknown>(x.value, null)]))
-  const person = { salutation: v.salutation, title: v.title, firstName: v.first_name, lastName: v.last_name, visitorCount: v.visitor_count, status: p.status }
-  // the seats the registration holds on the event's seating plan
-  const seats = ((await chairsOfVisitors(ctx.db, [m.visitor_id!])).get(m.visitor_id!) ?? []).map((c) => (c.amount > 1 ? `${c.label} (${c.amount})` : c.label))
-  return confirmationMail(ctx, event, agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token, seats)
-})
-
-function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string, seats: string[] = []) {
-  const name = [person.salutation, person.title, person.firstName, person.lastName].filter(Boolean).join(' ')
-  const kind = person.status === 'REQUIRE_APPROVAL' ? 'approval' : person.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
-  const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
-  const params = { event: event.display_name, date: formatDate(event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name }
-  const place = event.event_type === 'ONLINE' ? t(lang, 'events.online') : [event.location_name, event.city].filter(Boolean).join(', ')
-  // What the guest chose (timeslots, options, answers), so the mail is a complete receipt.
-  const details = defs
-    .filter((f) => fields[String(f.id)] !== undefined && f.id > 0 && !['IMAGE', 'FILE'].includes(kindOf(f)))
-    .map((f) => `${labelOf(f, lang)}: ${valueText(f, fields[String(f.id)], lang)}`)
-  const subjectKey = { confirmed: 'registration.mail.subject', approval: 'registration.mail.subjectApproval', waitingList: 'registration.mail.subjectWaitingList' }[kind]
-  return renderMail({
-    subject: t(lang, subjectKey, params),
-    greeting: mailGreeting(lang, person),
-    paragraphs: [
-      t(lang, `registration.mail.${kind}`, params),
-      t(lang, 'registration.mail.persons', { n: person.visitorCount }),
-      ...(place ? [t(lang, 'registration.mail.place', { place })] : []),
-      ...(seats.length ? [t(lang, 'registration.mail.seats', { labels: seats.join(', ') })] : []),
-      ...details,
-    ],
-    button: { label: t(lang, 'registration.mail.button'), url },
-    after: [t(lang, 'mail.linkFallback', { url })],
-    footer: t(lang, 'mail.footer', { agency: agencyName }),
-    accentColor: event.primary_color,
-  })
 }
