@@ -98,6 +98,16 @@ export const put = <T>(path: string, body?: unknown) => api<T>('PUT', path, body
 export const patch = <T>(path: string, body?: unknown) => api<T>('PATCH', path, body)
 export const del = <T>(path: string, body?: unknown) => api<T>('DELETE', path, body)
 
+/** Uploads a public image of the agency (POST /proxy/api/asset, secure false): an event's or a plan's picture, a logo. */
+export function uploadPublicAsset(file: File, type: 'EVENT' | 'LOGO'): Promise<{ id: number }> {
+  const form = new FormData()
+  form.append('file', file)
+  form.append('fileName', file.name)
+  form.append('type', type)
+  form.append('secure', 'false')
+  return api<{ id: number }>('POST', '/proxy/api/asset', form)
+}
+
 /** The text to show for an error: server translation, else message, else the generic one. */
 export function errorText(e: unknown, fallback = 'Entschuldigung, hier ist etwas schief gelaufen.'): string {
   if (e instanceof ApiError) return e.errorTranslation || e.errorMessage || fallback

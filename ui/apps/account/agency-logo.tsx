@@ -2,7 +2,7 @@
 // the public event page (server/modules/agency/branding.ts). Uploaded as any image of the agency
 // (POST /proxy/api/asset, with the upload's image checks), then chosen with PUT /proxy/api/agency/logo.
 import { useEffect, useState } from 'preact/hooks'
-import { api, errorText, get, put } from '../../api/client'
+import { errorText, get, put, uploadPublicAsset } from '../../api/client'
 import { toast } from '../../components/overlay'
 import { Alert, Button, Card, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
@@ -32,12 +32,7 @@ export function AgencyLogoCard() {
     setBusy(true)
     setFieldError(null)
     try {
-      const data = new FormData()
-      data.append('file', file)
-      data.append('fileName', file.name)
-      data.append('type', 'LOGO')
-      data.append('secure', 'false')
-      const a = await api<{ id: number }>('POST', '/proxy/api/asset', data)
+      const a = await uploadPublicAsset(file, 'LOGO')
       await choose(a.id)
     } catch (e) {
       setFieldError(errorText(e))

@@ -2,7 +2,7 @@
 // Apple / Google Wallet credentials. Keys are write-only: the server says whether one is stored and
 // an empty field keeps it. docs/guest-portal.md "Documents".
 import { useEffect, useState } from 'preact/hooks'
-import { api, ApiError, errorText, get, put } from '../../api/client'
+import { ApiError, errorText, get, put, uploadPublicAsset } from '../../api/client'
 import { useUnsavedChanges } from '../../components/navigation-auth'
 import { toast } from '../../components/overlay'
 import { Alert, Badge, Button, Card, Spinner } from '../../components/ui'
@@ -87,12 +87,7 @@ export function DocumentSettingsCard() {
   const upload = async (file: File) => {
     setUploading(true)
     try {
-      const data = new FormData()
-      data.append('file', file)
-      data.append('fileName', file.name)
-      data.append('type', 'LOGO')
-      data.append('secure', 'false')
-      const a = await api<{ id: number }>('POST', '/proxy/api/asset', data)
+      const a = await uploadPublicAsset(file, 'LOGO')
       set({ logoAssetId: a.id })
     } catch (e) {
       setFieldErrors({ logoAssetId: errorText(e) })

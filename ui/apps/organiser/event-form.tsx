@@ -16,7 +16,7 @@ import { t } from '../../i18n'
 import { LabelPicker } from './common'
 import type { EventFull } from './event-model'
 import { RichText } from './rich-text'
-import { api } from '../../api/client'
+import { uploadPublicAsset } from '../../api/client'
 
 /** The event image: an upload of type EVENT (public, shrunk to 2000 px by the uploads module). */
 function ImageField({ value, onChange }: { value: number | null; onChange(id: number | null): void }) {
@@ -38,12 +38,7 @@ function ImageField({ value, onChange }: { value: number | null; onChange(id: nu
             setBusy(true)
             setErr(null)
             try {
-              const form = new FormData()
-              form.append('file', file)
-              form.append('fileName', file.name)
-              form.append('type', 'EVENT')
-              form.append('secure', 'false')
-              const a = await api<{ id: number }>('POST', '/proxy/api/asset', form)
+              const a = await uploadPublicAsset(file, 'EVENT')
               onChange(a.id)
             } catch (x) {
               setErr(errorText(x))

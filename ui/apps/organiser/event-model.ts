@@ -2,14 +2,8 @@
 // how its place and places read. Its own module so that the event page and its tabs, which all take
 // an EventFull, do not import each other.
 import { t } from '../../i18n'
+import type { Label } from './common'
 
-export interface Label {
-  id: number
-  displayName: string
-  group: string | null
-  name: string
-  type: string
-}
 export interface EventFull {
   id: number
   agencyId: number

@@ -2,6 +2,7 @@
 // its steps share.
 import { formatMoney } from '../../../server/i18n/format'
 import type { ApiError } from '../../api/client'
+import type { InvoiceAddress } from '../../../server/modules/ticketing/ticketing.table'
 import type { OnlineInfo } from './online'
 
 interface Line {
@@ -23,15 +24,6 @@ interface Method {
   bic: string | null
   bank: string | null
 }
-interface Address {
-  receiver: string
-  addition?: string | null
-  street: string
-  streetNumber: string
-  postCode: string
-  city: string
-  country: string
-}
 export interface Info {
   ticketOrder: {
     number: string
@@ -45,7 +37,7 @@ export interface Info {
     taxPrices: Array<{ taxCode: string; taxValue: number; totalPrice: number }>
     visitorTickets: Line[]
     usedCoupons: Array<{ code: string }>
-    invoiceAddress: Address | null
+    invoiceAddress: InvoiceAddress | null
     referenceNumber: string | null
     paymentMethod: string | null
     fullName: string | null

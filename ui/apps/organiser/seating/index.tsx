@@ -6,13 +6,13 @@
 // occupancy per price category sit beside it. An SVG in area percent: the organiser's plan is edited,
 // not sold, so one node per chair is fine here.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, errorText, get, put } from '../../../api/client'
+import { errorText, get, put, uploadPublicAsset } from '../../../api/client'
 import { toast } from '../../../components/overlay'
 import { Alert, Button, Card, Spinner } from '../../../components/ui'
 import { t } from '../../../i18n'
 import type { EventFull } from '../event-model'
 import { type EChair, type EArea, type EPlan, uid, clamp, alignChairs, fromServer, toServer } from './model'
-import { Categories, Tools } from './tools'
+import { Categories, CategoryOptions, Tools } from './tools'
 import { PlanSvg } from './plan-svg'
 import { CopyFrom, Occupancy } from './copy-occupancy'
 
@@ -198,12 +198,7 @@ export function SeatingTab({ event }: { event: EventFull }) {
                       if (!file) return
                       try {
                         // a public image (guests see it behind the plan), an asset of the agency
-                        const form = new FormData()
-                        form.append('file', file)
-                        form.append('fileName', file.name)
-                        form.append('type', 'EVENT')
-                        form.append('secure', 'false')
-                        const a = await api<{ id: number }>('POST', '/proxy/api/asset', form)
+                        const a = await uploadPublicAsset(file, 'EVENT')
                         changeArea((x) => ({ ...x, areaImage: a.id }))
                       } catch (x) {
                         setError(errorText(x))
@@ -242,12 +237,7 @@ export function SeatingTab({ event }: { event: EventFull }) {
               <label class="field">
                 {t('seating.category')}
                 <select value={sel.every((c) => c.priceCategory === sel[0].priceCategory) ? (sel[0].priceCategory ?? '') : '*'} onChange={(e) => changeSelected((c) => ({ ...c, priceCategory: (e.target as HTMLSelectElement).value || null }))}>
-                  <option value="">{t('seating.noCategory')}</option>
-                  {plan.priceCategories.map((p) => (
-                    <option key={p.key} value={p.key}>
-                      {p.displayName}
-                    </option>
-                  ))}
+                  <CategoryOptions plan={plan} />
                 </select>
               </label>
               {(['LOVE_CHAIR', 'DISABLED_CHAIR'] as const).map((o) => (

@@ -126,16 +126,25 @@ export function Tools({ plan, area, onAdd }: { plan: EPlan; area: EArea; onAdd(c
         <label class="field field-half">
           {t('seating.category')}
           <select value={cat ?? ''} onChange={(e) => setCategory((e.target as HTMLSelectElement).value)}>
-            <option value="">{t('seating.noCategory')}</option>
-            {plan.priceCategories.map((p) => (
-              <option key={p.key} value={p.key}>
-                {p.displayName}
-              </option>
-            ))}
+            <CategoryOptions plan={plan} />
           </select>
         </label>
       </div>
       <Button onClick={build}>{t(`seating.place.${tool}`)}</Button>
     </Card>
+  )
+}
+
+/** The choices of a chair's price category: none, or one of the plan's. */
+export function CategoryOptions({ plan }: { plan: EPlan }) {
+  return (
+    <>
+      <option value="">{t('seating.noCategory')}</option>
+      {plan.priceCategories.map((p) => (
+        <option key={p.key} value={p.key}>
+          {p.displayName}
+        </option>
+      ))}
+    </>
   )
 }
