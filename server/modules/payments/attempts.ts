@@ -114,15 +114,20 @@ export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, 
     if (attempt0.status === 'PAID') return 'ALREADY'
     try {
       const outcome = await ctx.db.transaction().execute(async (trx): Promise<Outcome | null> => {
+        const order = (await trx.selectFrom('ticket_order').selectAll().where('id', '=', order0.id).executeTakeFirstOrThrow()) as TicketOrderRow
+        const late = order.status === 'CANCELED' && (order.step === STEP.EXPIRED || order.step === STEP.FAILED)
+        if (!late && order.status !== 'OPEN') {
+          // paid by this attempt meanwhile (another delivery of the same news): nothing to do
+          const now = await trx.selectFrom('payment_attempt').select('status').where('id', '=', attempt0.id).executeTakeFirstOrThrow()
+          if (now.status === 'PAID') return 'ALREADY'
+          // paid by another attempt: a duplicate, refunded below (not flipped here: refundUnwanted
+          // records it with its own conditional flip, which a committed PAID would make fail)
+          return null
+        }
         const flip = await trx.updateTable('payment_attempt').set({ status: 'PAID', updated_at: at }).where('id', '=', attempt0.id).where('status', '!=', 'PAID').executeTakeFirst()
         if (Number(flip.numUpdatedRows) !== 1) return 'ALREADY'
-        const order = (await trx.selectFrom('ticket_order').selectAll().where('id', '=', order0.id).executeTakeFirstOrThrow()) as TicketOrderRow
-        let late = false
-        if (order.status === 'CANCELED' && (order.step === STEP.EXPIRED || order.step === STEP.FAILED)) {
-          // a payment after expiry or failure: the tickets again if still free (else the catch refunds)
-          await reholdOrder(trx, order, at)
-          late = true
-        } else if (order.status !== 'OPEN') return null // paid by another attempt already: a duplicate
+        // a payment after expiry or failure: the tickets again if still free (else the catch refunds)
+        if (late) await reholdOrder(trx, order, at)
         const paid = await trx
           .updateTable('ticket_order')
           .set({ status: 'PAID', step: STEP.FINISHED, payment_method: attempt0.provider, paid_amount: remote.amount, paid_at: at, hold_until: null, updated_at: at })

@@ -29,14 +29,50 @@ import type { PaymentAttemptRow } from './payments.table'
 import { type ProviderRefund, providerRefund } from './providers'
 import { scheduleRefundCheck } from './refund-checks'
 
-export type RefundReason = 'ORGANISER' | 'CANCEL' | 'PROVIDER'
+/** Why money went back: the organiser, a cancel, the provider's dashboard; or a payment the order could not take (attempts.ts refundUnwanted). */
+export type RefundReason = 'ORGANISER' | 'CANCEL' | 'PROVIDER' | UnwantedReason
+export type UnwantedReason = 'LATE_PAYMENT' | 'DUPLICATE_PAYMENT'
+export const UNWANTED: readonly UnwantedReason[] = ['LATE_PAYMENT', 'DUPLICATE_PAYMENT']
+const isUnwanted = (reason: string): reason is UnwantedReason => (UNWANTED as readonly string[]).includes(reason)
 
-/** The online payment of a PAID order and its method, or null when it was not paid online. */
-export async function paidAttemptOf(db: Db, orderId: number): Promise<{ attempt: PaymentAttemptRow; method: PaymentMethodRow | null } | null> {
-  const attempt = await db.selectFrom('payment_attempt').selectAll().where('order_id', '=', orderId).where('status', '=', 'PAID').orderBy('id', 'desc').executeTakeFirst()
+type Paid = { attempt: PaymentAttemptRow; method: PaymentMethodRow | null }
+
+const methodOfAttempt = async (db: Db, attempt: PaymentAttemptRow) =>
+  attempt.payment_method_id == null ? null : ((await db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()) ?? null)
+
+/**
+ * The online payment that paid the order and its method, or null when it was not paid online. A
+ * payment that arrived late or twice (refunded by itself) is not it, though recorded PAID too.
+ */
+export async function paidAttemptOf(db: Db, orderId: number): Promise<Paid | null> {
+  const attempt = await db
+    .selectFrom('payment_attempt')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'PAID')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payment_refund').select('payment_refund.id').whereRef('payment_refund.attempt_id', '=', 'payment_attempt.id').where('payment_refund.reason', 'in', UNWANTED))))
+    .orderBy('id', 'desc')
+    .executeTakeFirst()
   if (!attempt?.external_id) return null
-  const method = attempt.payment_method_id == null ? null : ((await db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()) ?? null)
-  return { attempt, method }
+  return { attempt, method: await methodOfAttempt(db, attempt) }
+}
+
+/** A payment that arrived late or twice whose automatic refund failed: its money is still to go back (with its reason). */
+async function unwantedOwedOf(db: Db, orderId: number): Promise<(Paid & { reason: UnwantedReason }) | null> {
+  const row = await db
+    .selectFrom('payment_attempt')
+    .innerJoin('payment_refund', 'payment_refund.attempt_id', 'payment_attempt.id')
+    .selectAll('payment_attempt')
+    .select('payment_refund.reason as unwanted_reason')
+    .where('payment_attempt.order_id', '=', orderId)
+    .where('payment_attempt.status', '=', 'PAID')
+    .where('payment_refund.reason', 'in', UNWANTED)
+    .where(sql<boolean>`payment_attempt.refunded_amount < payment_attempt.amount`)
+    .orderBy('payment_attempt.id')
+    .executeTakeFirst()
+  if (!row?.external_id) return null
+  const { unwanted_reason, ...attempt } = row
+  return { attempt, method: await methodOfAttempt(db, attempt), reason: unwanted_reason as UnwantedReason }
 }
 
 /**
@@ -46,7 +82,7 @@ export async function paidAttemptOf(db: Db, orderId: number): Promise<{ attempt:
 export async function refundThroughProvider(
   ctx: AppContext,
   order: TicketOrderRow,
-  paid: { attempt: PaymentAttemptRow; method: PaymentMethodRow | null },
+  paid: Paid,
   amount: number | null,
   by: { accountId: number | null; reason: RefundReason },
 ): Promise<{ refundId: string; amount: number; ended: boolean }> {
@@ -114,6 +150,12 @@ export async function recordRefund(
     }
     if (!r.reserved) await trx.updateTable('payment_attempt').set((eb) => ({ refunded_amount: eb('refunded_amount', '+', r.amount) })).where('id', '=', attempt.id).execute()
     if (r.pending) await scheduleRefundCheck(ctx.clock, trx, { agencyId: attempt.agency_id, refundId: inserted.id })
+    if (isUnwanted(r.reason)) {
+      // a late or second payment given back again after its automatic refund failed: it was never
+      // invoiced (no credit note) and the order is not about it (it neither ends nor is mailed)
+      await addHistory(trx, attempt.order_id, at, r.reason === 'LATE_PAYMENT' ? 'LATE_PAYMENT_REFUNDED' : 'DUPLICATE_PAYMENT_REFUNDED', r.accountId, { provider: attempt.provider, externalId: attempt.external_id, refundId: r.providerRefundId, amount: r.amount })
+      return { recorded: true, ended: false }
+    }
     const sum = await trx.selectFrom('payment_refund').select((eb) => eb.fn.sum<number>('amount').as('n')).where('attempt_id', '=', attempt.id).where('status', '!=', 'FAILED').executeTakeFirstOrThrow()
     const whole = Number(sum.n) >= attempt.amount
     const order = (await trx.selectFrom('ticket_order').selectAll().where('id', '=', attempt.order_id).executeTakeFirstOrThrow()) as TicketOrderRow
@@ -155,6 +197,12 @@ async function partialRefundMail(trx: Db, order: TicketOrderRow, amount: number)
 export async function refundPayment(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, input: { amount?: number | null }) {
   const order = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', orderId).where('event_id', '=', event.id).executeTakeFirst()
   if (!order) throw notFound()
+  // a late or second payment whose automatic refund failed goes back first, whatever the order's state
+  const unwanted = await unwantedOwedOf(ctx.db, order.id)
+  if (unwanted) {
+    await refundThroughProvider(ctx, order as TicketOrderRow, unwanted, input.amount ?? null, { accountId: actor.account.id, reason: unwanted.reason })
+    return { ...(await orderDetail(ctx, event, order.id)), refunds: await refundsOf(ctx, order.id) }
+  }
   // after a refund that failed at the provider, what it should have given back can be refunded again
   // (the order may have ended with it: REFUNDED or CANCELED)
   const paid = await paidAttemptOf(ctx.db, order.id)

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify/sync'
 import { SqliteAdapter, sql } from 'kysely'
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
-import { fromJson, isoNow } from '../../../db/types'
+import { bool, fromJson, isoNow } from '../../../db/types'
 import { AppError, notFound } from '../../../shared/errors'
 import type { EventRow } from '../../events/events.table'
 import type { AccountActor } from '../../identity/auth'
@@ -61,14 +61,26 @@ export function orderListDto(o: TicketOrderRow, now: string) {
 }
 
 /**
- * What online refunds that failed at the provider still owe, by order (payments' failed_refund_credit,
- * read from its table: the list shows it, payments keeps it; docs/payments.md "Refunds that fail later").
+ * What online refunds that failed at the provider still owe, by order, read from payments' tables (the
+ * list shows it, payments keeps it; docs/payments.md "Refunds that fail later"): what a failed refund
+ * had credited (failed_refund_credit), and all that is left of a payment that arrived late or twice
+ * (it had to go back whole; its automatic refund failed).
  */
 async function refundsOwed(db: Db, orderIds: number[]): Promise<Map<number, number>> {
   if (!orderIds.length) return new Map()
-  const rows = await db.selectFrom('payment_attempt').select(['order_id', 'failed_refund_credit']).where('order_id', 'in', orderIds).where('failed_refund_credit', '>', 0).execute()
+  const rows = await db
+    .selectFrom('payment_attempt')
+    .select(['order_id', 'failed_refund_credit', 'amount', 'refunded_amount', 'status'])
+    .select(({ exists, selectFrom }) => exists(selectFrom('payment_refund').select('payment_refund.id').whereRef('payment_refund.attempt_id', '=', 'payment_attempt.id').where('payment_refund.reason', 'in', ['LATE_PAYMENT', 'DUPLICATE_PAYMENT'])).as('unwanted'))
+    .where('order_id', 'in', orderIds)
+    .where((eb) => eb.or([eb('failed_refund_credit', '>', 0), eb.and([eb('status', '=', 'PAID'), eb('refunded_amount', '<', eb.ref('amount'))])]))
+    .execute()
   const owed = new Map<number, number>()
-  for (const r of rows) owed.set(r.order_id, (owed.get(r.order_id) ?? 0) + Number(r.failed_refund_credit))
+  for (const r of rows) {
+    const left = bool(r.unwanted) && r.status === 'PAID' ? Number(r.amount) - Number(r.refunded_amount) : 0
+    const n = Number(r.failed_refund_credit) + left
+    if (n > 0) owed.set(r.order_id, (owed.get(r.order_id) ?? 0) + n)
+  }
   return owed
 }
 
