@@ -4,17 +4,18 @@
 // organiser's refund and cancel work on the card payment — not on the duplicate, which has nothing
 // left. When the automatic refund fails at Mollie, the money is owed: the order list shows it and
 // the refund button gives it back, without a credit note (the duplicate was never invoiced) and
-// without ending the order.
+// without ending the order. The same for a late payment whose tickets were gone (the order ended
+// REFUNDED by it).
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
 import { address, buy, buyer, paidEvent } from '../ticketing/testing'
-import { MOLLIE, SELLER, STRIPE, attemptsOf, invoicesOf, mollieHook, orderRow, orderUrl, startFakes, stripeHook } from './testing'
+import { MOLLIE, SELLER, STRIPE, attemptsOf, invoicesOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, stripeHook, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
 
 forEachDialect(
-  'a payment that arrives twice',
+  'payments that arrive twice or late',
   (h) => {
     /** An order paid by card after a Mollie payment was left open; then Mollie's payment arrives too. */
     async function paidTwice() {
@@ -89,6 +90,38 @@ forEachDialect(
       // the card payment is still there to refund
       expect((await p.admin.post(`${p.url}/refundPayment`, {})).body.status).toBe('REFUNDED')
       expect(await invoicesOf(h(), p.o.id)).toEqual([['INVOICE', 2500], ['CANCELLATION', -2500]])
+    })
+
+    test('a late payment for sold-out tickets whose automatic refund fails: owed on the ended order, refunded again with its reason, nothing invoiced', async () => {
+      const admin = await h().admin()
+      await admin.put('/proxy/api/agency/sellerSettings', SELLER)
+      const { event, categories } = await onlineEvent(admin, MOLLIE, 1)
+      const id = await toConfirmation(h(), event.id, categories[0].id)
+      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: {} })
+      const [a] = await attemptsOf(h(), id)
+      h().clock.advance(31 * 60_000)
+      await h().tasks.runOnce()
+      expect((await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))).status).toBe(201)
+      fakes.mollie.setStatus(a.external_id!, 'paid')
+      expect((await mollieHook(h(), a.external_id!)).body.outcome).toBe('LATE_REFUNDED')
+      const o = await orderRow(h(), id)
+      expect(o).toMatchObject({ status: 'REFUNDED', step: 902 })
+      const [auto] = await h().ctx.db.selectFrom('payment_refund').select(['provider_refund_id', 'reason']).where('attempt_id', '=', a.id).execute()
+      expect(auto.reason).toBe('LATE_PAYMENT')
+      fakes.mollie.setRefundStatus(auto.provider_refund_id, 'failed')
+      await mollieHook(h(), a.external_id!)
+      const search = async () => (await admin.post(`/proxy/api/events/${event.id}/orders/search`, {})).body.items.find((x: any) => x.id === o.id)
+      expect(await search()).toMatchObject({ status: 'REFUNDED', refundOwed: 2500 })
+      const again = await admin.post(`/proxy/api/events/${event.id}/orders/${o.id}/refundPayment`, {})
+      expect(again.status).toBe(200)
+      expect(again.body.refunds.map((r: any) => [r.amount, r.reason, r.status])).toEqual([
+        [2500, 'LATE_PAYMENT', 'FAILED'],
+        [2500, 'LATE_PAYMENT', 'PENDING'],
+      ])
+      expect(await search()).toMatchObject({ status: 'REFUNDED', refundOwed: 0 })
+      expect(await invoicesOf(h(), o.id)).toEqual([])
+      // nothing is left to give back
+      expect((await admin.post(`/proxy/api/events/${event.id}/orders/${o.id}/refundPayment`, {})).body.errorType).toBe('ORDER_NOT_PAID')
     })
   },
   { env: fakes.env },
