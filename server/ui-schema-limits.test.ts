@@ -3,7 +3,7 @@ import { expect, test } from 'bun:test'
 import { z } from 'zod'
 import { EventInput } from './modules/events/model'
 import { RegistrationInput } from './modules/registration/model'
-import { MAX_BASIC_TEXT } from './modules/forms/engine'
+import { MAX_BASIC_TEXT } from './modules/forms/values'
 import { maxLengthOf, maxLengths, registerWithLimits } from '../ui/components/schema-limits'
 
 test('maxlength read through optional, nullable, default and transform wrappers', () => {

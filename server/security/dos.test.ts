@@ -4,7 +4,8 @@
 // under 50 ms, where it took seconds before.
 import { describe, expect, test } from 'bun:test'
 import { defaultDefs } from '../modules/forms/service'
-import { evaluate, installPhoneParser } from '../modules/forms/engine'
+import { evaluate } from '../modules/forms/engine'
+import { installPhoneParser } from '../modules/forms/values'
 import { phoneToE164 } from '../modules/forms/phone'
 import { parseContactCard } from '../modules/visitors/contact-parser'
 import { email, isEmailAddress } from '../shared/validation'

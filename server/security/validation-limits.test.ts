@@ -3,7 +3,8 @@
 // part of an ADDRESS answer (1–2 MB were stored before). Nothing over a limit is stored.
 import { describe, expect, test } from 'bun:test'
 import { t } from '../i18n/catalogue'
-import { ADDRESS_LIMITS, TEXT_LIMITS, evaluate } from '../modules/forms/engine'
+import { evaluate } from '../modules/forms/engine'
+import { ADDRESS_LIMITS, TEXT_LIMITS } from '../modules/forms/values'
 import { defaultDefs } from '../modules/forms/service'
 import { type Agent, eventBody, forEachDialect, uniqueEmail } from '../testing/harness'
 

@@ -2,9 +2,11 @@
 import { describe, expect, test } from 'bun:test'
 import { COUNTRIES, DEFAULT_COUNTRY, countryName, isCountryCode } from './countries'
 import { type FieldDef, type FormContext, blankFieldDef, groupsAsTabs, operatorsFor, widthOf } from './definitions'
-import { ageOn, amountBound, evaluate, isEmptyValue, missingFields, parseGermanDate, requiredMessage, submissionSchema, toE164, valueText, visibleFieldIds } from './engine'
+import { evaluate, missingFields, requiredMessage, submissionSchema, valueText } from './engine'
+import { ageOn, amountBound, isEmptyValue, parseGermanDate, toE164 } from './values'
+import { visibleFieldIds } from './conditions'
 import { defaultDefs } from './service'
-import { installPhoneParser } from './engine'
+import { installPhoneParser } from './values'
 import { phoneToE164 } from './phone'
 
 installPhoneParser(phoneToE164)

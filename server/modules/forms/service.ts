@@ -9,7 +9,7 @@ import type { EventRow } from '../events/events.table'
 import { type DefaultFieldCode, type FieldDef, LOCKED_CODES, VIP_SOURCE, blankFieldDef, operatorsFor } from './definitions'
 import { de } from './messages'
 import type { FieldInput } from './model'
-import { installPhoneParser } from './engine'
+import { installPhoneParser } from './values'
 import { phoneToE164 } from './phone'
 import { loadFieldDefs } from './repository'
 

@@ -3,7 +3,7 @@
 // and in the browser alike; this schema only bounds the shape.
 import { z } from 'zod'
 import { RegistrationAgreements } from '../agreements/model'
-import { MAX_BASIC_TEXT } from '../forms/engine'
+import { MAX_BASIC_TEXT } from '../forms/values'
 import { Identification } from '../reservations/model'
 import { TicketsInput } from '../ticketing/model'
 

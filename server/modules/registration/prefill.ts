@@ -4,7 +4,7 @@ import type { Db } from '../../db/database'
 import { fromJson } from '../../db/types'
 import type { EventRow } from '../events/events.table'
 import { type FieldDef, kindOf } from '../forms/definitions'
-import { addressComplete } from '../forms/engine'
+import { addressComplete } from '../forms/values'
 import type { VisitorStatus } from '../visitors/visitors.table'
 
 /** Values of the known guest's account that the form locks (lockBasicData; only valid values). */

@@ -2,7 +2,7 @@
 // TIMESLOT (reserved while picked: pending spinner, selected, cannot select).
 import { useState } from 'preact/hooks'
 import { type DefinedValue, type FieldDef, type Selection, type SlotSelection, type Timeslot, groupsAsTabs, labelOf } from '../../../server/modules/forms/definitions'
-import { amountBound } from '../../../server/modules/forms/engine'
+import { amountBound } from '../../../server/modules/forms/values'
 import { t } from '../../i18n'
 import { type FieldChrome, Group } from './fields'
 import type { SlotState } from './reservations'

@@ -4,7 +4,7 @@ import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { COUNTRIES, DEFAULT_COUNTRY } from '../../../server/modules/forms/countries'
 import { type AddressValue, COVID_STATES, type FieldDef, GENDERS, type ListValue, SALUTATIONS } from '../../../server/modules/forms/definitions'
-import { ADDRESS_LIMITS, TEXT_LIMITS, asList, formatGermanDate } from '../../../server/modules/forms/engine'
+import { ADDRESS_LIMITS, TEXT_LIMITS, asList, formatGermanDate } from '../../../server/modules/forms/values'
 import { fieldMessage, t } from '../../i18n'
 import { useSettled } from '../settle'
 
