@@ -2,7 +2,7 @@
 // because the UI has no unit-test folder of its own).
 import { expect, test } from 'bun:test'
 import { alignChairs, arcPositions, rowLetter, seatNumbers } from '../../../ui/apps/organiser/seating/model'
-import { type Chair, chairAt, rowOf } from '../../../ui/components/seat-picker'
+import { type Chair, chairAt, rowOf } from '../../../ui/components/seat-picker/model'
 
 const chair = (id: number, x: number, y: number, viewType: 'CIRCLE' | 'RECTANGLE' = 'CIRCLE'): Chair => ({
   id,

@@ -23,7 +23,7 @@ test('the seat picker and the seating page’s first module: under 40 KB gzipped
   const page = publicPageScripts(result.metafile!, outdir).map(rel)
   const extra = seatPickerScripts(result.metafile!, outdir).map(rel)
   // the picker and the plan-first module are in what the seating page adds, none of it on the public page
-  for (const input of ['ui/components/seat-picker/index.tsx', 'ui/apps/public/plan-first.tsx']) {
+  for (const input of ['ui/components/seat-picker/index.tsx', 'ui/components/seat-picker/canvas.tsx', 'ui/apps/public/plan-first.tsx']) {
     expect(holding(input).length).toBeGreaterThan(0)
     for (const chunk of holding(input)) expect(page).not.toContain(chunk)
     expect(holding(input).some((c) => extra.includes(c))).toBe(true)

@@ -18,7 +18,8 @@
 // - after 1.5 s when the worker has not answered: the page never waits long for its plan.
 import { render } from 'preact'
 import { useLayoutEffect, useRef } from 'preact/hooks'
-import SeatPicker, { type AreaAnswer, type SeatPickerProps } from '../../components/seat-picker'
+import SeatPicker, { type SeatPickerProps } from '../../components/seat-picker'
+import type { AreaAnswer } from '../../components/seat-picker/model'
 import { initialLanguage } from '../../i18n'
 import '../../i18n/part-public'
 import type { DrawnPicker, EarlyRequests, WorkerAnswer } from './early-requests'

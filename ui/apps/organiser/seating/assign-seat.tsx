@@ -3,7 +3,8 @@ import { errorText, get, put } from '../../../api/client'
 import { toast } from '../../../components/overlay'
 import { Button } from '../../../components/ui'
 import { t } from '../../../i18n'
-import { type Area, type Chair, PlanCanvas } from '../../../components/seat-picker'
+import { PlanCanvas } from '../../../components/seat-picker/canvas'
+import type { Area, Chair } from '../../../components/seat-picker/model'
 
 /**
  * Assign mode (agency-side.md §2.11, §4) in the guest dialog: the plan drawn like the guest's (one
