@@ -9,7 +9,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
 import { address, buy, buyer, paidEvent } from '../ticketing/testing'
-import { MOLLIE, SELLER, STRIPE, attemptsOf, invoicesOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, stripeHook, toConfirmation } from './testing'
+import { MOLLIE, SELLER, STRIPE, attemptsOf, expiredMollieOrder, invoicesOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, stripeHook } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
@@ -96,11 +96,7 @@ forEachDialect(
       const admin = await h().admin()
       await admin.put('/proxy/api/agency/sellerSettings', SELLER)
       const { event, categories } = await onlineEvent(admin, MOLLIE, 1)
-      const id = await toConfirmation(h(), event.id, categories[0].id)
-      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: {} })
-      const [a] = await attemptsOf(h(), id)
-      h().clock.advance(31 * 60_000)
-      await h().tasks.runOnce()
+      const { id, attempt: a } = await expiredMollieOrder(h(), event.id, categories[0].id)
       expect((await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))).status).toBe(201)
       fakes.mollie.setStatus(a.external_id!, 'paid')
       expect((await mollieHook(h(), a.external_id!)).body.outcome).toBe('LATE_REFUNDED')

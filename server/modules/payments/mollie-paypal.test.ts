@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
 import { address, buy, buyer } from '../ticketing/testing'
-import { MOLLIE, PAYPAL, STRIPE, attemptsOf, mollieHook, onlineEvent, orderRow, orderUrl, soldOf, startFakes, toConfirmation } from './testing'
+import { MOLLIE, PAYPAL, STRIPE, attemptsOf, expiredMollieOrder, mollieHook, onlineEvent, orderRow, orderUrl, soldOf, startFakes, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
@@ -79,12 +79,7 @@ forEachDialect(
     test('late payment after expiry: the task gives the open payment up (901, tickets back); paid later → tickets taken again and PAID', async () => {
       const admin = await h().admin()
       const { event, categories } = await onlineEvent(admin, MOLLIE)
-      const id = await toConfirmation(h(), event.id, categories[0].id)
-      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: {} })
-      const [a] = await attemptsOf(h(), id)
-      h().clock.advance(31 * 60_000)
-      await h().tasks.runOnce()
-      expect(await orderRow(h(), id)).toMatchObject({ status: 'CANCELED', step: 901 })
+      const { id, attempt: a } = await expiredMollieOrder(h(), event.id, categories[0].id)
       expect(await soldOf(h(), categories[0].id)).toBe(0)
       fakes.mollie.setStatus(a.external_id!, 'paid')
       expect((await mollieHook(h(), a.external_id!)).body.outcome).toBe('LATE_REHELD')
@@ -96,12 +91,7 @@ forEachDialect(
       const admin = await h().admin()
       await admin.put('/proxy/api/agency/sellerSettings', { name: 'Agentur GmbH', email: 'kasse@agentur.example' })
       const { event, categories } = await onlineEvent(admin, MOLLIE, 1)
-      const id = await toConfirmation(h(), event.id, categories[0].id)
-      await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: {} })
-      const [a] = await attemptsOf(h(), id)
-      h().clock.advance(31 * 60_000)
-      await h().tasks.runOnce()
-      expect((await orderRow(h(), id)).step).toBe(901)
+      const { id, attempt: a } = await expiredMollieOrder(h(), event.id, categories[0].id)
       // someone else buys the last ticket meanwhile
       expect((await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))).status).toBe(201)
       fakes.mollie.setStatus(a.external_id!, 'paid')

@@ -64,6 +64,17 @@ export async function toConfirmation(h: Harness, eventId: number, categoryId: nu
   return id
 }
 
+/** An order of one ticket paid through Mollie whose payment is left open until the task gives it up: expired (901), the open attempt kept. */
+export async function expiredMollieOrder(h: Harness, eventId: number, categoryId: number) {
+  const id = await toConfirmation(h, eventId, categoryId)
+  await h.request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: {} })
+  const [attempt] = await attemptsOf(h, id)
+  h.clock.advance(31 * 60_000)
+  await h.tasks.runOnce()
+  expect(await orderRow(h, id)).toMatchObject({ status: 'CANCELED', step: 901 })
+  return { id, attempt }
+}
+
 export const orderRow = (h: Harness, publicId: string) => h.ctx.db.selectFrom('ticket_order').selectAll().where('public_id', '=', publicId).executeTakeFirstOrThrow()
 export const soldOf = async (h: Harness, categoryId: number) => (await h.ctx.db.selectFrom('ticket_category').select('sold').where('id', '=', categoryId).executeTakeFirstOrThrow()).sold
 export const attemptsOf = async (h: Harness, publicId: string) => {
