@@ -85,7 +85,8 @@ export async function providerRefund(ctx: AppContext, attempt: PaymentAttemptRow
     const r = await callProvider(ctx, 'paypal.refund', () => client.refund(capture, { value: decimal(amount), currency_code: isoCurrency(attempt.currency) }, key))
     if (r.status === 422) throw new AppError(409, 'REFUND_TOO_LARGE')
     if (r.status !== 201 && r.status !== 200) throw providerDown()
-    return { id: r.json.id, pending: false }
+    // PENDING when PayPal cannot make it yet (e.g. the seller's balance is short): looked at again like Mollie's
+    return { id: r.json.id, pending: r.json.status !== 'COMPLETED' }
   }
   throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
 }
@@ -96,20 +97,25 @@ export interface ProviderRefund {
 
 /**
  * Where a refund stands now at its provider: made, failed (failed or canceled), or still on its way;
- * with the provider's own status. Only Mollie's and Stripe's refunds are recorded before they are made.
+ * with the provider's own status. Refunds are recorded before they are made when the provider says
+ * they are on their way (Mollie's always, Stripe's SEPA ones, PayPal's PENDING ones).
  */
 export async function providerRefundState(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, refundId: string): Promise<{ state: 'DONE' | 'FAILED' | 'PENDING'; status: string }> {
-  const status =
-    attempt.provider === 'STRIPE'
-      ? String((await callProvider(ctx, 'stripe.refund.get', () => stripeClient(ctx, method).refunds.retrieve(refundId))).status)
-      : String((await callProvider(ctx, 'mollie.refund.get', () => mollieClient(ctx, method).paymentRefunds.get(refundId, { paymentId: attempt.external_id! }))).status)
+  let status: string
+  if (attempt.provider === 'STRIPE') status = String((await callProvider(ctx, 'stripe.refund.get', () => stripeClient(ctx, method).refunds.retrieve(refundId))).status)
+  else if (attempt.provider === 'PAYPAL') {
+    const r = await callProvider(ctx, 'paypal.getRefund', () => payPalClient(ctx, method).getRefund(refundId))
+    if (r.status !== 200) throw providerDown()
+    status = String(r.json?.status)
+  } else status = String((await callProvider(ctx, 'mollie.refund.get', () => mollieClient(ctx, method).paymentRefunds.get(refundId, { paymentId: attempt.external_id! }))).status)
   return { state: refundStateOf(attempt.provider, status), status }
 }
 
-/** A provider's refund status as einlass keeps it: made (Stripe succeeded, Mollie refunded), failed or canceled, else on its way. */
+/** A provider's refund status as einlass keeps it: made (Stripe succeeded, Mollie refunded, PayPal COMPLETED), failed or canceled, else on its way. */
 export function refundStateOf(provider: string, status: string): 'DONE' | 'FAILED' | 'PENDING' {
-  if (status === (provider === 'STRIPE' ? 'succeeded' : 'refunded')) return 'DONE'
-  return status === 'failed' || status === 'canceled' ? 'FAILED' : 'PENDING'
+  const made = { STRIPE: 'succeeded', MOLLIE: 'refunded', PAYPAL: 'COMPLETED' }[provider]
+  if (status === made) return 'DONE'
+  return ['failed', 'canceled', 'FAILED', 'CANCELLED'].includes(status) ? 'FAILED' : 'PENDING'
 }
 setWholeRefund(providerRefund)
 

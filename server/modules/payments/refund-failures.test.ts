@@ -5,12 +5,14 @@
 // the order had ended with it — and the refund that makes it good issues no second credit note.
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
-import { MOLLIE, SELLER, STRIPE, attemptsOf, invoicesOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, stripeHook, toConfirmation } from './testing'
+import { MOLLIE, PAYPAL, SELLER, STRIPE, attemptsOf, invoicesOf, mollieHook, onlineEvent, orderRow, orderUrl, startFakes, stripeHook, toConfirmation } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
 
 const SIX_HOURS = 6 * 3600_000
+const PAYPAL_WEBHOOK = 'WH-EINLASS-REFUNDS'
+fakes.paypal.webhookIds.add(PAYPAL_WEBHOOK)
 
 
 
@@ -194,6 +196,45 @@ forEachDialect(
       // refunded again: made, no second credit note
       expect((await admin.post(`${url}/refundPayment`, {})).body.refunds.map((r: any) => [r.amount, r.status])).toEqual([[2500, 'FAILED'], [2500, 'DONE']])
       expect(await invoicesOf(h(), o.id)).toEqual([['INVOICE', 2500], ['CANCELLATION', -2500]])
+    })
+
+    test('a PayPal refund left PENDING (the seller\'s balance short): one that fails is found by the task and owed again; the next one completes and PayPal\'s refund event makes it DONE', async () => {
+      const admin = await h().admin()
+      await admin.put('/proxy/api/agency/sellerSettings', SELLER)
+      const { event, categories } = await onlineEvent(admin, { ...PAYPAL, webhookId: PAYPAL_WEBHOOK })
+      const methodId = (await admin.get('/proxy/api/agency/paymentMethods')).body.find((m: any) => m.method === 'PAYPAL').id as number
+      const id = await toConfirmation(h(), event.id, categories[0].id)
+      const orderID = (await h().request('POST', `${orderUrl(id)}/proceed/paypal/init`)).body.payPalPayment.orderID as string
+      fakes.paypal.approve(orderID)
+      expect((await h().request('POST', `${orderUrl(id)}/proceed/paymentPay`, { body: {} })).body.status).toBe('PAID')
+      const o = await orderRow(h(), id)
+      const url = `/proxy/api/events/${event.id}/orders/${o.id}`
+      const statuses = async () => (await h().ctx.db.selectFrom('payment_refund').select(['amount', 'status']).where('order_id', '=', o.id).orderBy('id').execute()).map((r) => [r.amount, r.status])
+      fakes.paypal.refundStatusOnCreate = 'PENDING'
+      try {
+        const first = await admin.post(`${url}/refundPayment`, { amount: 1000 })
+        expect(first.body.refunds).toMatchObject([{ amount: 1000, status: 'PENDING' }])
+        fakes.paypal.setRefundStatus(first.body.refunds[0].providerRefundId, 'FAILED')
+        h().clock.advance(SIX_HOURS + 1000)
+        await h().tasks.runOnce()
+        expect(await statuses()).toEqual([[1000, 'FAILED']])
+        expect((await admin.post(`/proxy/api/events/${event.id}/orders/search`, {})).body.items.find((x: any) => x.id === o.id).refundOwed).toBe(1000)
+        await h().deliverMail()
+        expect(h().smtp.mails.filter((m) => m.subject === `Erstattung fehlgeschlagen: Bestellung ${o.number}`)).toHaveLength(1)
+        // refunded again, PENDING again; PayPal completes it and tells
+        const again = await admin.post(`${url}/refundPayment`, { amount: 1000 })
+        const re2 = again.body.refunds[1].providerRefundId as string
+        expect(await statuses()).toEqual([[1000, 'FAILED'], [1000, 'PENDING']])
+        fakes.paypal.setRefundStatus(re2, 'COMPLETED')
+        const hook = fakes.paypal.webhook('PAYMENT.CAPTURE.REFUNDED', fakes.paypal.resourceOf('refund', re2), { webhookId: PAYPAL_WEBHOOK })
+        const told = await h().app.handle(new Request(`http://localhost/proxy/api/payments/paypal/webhook/${methodId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...hook.headers }, body: hook.body }))
+        expect(((await told.json()) as { outcome: string }).outcome).toBe('REFUND_KNOWN')
+        expect(await statuses()).toEqual([[1000, 'FAILED'], [1000, 'DONE']])
+        expect(await invoicesOf(h(), o.id)).toEqual([['INVOICE', 2500], ['CANCELLATION', -1000]])
+        expect((await admin.post(`/proxy/api/events/${event.id}/orders/search`, {})).body.items.find((x: any) => x.id === o.id).refundOwed).toBe(0)
+      } finally {
+        fakes.paypal.refundStatusOnCreate = 'COMPLETED'
+      }
     })
   },
   { env: fakes.env },

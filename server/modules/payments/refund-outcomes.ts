@@ -1,9 +1,10 @@
 // Refunds that fail later (docs/payments.md, "Refunds that fail later"): Mollie accepts a refund
-// (queued, pending, processing), Stripe a SEPA one (pending), and makes it, or fails or cancels it,
-// days later. A PENDING refund is looked at again by a task every REFUND_CHECK_EVERY_MS
-// (refund-checks.ts), and at once when the provider tells about the payment (Mollie calls the
-// payment's webhook after refund changes too; Stripe's charge.refunded / refund.* events list the
-// payment's refunds, webhooks.ts settles them from that list). Made: DONE. Failed
+// (queued, pending, processing), Stripe a SEPA one (pending), PayPal one it cannot make yet
+// (PENDING, e.g. the seller's balance is short), and makes it, or fails or cancels it, days later.
+// A PENDING refund is looked at again by a task every REFUND_CHECK_EVERY_MS (refund-checks.ts), and
+// at once when the provider tells about the payment (Mollie calls the payment's webhook after refund
+// changes too; Stripe's charge.refunded / refund.* events list the payment's refunds, webhooks.ts
+// settles them from that list; PayPal's refund events). Made: DONE. Failed
 // or cancelled: FAILED, in one transaction and only by the one caller that flips it, so a check run
 // twice or beside a webhook tells once — its amount is refundable again (the payment's
 // refunded_amount goes down, what its credit note credited is kept in failed_refund_credit so the
@@ -32,8 +33,8 @@ export async function checkRefund(ctx: AppContext, refundId: number, again: bool
   if (!row || row.status !== 'PENDING') return 'GONE'
   const attempt = await ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', row.attempt_id).executeTakeFirst()
   const method = attempt?.payment_method_id == null ? null : await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()
-  // only Mollie's and Stripe's refunds are recorded before they are made; a method deleted since cannot be asked
-  if (!attempt || !method || (attempt.provider !== 'MOLLIE' && attempt.provider !== 'STRIPE')) return 'GONE'
+  // a method deleted since cannot be asked
+  if (!attempt || !method || !['MOLLIE', 'STRIPE', 'PAYPAL'].includes(attempt.provider)) return 'GONE'
   const now = ctx.clock.now()
   const later = () => (again && now.getTime() - new Date(row.created_at).getTime() < REFUND_CHECK_FOR_MS ? scheduleRefundCheck(ctx.clock, ctx.db, { agencyId: attempt.agency_id, refundId }) : undefined)
   let state: Awaited<ReturnType<typeof providerRefundState>>

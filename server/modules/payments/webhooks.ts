@@ -194,6 +194,8 @@ export async function payPalWebhook(ctx: AppContext, methodId: number, body: str
     } else {
       const r = await recordRefund(ctx, attempt.id, { providerRefundId: refund.id, amount: refund.amount, reason: 'PROVIDER', accountId: null, reserved: false })
       outcome = r.recorded ? (r.ended ? 'REFUNDED' : 'PARTIAL_REFUND') : 'REFUND_KNOWN'
+      // einlass's own refunds PayPal had left PENDING: looked at now (this one may be among them)
+      await checkPendingRefunds(ctx, attempt.id)
     }
   }
   await store1(attempt.id, outcome)

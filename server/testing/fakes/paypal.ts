@@ -20,7 +20,8 @@ export interface FakePayPalRefund {
   captureId: string
   value: string
   currency: string
-  status: 'COMPLETED'
+  /** PayPal's refund states: PENDING (e.g. the seller's balance is short), then COMPLETED, FAILED or CANCELLED */
+  status: 'COMPLETED' | 'PENDING' | 'FAILED' | 'CANCELLED'
 }
 
 export interface PayPalFake extends FakeBase {
@@ -30,6 +31,10 @@ export interface PayPalFake extends FakeBase {
   webhookIds: Set<string>
   approve(id: string): void
   decline(id: string): void
+  /** the status a refund einlass asks for gets (COMPLETED unless a test says PENDING) */
+  refundStatusOnCreate: FakePayPalRefund['status']
+  /** moves a refund on (a PENDING one completed, failed or cancelled); a failed or cancelled one gives its amount back */
+  setRefundStatus(id: string, status: FakePayPalRefund['status']): void
   /** a refund made in PayPal's own dashboard, outside einlass */
   refundOutside(captureId: string, value: string): FakePayPalRefund
   captureOf(orderId: string): string | null
@@ -46,6 +51,8 @@ const signed = (transmissionId: string, time: string, webhookId: string, body: s
 export function startPayPalFake(clientId: string, secret: string): PayPalFake {
   const orders = new Map<string, FakePayPalOrder>()
   const refunds: PayPalFake['refunds'] = []
+  /** a failed or cancelled refund gave nothing back */
+  const counts = (x: FakePayPalRefund) => x.status === 'COMPLETED' || x.status === 'PENDING'
   const tokens = new Set<string>()
   const webhookIds = new Set<string>()
   let self = ''
@@ -54,7 +61,7 @@ export function startPayPalFake(clientId: string, secret: string): PayPalFake {
     if (!o) return null
     const c = o.purchase_units[0]!.payments!.captures[0]!
     const total = Math.round(Number(c.amount.value) * 100)
-    const done = refunds.filter((x) => x.captureId === cap).reduce((s, x) => s + Math.round(Number(x.value) * 100), 0)
+    const done = refunds.filter((x) => x.captureId === cap && counts(x)).reduce((s, x) => s + Math.round(Number(x.value) * 100), 0)
     return { ...c, status: done === 0 ? 'COMPLETED' : done >= total ? 'REFUNDED' : 'PARTIALLY_REFUNDED', custom_id: o.purchase_units[0]!.custom_id, supplementary_data: { related_ids: { order_id: o.id } }, links: [{ rel: 'up', href: `${self}/v2/checkout/orders/${o.id}`, method: 'GET' }] }
   }
   const refundJson = (r: FakePayPalRefund) => ({ id: r.id, amount: { currency_code: r.currency, value: r.value }, status: r.status, links: [{ rel: 'self', href: `${self}/v2/payments/refunds/${r.id}`, method: 'GET' }, { rel: 'up', href: `${self}/v2/payments/captures/${r.captureId}`, method: 'GET' }] })
@@ -106,20 +113,24 @@ export function startPayPalFake(clientId: string, secret: string): PayPalFake {
       if (!o) return Response.json({ name: 'RESOURCE_NOT_FOUND' }, { status: 404 })
       const b = body ? JSON.parse(body) : {}
       const total = Math.round(Number(o.purchase_units[0].amount.value) * 100)
-      const done = refunds.filter((x) => x.captureId === r[1]).reduce((s, x) => s + Math.round(Number(x.value) * 100), 0)
+      const done = refunds.filter((x) => x.captureId === r[1] && counts(x)).reduce((s, x) => s + Math.round(Number(x.value) * 100), 0)
       const want = b.amount ? Math.round(Number(b.amount.value) * 100) : total - done
       if (done + want > total) return Response.json({ name: 'UNPROCESSABLE_ENTITY', details: [{ issue: 'REFUND_AMOUNT_EXCEEDED' }] }, { status: 422 })
-      const x: FakePayPalRefund = { id: rid('RF').toUpperCase(), captureId: r[1]!, value: (want / 100).toFixed(2), currency: o.purchase_units[0]!.amount.currency_code, status: 'COMPLETED' }
+      const x: FakePayPalRefund = { id: rid('RF').toUpperCase(), captureId: r[1]!, value: (want / 100).toFixed(2), currency: o.purchase_units[0]!.amount.currency_code, status: fake.refundStatusOnCreate }
       refunds.push(x)
       return Response.json(refundJson(x), { status: 201 })
     }
     return notFoundJson(url.pathname)
   })
   self = base.url
-  return Object.assign(base, {
+  const fake: PayPalFake = Object.assign(base, {
     orders,
     refunds,
     webhookIds,
+    refundStatusOnCreate: 'COMPLETED' as FakePayPalRefund['status'],
+    setRefundStatus(id: string, status: FakePayPalRefund['status']) {
+      refunds.find((x) => x.id === id)!.status = status
+    },
     captureOf: (id: string) => orders.get(id)?.purchase_units[0]!.payments?.captures[0]!.id ?? null,
     refundOutside(captureId: string, value: string) {
       const o = [...orders.values()].find((x) => x.purchase_units[0]!.payments?.captures[0]!.id === captureId)!
@@ -156,4 +167,5 @@ export function startPayPalFake(clientId: string, secret: string): PayPalFake {
       o.declined = true
     },
   })
+  return fake
 }
