@@ -19,9 +19,8 @@ import { formatPrice } from '../ticketing/money'
 import { addHistory } from '../ticketing/orders/create'
 import { providerRefundState } from './providers'
 import { REFUND_CHECK_FOR_MS, REFUND_CHECK_TASK, scheduleRefundCheck } from './refund-checks'
+import { isUnwanted } from './unwanted'
 
-/** Refunds whose credit note was issued when they were recorded (the automatic refunds of late or duplicate payments had none). */
-const CREDITED = new Set(['ORGANISER', 'CANCEL', 'PROVIDER'])
 const PROVIDER_NAMES: Record<string, string> = { MOLLIE: 'Mollie', STRIPE: 'Stripe', PAYPAL: 'PayPal' }
 
 /**
@@ -65,7 +64,8 @@ async function refundFailed(ctx: AppContext, refundId: number, providerStatus: s
   const told = await ctx.db.transaction().execute(async (trx) => {
     const row = await trx.updateTable('payment_refund').set({ status: 'FAILED' }).where('id', '=', refundId).where('status', 'in', ['PENDING', 'DONE']).returningAll().executeTakeFirst()
     if (!row) return false
-    const credited = CREDITED.has(row.reason) ? row.amount : 0
+    // its credit note was issued when it was recorded; a late or second payment's refund had none
+    const credited = isUnwanted(row.reason) ? 0 : row.amount
     const attempt = await trx
       .updateTable('payment_attempt')
       .set((eb) => ({ refunded_amount: eb('refunded_amount', '-', row.amount), failed_refund_credit: eb('failed_refund_credit', '+', credited), updated_at: at }))

@@ -28,12 +28,10 @@ import type { PaymentMethodRow, TicketOrderRow } from '../ticketing/ticketing.ta
 import type { PaymentAttemptRow } from './payments.table'
 import { type ProviderRefund, providerRefund } from './providers'
 import { scheduleRefundCheck } from './refund-checks'
+import { UNWANTED, type UnwantedReason, isUnwanted, unwantedAttempt } from './unwanted'
 
 /** Why money went back: the organiser, a cancel, the provider's dashboard; or a payment the order could not take (attempts.ts refundUnwanted). */
 export type RefundReason = 'ORGANISER' | 'CANCEL' | 'PROVIDER' | UnwantedReason
-export type UnwantedReason = 'LATE_PAYMENT' | 'DUPLICATE_PAYMENT'
-export const UNWANTED: readonly UnwantedReason[] = ['LATE_PAYMENT', 'DUPLICATE_PAYMENT']
-const isUnwanted = (reason: string): reason is UnwantedReason => (UNWANTED as readonly string[]).includes(reason)
 
 type Paid = { attempt: PaymentAttemptRow; method: PaymentMethodRow | null }
 
@@ -50,7 +48,7 @@ export async function paidAttemptOf(db: Db, orderId: number): Promise<Paid | nul
     .selectAll()
     .where('order_id', '=', orderId)
     .where('status', '=', 'PAID')
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payment_refund').select('payment_refund.id').whereRef('payment_refund.attempt_id', '=', 'payment_attempt.id').where('payment_refund.reason', 'in', UNWANTED))))
+    .where((eb) => eb.not(unwantedAttempt(eb)))
     .orderBy('id', 'desc')
     .executeTakeFirst()
   if (!attempt?.external_id) return null

@@ -2,14 +2,14 @@
 // (indexes on event+created, event+status, event+email), detail with history, mark as paid,
 // cancel (gives everything back), resend the mail, CSV export, revenue per category.
 import { stringify } from 'csv-stringify/sync'
-import { type ExpressionBuilder, SqliteAdapter, sql } from 'kysely'
+import { SqliteAdapter, sql } from 'kysely'
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
-import type { DB } from '../../../db/schema'
 import { bool, fromJson, isoNow } from '../../../db/types'
 import { AppError, notFound } from '../../../shared/errors'
 import type { EventRow } from '../../events/events.table'
 import type { AccountActor } from '../../identity/auth'
+import { unwantedAttempt } from '../../payments/unwanted'
 import { eventPaymentMethods } from '../payment-methods'
 import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
@@ -70,14 +70,12 @@ export function orderListDto(o: TicketOrderRow, now: string) {
 async function refundsOwed(db: Db, orderIds: number[]): Promise<Map<number, number>> {
   if (!orderIds.length) return new Map()
   // only attempts that owe something are read: a failed credited refund, or an unwanted payment with money left
-  const unwanted = (eb: ExpressionBuilder<DB, 'payment_attempt'>) =>
-    eb.exists(eb.selectFrom('payment_refund').select('payment_refund.id').whereRef('payment_refund.attempt_id', '=', 'payment_attempt.id').where('payment_refund.reason', 'in', ['LATE_PAYMENT', 'DUPLICATE_PAYMENT']))
   const rows = await db
     .selectFrom('payment_attempt')
     .select(['order_id', 'failed_refund_credit', 'amount', 'refunded_amount'])
-    .select((eb) => eb.and([eb('status', '=', 'PAID'), unwanted(eb)]).as('unwanted'))
+    .select((eb) => eb.and([eb('status', '=', 'PAID'), unwantedAttempt(eb)]).as('unwanted'))
     .where('order_id', 'in', orderIds)
-    .where((eb) => eb.or([eb('failed_refund_credit', '>', 0), eb.and([eb('status', '=', 'PAID'), eb('refunded_amount', '<', eb.ref('amount')), unwanted(eb)])]))
+    .where((eb) => eb.or([eb('failed_refund_credit', '>', 0), eb.and([eb('status', '=', 'PAID'), eb('refunded_amount', '<', eb.ref('amount')), unwantedAttempt(eb)])]))
     .execute()
   const owed = new Map<number, number>()
   for (const r of rows) {
