@@ -49,9 +49,12 @@ const Q = {
 }
 
 /** An event whose public page may show and sell its plan. */
+/** Guests see an event's plan while the event is active and not offline. */
+const shownToGuests = <E extends { status: string; visibility: string }>(e: E | undefined): e is E => !!e && e.status === 'OK' && e.visibility !== 'OFFLINE'
+
 async function publicEvent(db: Db, eventId: number) {
   const e = await Q.event.first(db, { id: eventId })
-  if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
+  if (!shownToGuests(e)) throw notFound()
   return e
 }
 
@@ -79,7 +82,7 @@ async function holdsOfVisit(db: Db, eventId: number, identification: string, now
  */
 export async function publicPageHasPlan(ctx: AppContext, eventId: number): Promise<boolean> {
   const e = await Q.event.first(ctx.db, { id: eventId })
-  if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') return false
+  if (!shownToGuests(e)) return false
   if (registrationState({ ...e, max_visitors: null, seats_taken: 0 }, ctx.clock.now()) !== 'OPEN') return false
   return !!(await ctx.db.selectFrom('seating_area').select('id').where('event_id', '=', eventId).limit(1).executeTakeFirst())
 }
