@@ -1,10 +1,9 @@
 // Building blocks of the organiser screens: POST-loaded lists, status badges, tabs, paging,
-// chip inputs for tags and campaigns, the confirm dialog and the background task progress (spec 2.12).
-import type { ComponentChildren } from 'preact'
+// chip inputs for tags and campaigns and the background task progress (spec 2.12); the confirm dialog
+// is ui/components/confirm-dialog.tsx.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, errorText, get, post } from '../../api/client'
-import { Dialog } from '../../components/dialog'
-import { Alert, Badge, Button } from '../../components/ui'
+import { Badge, Button } from '../../components/ui'
 import { t } from '../../i18n'
 import { useUser } from './user'
 import { can, type Permission } from '../../../server/modules/identity/roles'
@@ -175,46 +174,6 @@ export function LabelPicker({ kind, value, onChange, label, allowCreate = true, 
       </div>
       {err && <small class="field-error">{err}</small>}
     </div>
-  )
-}
-
-/** A question before an action; its error is shown in the dialog. `cancelLabel`: when "Abbrechen" could be read as the action (cancelling an order). */
-export function ConfirmDialog({ title, children, confirmLabel, cancelLabel, danger, onConfirm, onClose }: { title: string; children: ComponentChildren; confirmLabel: string; cancelLabel?: string; danger?: boolean; onConfirm(): Promise<void> | void; onClose(): void }) {
-  const [busy, setBusy] = useState(false)
-  const [err, setErr] = useState<string | null>(null)
-  return (
-    <Dialog
-      title={title}
-      onClose={onClose}
-      actions={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {cancelLabel ?? t('common.cancel')}
-          </Button>
-          <Button
-            variant={danger ? 'danger' : 'primary'}
-            busy={busy}
-            onClick={async () => {
-              setBusy(true)
-              setErr(null)
-              try {
-                await onConfirm()
-                onClose()
-              } catch (e) {
-                setErr(errorText(e))
-              } finally {
-                setBusy(false)
-              }
-            }}
-          >
-            {confirmLabel}
-          </Button>
-        </>
-      }
-    >
-      {err && <Alert tone="error">{err}</Alert>}
-      {children}
-    </Dialog>
   )
 }
 

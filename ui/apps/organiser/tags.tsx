@@ -5,7 +5,8 @@ import { useResource } from '../../components/hooks'
 import { toast } from '../../components/overlay'
 import { Alert, Badge, Button, Card, EmptyState, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
-import { ConfirmDialog, type Label, LabelPicker, usePermission, usePostResource } from './common'
+import { ConfirmDialog } from '../../components/confirm-dialog'
+import { type Label, LabelPicker, usePermission, usePostResource } from './common'
 
 function LabelSection({ kind }: { kind: 'tags' | 'campaigns' }) {
   const canManage = usePermission('TAG.MANAGE')

@@ -3,7 +3,7 @@
 // when it arrives, or is refunded if the order is paid otherwise (docs/payments.md, "Reset on the
 // wait step").
 import { useState } from 'preact/hooks'
-import { Dialog } from '../../components/dialog'
+import { ConfirmDialog } from '../../components/confirm-dialog'
 import { Button, Card, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 
@@ -16,27 +16,9 @@ export function PaymentWaiting({ method, reset }: { method: string | null; reset
         {t('ticketing.pay.resetPayment')}
       </Button>
       {asking && (
-        <Dialog
-          title={t('ticketing.pay.resetPayment')}
-          onClose={() => setAsking(false)}
-          actions={
-            <>
-              <Button variant="secondary" onClick={() => setAsking(false)}>
-                {t('ticketing.pay.resetKeep')}
-              </Button>
-              <Button
-                onClick={() => {
-                  setAsking(false)
-                  reset()
-                }}
-              >
-                {t('ticketing.pay.resetPayment')}
-              </Button>
-            </>
-          }
-        >
+        <ConfirmDialog title={t('ticketing.pay.resetPayment')} confirmLabel={t('ticketing.pay.resetPayment')} cancelLabel={t('ticketing.pay.resetKeep')} onConfirm={reset} onClose={() => setAsking(false)}>
           <p>{t('ticketing.pay.resetConfirm')}</p>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </Card>
   )

@@ -11,7 +11,8 @@ import { t } from '../../../i18n'
 import { type Draft, EditableList, Err } from './editable-list'
 import { money, parseCents } from './money'
 import { RefundDialog } from './refund-dialog'
-import { ConfirmDialog, usePermission } from '../common'
+import { ConfirmDialog } from '../../../components/confirm-dialog'
+import { usePermission } from '../common'
 import type { EventFull } from '../event-model'
 
 interface Category {
