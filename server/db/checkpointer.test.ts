@@ -2,7 +2,7 @@
 // main connection keeps writing, and nothing committed is lost or corrupted.
 import { Database } from 'bun:sqlite'
 import { afterAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
@@ -92,9 +92,22 @@ test('under steady writes the WAL starts over instead of growing without bound',
       written++
     }
   })
+  // the WAL header's salt-1 changes each time the WAL starts over (sqlite.org/fileformat2.html#walformat)
+  const salt = () => {
+    const fd = openSync(`${file}-wal`, 'r')
+    try {
+      const b = Buffer.alloc(4)
+      readSync(fd, b, 0, 4, 16)
+      return b.readUInt32BE(0)
+    } finally {
+      closeSync(fd)
+    }
+  }
+  const salts = new Set([salt()])
   let rounds = 0
   while (written * 10 * 1600 < 16_000_000) {
     await h.checkpoint!()
+    salts.add(salt())
     rounds++
   }
   stop = true
@@ -102,9 +115,12 @@ test('under steady writes the WAL starts over instead of growing without bound',
   expect(await h.checkpointsOn!()).toBe('worker')
   const wal = statSync(`${file}-wal`).size
   const total = written * 10 * 1600
-  // without the restart the WAL holds everything written (at least `total` bytes)
   expect(rounds).toBeGreaterThan(5)
-  expect(wal).toBeLessThan(total / 2)
+  // it started over again and again (12–17 times here; without the restart twice, at the start)
+  expect(salts.size).toBeGreaterThan(3)
+  // without the restart the WAL holds everything written (1.45 × `total` here); the file keeps its
+  // peak size, 13–60 % of `total` here and two thirds on a loaded CI machine (checkpoints wait their turn)
+  expect(wal).toBeLessThan(total * 0.9)
   await h.close()
 })
 
