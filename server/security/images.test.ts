@@ -46,19 +46,16 @@ test('the header decides: 12000 × 12000 declared is refused before decoding; si
 })
 
 forEachDialect('image bombs and anonymous uploads', (h) => {
-  test('a tiny PNG declaring 12000 × 12000 px: 400 IMAGE_TOO_LARGE at once, without a decoded canvas', async () => {
+  test('a tiny PNG declaring 12000 × 12000 px: 400 IMAGE_TOO_LARGE from the header, without a decoded canvas', async () => {
     const admin = await h().admin()
     const bomb = bombPng(12000, 12000)
     expect(bomb.byteLength).toBeLessThan(2000)
     Bun.gc(true)
     const before = process.memoryUsage().rss
-    const t0 = performance.now()
     const r = await admin.request('POST', '/api/asset', { form: form(bomb, 'bombe.png', { type: 'EVENT' }) })
-    const ms = performance.now() - t0
     const grew = process.memoryUsage().rss - before
     expect(r.status).toBe(400)
     expect(r.body).toMatchObject({ status: 400, errorType: 'IMAGE_TOO_LARGE', errorMessage: 'Das Bild ist zu groß (höchstens 12000 px Breite und Höhe, 40 Megapixel).' })
-    expect(ms).toBeLessThan(500)
     expect(grew).toBeLessThan(100 * 1024 * 1024) // a decode would need 576 MB
     // nothing was stored
     expect(await h().ctx.db.selectFrom('asset').select('id').where('agency_id', '=', admin.agencyId).execute()).toEqual([])

