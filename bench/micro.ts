@@ -19,7 +19,7 @@ const verify = perCall(20_000, () => verifyTicketCode(key, code))
 const many: Chair[] = []
 for (let r = 0; r < 50; r++)
   for (let i = 0; i < 100; i++)
-    many.push({ id: r * 100 + i, label: `${r + 1} ${i + 1}`, percentX: i, percentY: r * 2, percentWidth: 0.8, percentHeight: 1.5, viewType: 'CIRCLE', priceCategory: null, status: null, options: [], places: 1, freeChairs: 1 })
+    many.push({ id: r * 100 + i, label: `${r + 1} ${i + 1}`, percentX: i, percentY: r * 2, percentWidth: 0.8, percentHeight: 1.5, viewType: 'CIRCLE', priceCategory: null, status: null, options: [], places: 1, freeChairs: 1, minAmount: 1, maxAmount: 1 })
 const hit = perCall(2_000, (k) => chairAt(many, (k % 100) + 0.4, ((k * 7) % 50) * 2 + 0.75))
 
 console.log('| function | ms per call | target |')

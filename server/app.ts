@@ -10,6 +10,7 @@ import { requestLanguage } from './http/request'
 import { isTrustedProxy } from './http/client-address'
 import { limitBodyStream, payPageCsp, security } from './http/security'
 import { compressResponse } from './http/compress'
+import { RequestMetrics, metricsRoutes } from './http/metrics'
 import { type UiAssets, isApiPath, noUi, publicEventOfPath, serveAsset } from './http/ui-assets'
 import { publicPageHasPlan } from './modules/seating/holds'
 import { MODULES } from './modules'
@@ -18,6 +19,17 @@ import { systemRoutes } from './modules/system'
 
 export interface AppState {
   shuttingDown: boolean
+  /** counts of this process for /metrics (recorded only while /metrics is configured) */
+  metrics: RequestMetrics
+}
+
+/** answered even when the process is at its in-flight bound: the proxy's and the monitor's view */
+const ALWAYS_ANSWERED = new Set(['/health', '/ready', '/metrics'])
+const pathStart = (url: string) => url.indexOf('/', url.indexOf('//') + 2)
+function pathOfUrl(url: string): string {
+  const start = pathStart(url)
+  const q = url.indexOf('?', start)
+  return q < 0 ? url.slice(start) : url.slice(start, q)
 }
 
 export interface CreateAppOptions {
@@ -35,7 +47,10 @@ export function rewriteAlias(request: Request): Request {
 }
 
 export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
-  const state: AppState = { shuttingDown: false }
+  const metrics = new RequestMetrics()
+  const state: AppState = { shuttingDown: false, metrics }
+  const metricsOn = Boolean(ctx.config.metrics.token || ctx.config.metrics.allow.length)
+  const maxInFlight = ctx.config.server.max_in_flight
   const assets = opts.assets ?? noUi
   const features = () => ctx.license.features
   // HSTS whenever the site is reached over https: served with TLS itself, or behind a
@@ -66,7 +81,17 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
         },
       }),
     )
-    .use(systemRoutes(ctx, state)) as unknown as Elysia
+    .use(systemRoutes(ctx, state))
+    .use(metricsRoutes(ctx, metrics)) as unknown as Elysia
+  // the route template of each matched request (`/proxy/api/events/:id`), for /metrics; the answer's
+  // status and time are taken in handle() below, which sees every answer (errors included)
+  const routes = new WeakMap<Request, string>()
+  if (metricsOn) {
+    metrics.startLoopSampler()
+    app = app.onTransform({ as: 'global' }, ({ request, route }) => {
+      routes.set(request, route)
+    }) as unknown as Elysia
+  }
 
   for (const mod of MODULES) app = app.use(mod(ctx) as any) as unknown as Elysia
 
@@ -93,10 +118,25 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   // Bun calls fetch(request, server): the connection's address is read from the request Bun made,
   // before the alias or the body counter replace it (client-address.ts)
   const handle = (request: Request, server?: Parameters<typeof rememberPeer>[1]) => {
+    // Overload: above the bound a new request is answered at once with 503 and Retry-After rather
+    // than queued behind the others (latency would grow without bound and every client time out);
+    // the proxy retries it elsewhere, and /health, /ready and /metrics always answer.
+    if (maxInFlight > 0 && metrics.inFlight >= maxInFlight && !ALWAYS_ANSWERED.has(pathOfUrl(request.url))) {
+      metrics.refusedOverload++
+      return Promise.resolve(json(errorBody(503, 'SERVER_BUSY', requestLanguage(request, features())), 503, { 'retry-after': '1', 'cache-control': 'no-store' }))
+    }
+    metrics.inFlight++
+    const t0 = metricsOn ? performance.now() : 0
     const seen = limitBodyStream(rewriteAlias(request), bodyLimitBytes)
     rememberPeer(request, server, seen)
     // large JSON answers go out compressed when the client accepts it (http/compress.ts)
-    return app.handle(seen).then((response) => compressResponse(request, response))
+    return app
+      .handle(seen)
+      .then((response) => {
+        if (metricsOn) metrics.record(request.method, routes.get(seen) ?? 'unmatched', response.status, (performance.now() - t0) / 1000)
+        return compressResponse(request, response)
+      })
+      .finally(() => metrics.inFlight--)
   }
   return { app, handle, state }
 }

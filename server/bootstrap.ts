@@ -58,6 +58,7 @@ export async function bootstrap(
     license: opts.license ?? resolveLicense(config, log),
     notifyMail: () => notifyMail(),
     notifyTasks: () => notifyTasks(),
+    poolStats: handle.poolStats,
   }
   return {
     ctx,

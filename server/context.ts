@@ -1,7 +1,7 @@
 // Everything a request handler or job may use, built once in main.ts (or by the test harness).
 import type { Clock } from './clock'
 import type { Config } from './config/config'
-import type { Db, Dialect } from './db/database'
+import type { Db, Dialect, PoolStats } from './db/database'
 import type { Logger } from './logger'
 import type { LicenseState } from './modules/license/license'
 import type { Secrets } from './secrets'
@@ -18,4 +18,6 @@ export interface AppContext {
   notifyMail(): void
   /** wakes the task runner after a commit that queued a task */
   notifyTasks(): void
+  /** connections in use and callers waiting (/metrics); absent in contexts without a pool of their own */
+  poolStats?(): PoolStats
 }

@@ -113,6 +113,7 @@ async function serve(argv: string[], assets: UiAssets) {
     // stop accepting, let running requests finish (Bun waits for them), then close the rest
     await server.stop(false)
     await Promise.all([mail.stop(), tasks.stop()])
+    state.metrics.stop()
     await boot.handle.close()
     log.info('stopped')
     process.exit(0)

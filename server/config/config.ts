@@ -34,6 +34,14 @@ export const SETTINGS: SettingSpec[] = [
     default: [],
     doc: 'Reverse proxies (IP addresses or CIDR ranges) whose X-Forwarded-For is believed; the client is then the right-most entry that is not a trusted proxy.',
   },
+  {
+    key: 'server.max_in_flight',
+    env: 'EINLASS_MAX_IN_FLIGHT',
+    flag: '--max-in-flight',
+    kind: 'int',
+    default: 1000,
+    doc: 'Requests one process works on at once; above it new requests get 503 with Retry-After at once (health, readiness and metrics excepted). 0 turns the bound off.',
+  },
   { key: 'server.body_limit_mb', env: 'EINLASS_BODY_LIMIT_MB', flag: '--body-limit-mb', kind: 'int', default: 25, doc: 'Largest request body accepted, in MB (uploads included).' },
   { key: 'data.dir', env: 'EINLASS_DATA_DIR', flag: '--data-dir', kind: 'string', default: './data', doc: 'Folder for the SQLite file, generated secrets, uploads and einlass.toml.' },
   { key: 'database.url', env: 'DATABASE_URL', flag: '--database-url', kind: 'string', default: null, doc: 'sqlite:PATH (relative to the data dir) or postgres://user@host:port/db[?schema=name]. Default sqlite:einlass.sqlite.' },
@@ -54,6 +62,8 @@ export const SETTINGS: SettingSpec[] = [
   { key: 'payments.paypal_api_url', env: 'EINLASS_PAYPAL_API_URL', flag: '--paypal-api-url', kind: 'string', default: 'https://api-m.paypal.com', doc: 'PayPal REST API base address (live).' },
   { key: 'payments.paypal_sandbox_api_url', env: 'EINLASS_PAYPAL_SANDBOX_API_URL', flag: '--paypal-sandbox-api-url', kind: 'string', default: 'https://api-m.sandbox.paypal.com', doc: 'PayPal REST API base address (test mode).' },
   { key: 'payments.paypal_js_url', env: 'EINLASS_PAYPAL_JS_URL', flag: '--paypal-js-url', kind: 'string', default: 'https://www.paypal.com/sdk/js', doc: 'PayPal JS SDK, loaded by the pay page only for PayPal.' },
+  { key: 'metrics.token', env: 'EINLASS_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', default: null, doc: 'Bearer token a Prometheus scrape of /metrics must send. /metrics is off while neither this nor metrics.allow is set.' },
+  { key: 'metrics.allow', env: 'EINLASS_METRICS_ALLOW', flag: '--metrics-allow', kind: 'list', default: [], doc: 'Addresses or CIDR ranges allowed to read /metrics (with a token set, both must hold).' },
   { key: 'log.level', env: 'EINLASS_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', doc: 'debug, info, warn or error.' },
 ]
 
@@ -74,6 +84,7 @@ export const ConfigSchema = z.object({
     tls_cert: z.string().nullable(),
     tls_key: z.string().nullable(),
     body_limit_mb: z.number().int().min(1, 'must be at least 1'),
+    max_in_flight: z.number().int().min(0, 'must be 0 (off) or more'),
     trusted_proxies: z.array(z.string()),
   }),
   data: z.object({ dir: z.string().min(1, 'must not be empty') }),
@@ -100,6 +111,7 @@ export const ConfigSchema = z.object({
     paypal_sandbox_api_url: z.string().url('must be an http(s) address'),
     paypal_js_url: z.string().url('must be an http(s) address'),
   }),
+  metrics: z.object({ token: z.string().min(16, 'must be at least 16 characters').nullable(), allow: z.array(z.string()) }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' }) }),
 })
 
@@ -305,6 +317,8 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   }
   const notProxy = cfg.server.trusted_proxies.find((p) => !parseProxyEntry(p))
   if (notProxy !== undefined) throw new ConfigError(nameOf('server.trusted_proxies'), `not an IP address or CIDR range: "${notProxy}"`)
+  const notAllowed = cfg.metrics.allow.find((p) => !parseProxyEntry(p))
+  if (notAllowed !== undefined) throw new ConfigError(nameOf('metrics.allow'), `not an IP address or CIDR range: "${notAllowed}"`)
   if (cfg.mail.smtp_url && !/^smtps?:\/\//i.test(cfg.mail.smtp_url)) {
     throw new ConfigError(nameOf('mail.smtp_url'), `unsupported scheme "${cfg.mail.smtp_url.split(':')[0]}" (use smtp:// or smtps://)`)
   }

@@ -91,6 +91,11 @@ export class BunSqliteDriver implements Driver {
 
   constructor(private readonly db: BunDatabase) {}
 
+  /** for /metrics: callers waiting for the one connection, and whether it is in use */
+  stats(): { waiting: number; busy: boolean } {
+    return { waiting: this.queue.length, busy: this.busy }
+  }
+
   async init() {}
 
   acquireConnection(): Promise<DatabaseConnection> {

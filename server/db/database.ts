@@ -21,7 +21,18 @@ export interface DatabaseHandle {
   checkpoint?(): Promise<void>
   /** SQLite: where the checkpoints run ('worker' once started, unless it could not start) */
   checkpointsOn?(): Promise<'worker' | 'queue'>
+  /** connections in use and callers waiting for one (/metrics) */
+  poolStats(): PoolStats
   close(): Promise<void>
+}
+
+export interface PoolStats {
+  /** connections the process may open (SQLite: its one connection) */
+  size: number
+  open: number
+  inUse: number
+  /** callers waiting for a connection */
+  waiting: number
 }
 
 const PG_INT8 = 20
@@ -142,6 +153,10 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
       dialect: 'sqlite',
       checkpoint,
       checkpointsOn: async () => ((worker && (await worker)) ? 'worker' : 'queue'),
+      poolStats: () => {
+        const st = dialect.driver.stats()
+        return { size: 1, open: 1, inUse: st.busy ? 1 : 0, waiting: st.waiting }
+      },
       close: async () => {
         clearInterval(timer)
         await (worker && (await worker))?.close()
@@ -158,7 +173,13 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
   const schema = target.schema ?? 'public'
   const db = new Kysely<DB>({ dialect: new OwnSchemaPostgresDialect({ pool }, schema) })
   setMigrationSchema(db, schema)
-  return { db, dialect: 'postgres', close: () => db.destroy() }
+  const size = opts.poolSize ?? 10
+  return {
+    db,
+    dialect: 'postgres',
+    poolStats: () => ({ size, open: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  }
 }
 
 export async function ping(db: Db): Promise<boolean> {

@@ -34,6 +34,9 @@ export const ORGANISER_ONLY_ERRORS = [
   'ORDER_AWAITS_PAYMENT', 'APPROVAL_SEAT_NOT_AVAILABLE', 'REFUND_TOO_LARGE', 'REFUND_NOT_ONLINE', 'WEBHOOK_SIGNATURE_INVALID', 'TICKET_OTHER_EVENT',
   'INVALID_TAX_CODE', 'INVALID_IBAN', 'INVALID_BIC', 'MIN_ABOVE_MAX', 'CURRENCY_MISMATCH', 'NAME_TAKEN', 'TYPE_CHANGE_NOT_ALLOWED', 'APPEARANCE_NOT_ALLOWED',
   'INVALID_CONDITION',
+  // not organiser-only, but rare enough that the public page need not carry it: the answer's
+  // errorMessage/errorTranslation say it (a process at its in-flight bound, server/app.ts)
+  'SERVER_BUSY',
 ] as const
 const organiserOnly = new Set<string>(ORGANISER_ONLY_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
 
