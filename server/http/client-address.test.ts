@@ -49,7 +49,7 @@ describe('clientIp', () => {
   })
 })
 
-describe('rate limits of a real server process behind a proxy', () => {
+describe('rate limits and request ids of a real server process behind a proxy', () => {
   const servers: ServerProcess[] = []
   afterAll(async () => {
     for (const s of servers) await s.stop()
@@ -67,6 +67,9 @@ describe('rate limits of a real server process behind a proxy', () => {
     for (let i = 0; i <= max; i++) statuses.push(await probe(s, `198.51.100.${i}`))
     expect(statuses.slice(0, max).every((x) => x === 404)).toBe(true)
     expect(statuses[max]).toBe(429)
+    // nor does a client plant its own request id in the log: one is made for it
+    const planted = await fetch(`${s.url}/health`, { headers: { 'x-request-id': 'planted-by-client' } })
+    expect(planted.headers.get('x-request-id')).not.toBe('planted-by-client')
   })
 
   test('trusted: each client has its own limit, and the entries a client adds on the left are not believed', async () => {
@@ -74,6 +77,9 @@ describe('rate limits of a real server process behind a proxy', () => {
     servers.push(s)
     // different clients behind the proxy: nobody is limited
     for (let i = 0; i <= max; i++) expect(await probe(s, `198.51.100.${i}`)).toBe(404)
+    // the proxy's request id is kept, so one id follows a request through both logs
+    const fromProxy = await fetch(`${s.url}/health`, { headers: { 'x-request-id': 'nginx-4f2a9c' } })
+    expect(fromProxy.headers.get('x-request-id')).toBe('nginx-4f2a9c')
     // one client making up a new left entry each time: still one client
     const statuses: number[] = []
     for (let i = 0; i <= max; i++) statuses.push(await probe(s, `6.6.6.${i}, 203.0.113.9`))

@@ -207,14 +207,16 @@ export function security(opts: {
   return new Elysia({ name: 'security' })
     .onRequest(({ request, set, server }) => {
       const url = { pathname: pathOf(request.url) }
-      const given = request.headers.get('x-request-id')
+      const viaProxy = opts.viaTrustedProxy?.(request, server) ?? false
+      // a request id from a trusted proxy in front (nginx's $request_id) keeps one id across both
+      // logs; from anyone else it is made here (a client must not plant ids in the log)
+      const given = viaProxy ? request.headers.get('x-request-id') : null
       const id = given && /^[\w.:-]{1,100}$/.test(given) ? given : newRequestId()
       if (logRequests) started.set(request, { t: performance.now(), id })
       Object.assign(set.headers, securityHeaders(url.pathname, opts.https, opts.payCsp), { 'x-request-id': id })
       // answers of the API carry personal data: never stored by a browser or a shared cache
       // (handlers that answer with their own Response, e.g. public event images, set their own)
       if (isPrivatePath(url.pathname)) set.headers['cache-control'] = 'no-store'
-      const viaProxy = opts.viaTrustedProxy?.(request, server) ?? false
       if (!originAllowed(request, opts.baseUrl, { path: url.pathname, viaTrustedProxy: viaProxy })) {
         warnForeignHost(requestHost(request, viaProxy))
         const lang = requestLanguage(request, opts.features())
