@@ -1,8 +1,7 @@
 // The einlass command: serve (default), migrate, create-admin, license, backup, --help, --version.
 // The only file with side effects at start; everything else is built by functions it calls.
-import { Database as BunDatabase } from 'bun:sqlite'
-import { existsSync, readFileSync, mkdirSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import pkg from '../package.json'
 import { createApp } from './app'
 import { bootstrap, licenseFileOf } from './bootstrap'
@@ -11,6 +10,7 @@ import { migrateToLatest } from './db/migrate'
 import { openDatabase } from './db/database'
 import { type UiAssets, diskAssets } from './http/ui-assets'
 import { createLogger } from './logger'
+import { OpsError, backup as opsBackup, restore as opsRestore } from './ops/backup'
 import { trustedPublicKeys } from './modules/license/keys'
 import { loadLicense, verifyLicenseText } from './modules/license/license'
 import { SetupBody } from './modules/identity/model'
@@ -34,7 +34,11 @@ Commands:
                             create an agency and its administrator (only while no user exists)
   license show              show the license in use and the limits that apply
   license verify FILE       check a license file's signature and validity
-  backup FILE               write a consistent copy of the SQLite database to FILE
+  backup FILE.sqlite        write a consistent copy of the SQLite database to FILE
+  backup DIR                the same plus secrets, license and every upload, with checksums
+  restore DIR|FILE [--force]
+                            restore a backup into the data dir (an empty one; --force moves an
+                            install that is there aside); every login ends
   health                    exit 0 when the server on this machine answers /health, else 1
                             (for container health checks; uses PORT and the TLS settings)
   --help                    this text
@@ -194,29 +198,17 @@ function license(argv: string[]) {
 function backup(argv: string[]) {
   const { rest } = parseFlags(argv)
   const target = rest[0]
-  if (!target) throw new ExitError('einlass: usage: einlass backup FILE', 2)
-  const config = configOrExit(argv)
-  if (config.databaseTarget.dialect !== 'sqlite') {
-    throw new ExitError('einlass: the database is Postgres; back it up with pg_dump (for example: pg_dump --format=custom --file=einlass.dump "$DATABASE_URL")', 1)
-  }
-  const source = config.databaseTarget.path
-  if (!existsSync(source)) throw new ExitError(`einlass: no database at ${source}`, 1)
-  const out = resolve(target)
-  if (existsSync(out)) throw new ExitError(`einlass: ${out} exists; choose a new file name`, 1)
-  mkdirSync(dirname(out), { recursive: true })
-  // VACUUM INTO takes a read transaction: a consistent snapshot while the server keeps running.
-  const db = new BunDatabase(source, { readonly: true })
-  try {
-    db.exec('pragma busy_timeout = 10000')
-    db.prepare('vacuum into ?').run(out)
-  } finally {
-    db.close()
-  }
-  const check = new BunDatabase(out, { readonly: true })
-  const ok = (check.prepare('pragma integrity_check').get() as { integrity_check: string }).integrity_check
-  check.close()
-  if (ok !== 'ok') throw new ExitError(`einlass: backup written but integrity check says: ${ok}`, 1)
-  console.log(`backup written to ${out}`)
+  if (!target) throw new ExitError('einlass: usage: einlass backup FILE.sqlite | DIR', 2)
+  console.log(opsBackup(configOrExit(argv), target))
+}
+
+function restore(argv: string[]) {
+  const { flags, rest } = parseFlags(argv)
+  // `restore --force DIR` reads DIR as the flag's value: take it as the source
+  const forced = flags.get('--force')
+  const source = rest[0] ?? (forced && forced !== 'true' ? forced : undefined)
+  if (!source) throw new ExitError('einlass: usage: einlass restore DIR|FILE.sqlite [--force]', 2)
+  console.log(opsRestore(configOrExit(argv), source, flags.has('--force')))
 }
 
 /** GET /health on this machine's port; exit code 0 or 1 (the Docker HEALTHCHECK, no curl needed). */
@@ -264,13 +256,15 @@ export async function run(argv: string[], assets: UiAssets): Promise<void> {
         return license(tail)
       case 'backup':
         return backup(tail)
+      case 'restore':
+        return restore(tail)
       case 'health':
         return await health(tail)
       default:
         throw new ExitError(`einlass: unknown command "${command}" (see einlass --help)`, 2)
     }
   } catch (e) {
-    if (e instanceof ExitError) {
+    if (e instanceof ExitError || e instanceof OpsError) {
       console.error(e.message)
       process.exit(e.code)
     }
