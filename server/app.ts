@@ -3,7 +3,8 @@ import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from './context'
-import { connectionPeer, rememberPeer } from './http/client-address'
+import { clientIp, connectionPeer, rememberPeer } from './http/client-address'
+import { runInRequest } from './http/request-context'
 import { errorBody, errorHandling, json } from './http/errors'
 import { inputGuard } from './http/input-guard'
 import { requestLanguage } from './http/request'
@@ -129,9 +130,10 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
     const t0 = metricsOn ? performance.now() : 0
     const seen = limitBodyStream(rewriteAlias(request), bodyLimitBytes)
     rememberPeer(request, server, seen)
+    let ip: string | null = null
+    const rc = { reqId: null, clientIp: () => (ip ??= clientIp(seen, server, trusted)) }
     // large JSON answers go out compressed when the client accepts it (http/compress.ts)
-    return app
-      .handle(seen)
+    return runInRequest(rc, () => app.handle(seen))
       .then((response) => {
         if (metricsOn) metrics.record(request.method, routes.get(seen) ?? 'unmatched', response.status, (performance.now() - t0) / 1000)
         return compressResponse(request, response)

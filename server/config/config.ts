@@ -64,6 +64,7 @@ export const SETTINGS: SettingSpec[] = [
   { key: 'payments.paypal_js_url', env: 'EINLASS_PAYPAL_JS_URL', flag: '--paypal-js-url', kind: 'string', default: 'https://www.paypal.com/sdk/js', doc: 'PayPal JS SDK, loaded by the pay page only for PayPal.' },
   { key: 'metrics.token', env: 'EINLASS_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', default: null, doc: 'Bearer token a Prometheus scrape of /metrics must send. /metrics is off while neither this nor metrics.allow is set.' },
   { key: 'metrics.allow', env: 'EINLASS_METRICS_ALLOW', flag: '--metrics-allow', kind: 'list', default: [], doc: 'Addresses or CIDR ranges allowed to read /metrics (with a token set, both must hold).' },
+  { key: 'audit.retention_days', env: 'EINLASS_AUDIT_RETENTION_DAYS', flag: '--audit-retention-days', kind: 'int', default: 730, doc: 'Days the audit log keeps an entry (at least 30; the database refuses to delete younger ones).' },
   { key: 'log.level', env: 'EINLASS_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', doc: 'debug, info, warn or error.' },
 ]
 
@@ -112,6 +113,7 @@ export const ConfigSchema = z.object({
     paypal_js_url: z.string().url('must be an http(s) address'),
   }),
   metrics: z.object({ token: z.string().min(16, 'must be at least 16 characters').nullable(), allow: z.array(z.string()) }),
+  audit: z.object({ retention_days: z.number().int().min(30, 'must be at least 30') }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' }) }),
 })
 

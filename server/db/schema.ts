@@ -4,6 +4,7 @@ import type { AgreementTables } from '../modules/agreements/agreements.table'
 import type { DocumentTables } from '../modules/documents/documents.table'
 import type { CheckinTables } from '../modules/checkin/checkin.table'
 import type { AssetTables } from '../modules/assets/assets.table'
+import type { AuditTables } from '../modules/audit/audit.table'
 import type { EventTables } from '../modules/events/events.table'
 import type { FormTables } from '../modules/forms/forms.table'
 import type { GuestTables } from '../modules/guest/guest.table'
@@ -42,4 +43,5 @@ export interface DB
     HelpTables,
     DocumentTables,
     TicketingTables,
-    PaymentsTables {}
+    PaymentsTables,
+    AuditTables {}

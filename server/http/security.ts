@@ -1,6 +1,7 @@
 // Security baseline: strict headers with a CSP the UI works under, an origin check on
 // state-changing requests, request ids and one JSON log line per request.
 import { Elysia } from 'elysia'
+import { currentRequest } from './request-context'
 import type { Logger } from '../logger'
 import { BODY_TOO_LARGE, errorBody, json } from './errors'
 import { requestLanguage } from './request'
@@ -212,6 +213,8 @@ export function security(opts: {
       // logs; from anyone else it is made here (a client must not plant ids in the log)
       const given = viaProxy ? request.headers.get('x-request-id') : null
       const id = given && /^[\w.:-]{1,100}$/.test(given) ? given : newRequestId()
+      const rc = currentRequest()
+      if (rc) rc.reqId = id
       if (logRequests) started.set(request, { t: performance.now(), id })
       Object.assign(set.headers, securityHeaders(url.pathname, opts.https, opts.payCsp), { 'x-request-id': id })
       // answers of the API carry personal data: never stored by a browser or a shared cache

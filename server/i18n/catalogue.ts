@@ -1,5 +1,6 @@
 import * as agencyUsers from '../modules/agency-users/messages'
 import * as agreements from '../modules/agreements/messages'
+import * as audit from '../modules/audit/messages'
 import * as checkin from '../modules/checkin/messages'
 import * as documents from '../modules/documents/messages'
 import * as events from '../modules/events/messages'
@@ -39,6 +40,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   visitors,
   checkin,
   agencyUsers,
+  audit,
   notificationSettings,
   agreements,
   organiser,

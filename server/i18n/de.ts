@@ -4,6 +4,7 @@ import { de as agreements } from '../modules/agreements/messages'
 import { de as checkin } from '../modules/checkin/messages'
 import { de as documents } from '../modules/documents/messages'
 import { de as agencyUsers } from '../modules/agency-users/messages'
+import { de as audit } from '../modules/audit/messages'
 import { de as events } from '../modules/events/messages'
 import { de as forms } from '../modules/forms/messages'
 import { de as organiser } from '../modules/events/organiser-messages'
@@ -36,6 +37,7 @@ export const de: Record<string, string> = {
   ...visitors,
   ...checkin,
   ...agencyUsers,
+  ...audit,
   ...notificationSettings,
   ...agreements,
   ...organiser,

@@ -6,6 +6,7 @@ import { agreementRoutes } from './agreements'
 import { checkinRoutes } from './checkin'
 import { documentRoutes } from './documents'
 import { assetRoutes } from './assets'
+import { auditRoutes } from './audit'
 import { eventRoutes } from './events'
 import { formRoutes } from './forms'
 import { guestRoutes } from './guest'
@@ -55,4 +56,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   ticketingRoutes,
   paymentRoutes,
   agencyRoutes,
+  auditRoutes,
 ]

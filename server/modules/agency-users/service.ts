@@ -3,6 +3,7 @@
 // account of the agency, pending invitations included, and is checked under a per-agency lock.
 import { sql } from 'kysely'
 import type { AppContext } from '../../context'
+import { audit } from '../audit/service'
 import type { Db } from '../../db/database'
 import { isoNow, toJson } from '../../db/types'
 import { AppError, fieldError, notFound } from '../../shared/errors'
@@ -114,6 +115,7 @@ export async function inviteMember(ctx: AppContext, actor: AccountActor, input: 
       .returningAll()
       .executeTakeFirstOrThrow()
     await sendInvitation(ctx, trx, actor, user, account)
+    await audit(ctx, trx, { agencyId, actor, action: 'user.invite', entityType: 'account', entityId: account.id, detail: { email: input.email, userRole: input.userRole } })
     return account
   })
   ctx.notifyMail()
@@ -140,6 +142,7 @@ export async function changeRole(ctx: AppContext, actor: AccountActor, id: numbe
     if (member.user_role === role) return null
     if (member.user_role === 'AGENCY_ADMIN' && member.status === 'OK' && (await activeAdmins(trx, agencyId, id)) === 0) throw new AppError(409, 'LAST_ADMINISTRATOR_ROLE')
     await trx.updateTable('account').set({ user_role: role, updated_at: isoNow(ctx.clock.now()) }).where('id', '=', id).execute()
+    await audit(ctx, trx, { agencyId, actor, action: 'user.role', entityType: 'account', entityId: id, changes: { user_role: [member.user_role, role] }, detail: { email: member.email } })
     if (member.user_status === 'OK' && member.user_id !== actor.user.id && (await effectiveSetting(trx, member.user_id, 'ACCOUNT_CHANGES', { accountId: id }))) {
       const [user, agency] = await Promise.all([
         trx.selectFrom('app_user').selectAll().where('id', '=', member.user_id).executeTakeFirstOrThrow(),
@@ -165,6 +168,7 @@ export async function removeMember(ctx: AppContext, actor: AccountActor, id: num
     await trx.updateTable('event').set({ created_by_account_id: null }).where('created_by_account_id', '=', id).execute()
     await trx.deleteFrom('access_token').where('user_id', '=', user.id).where('purpose', '=', INVITATION).where('data', '=', toJson({ accountId: id })).execute()
     await trx.deleteFrom('account').where('id', '=', id).execute()
+    await audit(ctx, trx, { agencyId, actor, action: 'user.remove', entityType: 'account', entityId: id, detail: { email: user.email, userRole: member.user_role } })
     // someone invited who never activated and holds nothing else: no user is left behind
     if (user.status === 'PENDING_ACTIVATION') {
       const rest = await trx.selectFrom('account').select('id').where('user_id', '=', user.id).executeTakeFirst()

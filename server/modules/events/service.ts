@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context'
+import { audit, changesOf } from '../audit/service'
 import type { Db } from '../../db/database'
 import { isoNow, toJson } from '../../db/types'
 import { AppError, fieldError, notFound } from '../../shared/errors'
@@ -87,10 +88,14 @@ export async function createEvent(ctx: AppContext, actor: AccountActor, input: E
       .returningAll()
       .executeTakeFirstOrThrow()
     await setEventLabels(trx, e.id, tags, campaigns)
+    await audit(ctx, trx, { agencyId, actor, action: 'event.create', entityType: 'event', entityId: e.id, eventId: e.id, changes: changesOf({}, e, AUDITED_EVENT_FIELDS) })
     return e
   })
   return event
 }
+
+/** what an event's audit entry compares (the counters and bookkeeping columns change by themselves) */
+const AUDITED_EVENT_FIELDS = ['display_name', 'start_date', 'end_date', 'timezone', 'location_name', 'max_visitors', 'visibility', 'status', 'archived', 'registration_state', 'description', 'image_asset_id']
 
 /** The event, if it belongs to the actor's agency; otherwise NOT_FOUND (never reveal other agencies' ids). */
 export async function eventOfAgency(ctx: AppContext, actor: AccountActor, eventId: number, db: Db = ctx.db): Promise<EventRow> {
@@ -135,6 +140,8 @@ export async function updateEvent(ctx: AppContext, actor: AccountActor, eventId:
       throw new AppError(409, 'CAPACITY_BELOW_TAKEN', { params: { taken }, fields: [{ field: 'maxVisitors', errorType: 'CAPACITY_BELOW_TAKEN' }] })
     }
     await setEventLabels(trx, eventId, tags, campaigns)
+    const changes = changesOf(current, r, Object.keys(columns))
+    if (changes) await audit(ctx, trx, { agencyId, actor, action: 'event.update', entityType: 'event', entityId: eventId, eventId, changes })
     return r
   })
 }
@@ -181,6 +188,7 @@ export async function copyEvent(ctx: AppContext, actor: AccountActor, eventId: n
       )
     }
     for (const hook of onEventCopied) await hook(ctx, trx, { id: source.id, agencyId: source.agency_id }, { id: copy.id, agencyId })
+    await audit(ctx, trx, { agencyId, actor, action: 'event.copy', entityType: 'event', entityId: copy.id, eventId: copy.id, detail: { from: source.id, status: input.status } })
     return copy
   })
 }
@@ -188,14 +196,22 @@ export async function copyEvent(ctx: AppContext, actor: AccountActor, eventId: n
 export async function setArchived(ctx: AppContext, actor: AccountActor, eventId: number, archived: boolean): Promise<EventRow> {
   const e = await eventOfAgency(ctx, actor, eventId)
   if (e.status === 'DELETED') throw notFound()
-  return ctx.db.updateTable('event').set({ archived, updated_at: isoNow(ctx.clock.now()) }).where('id', '=', eventId).returningAll().executeTakeFirstOrThrow()
+  return ctx.db.transaction().execute(async (trx) => {
+    const r = await trx.updateTable('event').set({ archived, updated_at: isoNow(ctx.clock.now()) }).where('id', '=', eventId).returningAll().executeTakeFirstOrThrow()
+    await audit(ctx, trx, { agencyId: e.agency_id, actor, action: archived ? 'event.archive' : 'event.unarchive', entityType: 'event', entityId: eventId, eventId })
+    return r
+  })
 }
 
 /** Soft delete: guests and statistics stay, the public page answers 404. */
 export async function deleteEvent(ctx: AppContext, actor: AccountActor, eventId: number): Promise<EventRow> {
   const e = await eventOfAgency(ctx, actor, eventId)
   if (e.status === 'DELETED') throw notFound()
-  return ctx.db.updateTable('event').set({ status: 'DELETED', updated_at: isoNow(ctx.clock.now()) }).where('id', '=', eventId).returningAll().executeTakeFirstOrThrow()
+  return ctx.db.transaction().execute(async (trx) => {
+    const r = await trx.updateTable('event').set({ status: 'DELETED', updated_at: isoNow(ctx.clock.now()) }).where('id', '=', eventId).returningAll().executeTakeFirstOrThrow()
+    await audit(ctx, trx, { agencyId: e.agency_id, actor, action: 'event.delete', entityType: 'event', entityId: eventId, eventId, changes: { status: [e.status, 'DELETED'] } })
+    return r
+  })
 }
 
 export async function restoreEvent(ctx: AppContext, actor: AccountActor, eventId: number): Promise<EventRow> {
@@ -203,6 +219,8 @@ export async function restoreEvent(ctx: AppContext, actor: AccountActor, eventId
     const e = await eventOfAgency(ctx, actor, eventId, trx)
     if (e.status !== 'DELETED') throw new AppError(409, 'EVENT_NOT_DELETED')
     await assertWithinLimit(ctx, trx, actor.account.agency_id, 'events')
-    return trx.updateTable('event').set({ status: 'OK', updated_at: isoNow(ctx.clock.now()) }).where('id', '=', eventId).returningAll().executeTakeFirstOrThrow()
+    const r = await trx.updateTable('event').set({ status: 'OK', updated_at: isoNow(ctx.clock.now()) }).where('id', '=', eventId).returningAll().executeTakeFirstOrThrow()
+    await audit(ctx, trx, { agencyId: e.agency_id, actor, action: 'event.restore', entityType: 'event', entityId: eventId, eventId, changes: { status: ['DELETED', 'OK'] } })
+    return r
   })
 }

@@ -1,6 +1,7 @@
 // Login (password, then two-factor when a method is enabled), first-start setup.
 import { sql } from 'kysely'
 import type { AppContext } from '../../context'
+import { audit } from '../audit/service'
 import type { Db } from '../../db/database'
 import { fromJson, isoNow, toJson } from '../../db/types'
 import { AppError } from '../../shared/errors'
@@ -11,7 +12,7 @@ import type { LoginBody, SetupBody } from './model'
 import { hashPassword, verifyPassword } from './passwords'
 import { forgive, throttle } from './rate-limit'
 import { type AccountWithAgency, countUsers, findUserByEmail, findUserById, insertUser, listAccountsOfUser } from './repository'
-import { isGuestRole } from './roles'
+import { ORGANISER_ROLES, isGuestRole } from './roles'
 import { createSession, invalidateSession, validateSessionToken } from './session'
 import { enabledMethods, verifyLoginCode } from './tfa'
 import { hashSecret } from './tokens'
@@ -73,7 +74,10 @@ export async function login(ctx: AppContext, input: LoginBody, meta: LoginMeta):
   await throttle(ctx, checks)
   const user = await findUserByEmail(ctx.db, input.email)
   const ok = await verifyPassword(user, input.password)
-  if (!ok || !user) throw new AppError(401, 'INVALID_CREDENTIALS')
+  if (!ok || !user) {
+    if (user) await auditStaff(ctx, user, 'auth.login.failed')
+    throw new AppError(401, 'INVALID_CREDENTIALS')
+  }
   await forgive(ctx, checks)
   const methods = await enabledMethods(ctx.db, user.id)
   if (methods.length) {
@@ -95,6 +99,7 @@ export async function loginSecondStep(ctx: AppContext, cookieToken: string | nul
   const pending = await pendingLogin(ctx, cookieToken)
   if (!pending) throw new AppError(401, 'NOT_AUTHENTICATED')
   if (!(await verifyLoginCode(ctx, pending.user, code, methodId, meta.ip))) {
+    await auditStaff(ctx, pending.user, 'auth.tfa.failed')
     throw new AppError(400, 'TFA_TOKEN_INVALID', { fields: [{ field: 'token', errorType: 'TFA_TOKEN_INVALID' }] })
   }
   // a fresh session id after the second factor (the pending one could have been observed)
@@ -109,8 +114,20 @@ async function completeLogin(ctx: AppContext, user: AppUserRow, meta: LoginMeta)
   const organiser = usable.filter((a) => !isGuestRole(a.user_role))
   const preselect = organiser.length === 1 ? organiser[0].id : organiser.length === 0 && usable.length === 1 ? usable[0].id : null
   const { token, session } = await createSession(ctx, user.id, { accountId: preselect, userAgent: meta.userAgent, ip: meta.ip })
+  await auditStaff(ctx, user, 'auth.login', organiser.map((a) => a.agency_id))
   await rememberDevice(ctx, user, meta)
   return { kind: 'done', token, session, user, accounts }
+}
+
+/**
+ * Logins of staff go into the audit log of each agency they work for (a guest's login is not an
+ * organiser's action); `agencies` when the caller knows them already.
+ */
+async function auditStaff(ctx: AppContext, user: AppUserRow, action: 'auth.login' | 'auth.login.failed' | 'auth.tfa.failed', agencies?: number[]) {
+  const ids =
+    agencies ??
+    (await ctx.db.selectFrom('account').select('agency_id').where('user_id', '=', user.id).where('user_role', 'in', [...ORGANISER_ROLES]).execute()).map((a) => a.agency_id)
+  for (const agencyId of new Set(ids)) await audit(ctx, ctx.db, { agencyId, actor: action === 'auth.login' ? { user } : null, actorEmail: user.email, action, entityType: 'user', entityId: user.id })
 }
 
 const KNOWN_DEVICES = 10

@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
+import { audit } from '../audit/service'
 import { idParam } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
@@ -49,7 +50,9 @@ export function importRoutes(ctx: AppContext) {
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.IMPORT')
         c.set.status = 202
-        return taskDto(await startImport(ctx, actor, c.params.id, c.params.importId, c.body, false))
+        const task = await startImport(ctx, actor, c.params.id, c.params.importId, c.body, false)
+        await audit(ctx, ctx.db, { agencyId: actor.account.agency_id, actor, action: 'guests.import', entityType: 'import', entityId: c.params.importId, eventId: c.params.id, detail: { task: task.id } })
+        return taskDto(task)
       },
       { params: ImportParams, body: ImportRunInput, detail: { tags: ['imports'], summary: 'Import an uploaded CSV (background task; all valid rows in one transaction or nothing)' } },
     )
@@ -59,6 +62,8 @@ export function importRoutes(ctx: AppContext) {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.EXPORT')
         const event = await eventOfAgency(ctx, actor, c.params.id)
         const s = parseGuestQuery(c.query)
+        // personal data leaves the system: who took which selection
+        await audit(ctx, ctx.db, { agencyId: event.agency_id, actor, action: 'guests.export', entityType: 'event', entityId: event.id, eventId: event.id, detail: { filter: c.query } })
         return new Response(exportCsv(ctx, event, s), {
           headers: {
             'content-type': 'text/csv; charset=utf-8',
@@ -74,7 +79,9 @@ export function importRoutes(ctx: AppContext) {
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.INVITE')
         c.set.status = 202
-        return taskDto(await startInvitations(ctx, actor, c.params.id, c.body))
+        const task = await startInvitations(ctx, actor, c.params.id, c.body)
+        await audit(ctx, ctx.db, { agencyId: actor.account.agency_id, actor, action: 'invitations.send', entityType: 'event', entityId: c.params.id, eventId: c.params.id, detail: { task: task.id } })
+        return taskDto(task)
       },
       { params: EventParams, body: InvitationInput, detail: { tags: ['imports'], summary: 'Invite the filtered guests by mail (background task)' } },
     )

@@ -11,6 +11,7 @@ import { can } from '../../../server/modules/identity/roles'
 import { AccountArea } from '../account'
 import { GuestInfoPage, ReportsPage } from './guest-info'
 import { AgreementsPage } from './agreements'
+import { AuditPage } from './audit'
 import { EventCreate } from './event-form'
 import { EventPage } from './event-page'
 import { EventsList } from './events-list'
@@ -40,7 +41,7 @@ function OrganiserShell() {
   if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
   if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
-  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') })
+  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') }, { href: '/agency/audit', label: t('audit.nav') })
   return (
     <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={[account?.firstName, account?.lastName].filter(Boolean).join(' ') || data.user.email}>
       <Switch>
@@ -75,6 +76,11 @@ function OrganiserShell() {
               <Route path="/agency/sales">
                 <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
                   <SalesSettingsPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/audit">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <AuditPage />
                 </RouteGuard>
               </Route>
               <Route path="/agency/abo">
