@@ -359,6 +359,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
             </p>
           )}
           {!current.canCheckin && !current.payment?.ticketBlocked && <Alert tone="error">{t('checkin.notAllowed')}</Alert>}
+          <DeskPayment eventId={event.id} payment={current.payment} onPaid={() => refresh(current)} />
           <ul class="desk-persons">
             {current.persons.map((p) => (
               <li key={p.person} class={`desk-person state-${p.checkState}`}>
@@ -385,7 +386,6 @@ export function CheckinDesk({ event }: { event: EventFull }) {
               </li>
             ))}
           </ul>
-          <DeskPayment eventId={event.id} payment={current.payment} onPaid={() => refresh(current)} />
           <div class="button-row">
             {current.persons.length > 1 && anyOpen && (
               <Button busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: 'ALL' })}>
