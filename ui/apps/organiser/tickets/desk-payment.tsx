@@ -21,6 +21,8 @@ export interface DeskPaymentInfo {
   amountDue: number
   /** UNPAID, PAYMENT_PENDING, CANCELED, REFUNDED, or null for a valid ticket */
   ticketBlocked: string | null
+  /** whether the desk can record its payment (bought and not paid, not online) */
+  canRecord: boolean
 }
 
 const money = (cents: number, currency: string | null) => `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
@@ -32,7 +34,7 @@ export function DeskPayment({ eventId, payment, onPaid }: { eventId: number; pay
   const amount = money(p.amountDue, p.currency)
   const params = { amount, number: p.number ?? '' }
   // what the desk can take: the amount due of an order bought and not paid (never an online payment under way)
-  const canRecord = p.amountDue > 0 && (p.ticketBlocked === 'UNPAID' || (p.ticketBlocked === null && p.method === 'LOCATION'))
+  const canRecord = p.canRecord && p.amountDue > 0 && (p.ticketBlocked === 'UNPAID' || (p.ticketBlocked === null && p.method === 'LOCATION'))
   const text =
     p.ticketBlocked === 'UNPAID'
       ? t('checkin.payment.unpaid', params)
