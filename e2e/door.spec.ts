@@ -109,6 +109,13 @@ test('at the door: an unpaid transfer has no ticket until the desk records its p
     const codes = zbarDecode(png)
     expect(codes).toHaveLength(2)
     for (const c of codes) expect(c).toMatch(/^E1-[0-9A-Z]+-[0-9A-Z]+-[0-9A-Z]+-[0-9A-Z]{4}-[0-9A-Z]{16}$/)
+    // the confirmation mail: the order's mail had no ticket while unpaid; the payment's mail carries the same codes
+    const received = await server.smtp.waitFor((m) => m.to.includes(email) && /Bestellung/.test(m.subject), 15_000)
+    expect(received.parsed.attachments.some((a) => /^Ticket/.test(a.filename ?? ''))).toBe(false)
+    const paidMail = await server.smtp.waitFor((m) => m.to.includes(email) && m.subject.startsWith('Zahlung erhalten'), 15_000)
+    const mailed = paidMail.parsed.attachments.find((a) => /^Ticket/.test(a.filename ?? ''))
+    expect(mailed).toBeTruthy()
+    expect(zbarDecode(pdfPageToPng(mailed!.content as Buffer)).sort()).toEqual([...codes].sort())
     const short = /Ticket-Code: ([0-9A-Z]{5}-[0-9A-Z]{5})/.exec(spawnSync('pdftotext', ['-layout', pdfFile, '-'], { encoding: 'utf8' }).stdout)?.[1]
     expect(short).toBeTruthy()
 
