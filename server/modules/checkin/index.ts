@@ -8,6 +8,7 @@ import { idParam } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
 import { requireGuest, requireOrganiser } from '../identity/auth'
 import { detailParts } from '../visitors/detail'
+import { assertTicketValid } from '../documents/service'
 import { CheckinInput, LookupQuery } from './model'
 import { CHECKIN_STATUSES, checkinCounts, lookup, performCheckin, presenceOf } from './service'
 import { signTicketCode } from './signed-code'
@@ -69,6 +70,9 @@ export function checkinRoutes(ctx: AppContext) {
         const v = await ctx.db.selectFrom('event_visitor').select(['id', 'user_id', 'status', 'event_id']).where('id', '=', c.params.vid).executeTakeFirst()
         if (!v || v.user_id !== guest.user.id) throw notFound()
         if (!(CHECKIN_STATUSES as readonly string[]).includes(v.status)) throw new AppError(409, 'NO_TICKET')
+        // no QR code before the ticket is valid (an order waiting for its money): the error says why
+        const event = await ctx.db.selectFrom('event').select('invoice_tickets').where('id', '=', v.event_id).executeTakeFirstOrThrow()
+        await assertTicketValid(ctx, v.id, event)
         const code = await ensureTicketCode(ctx.db, v.id)
         // the QR carries the signed payload (signed-code.ts); the short code stays for typing at the desk
         const qrPayload = signTicketCode(ctx.secrets.signingKey, { eventId: v.event_id, visitorId: v.id, person: 0, ticketCode: code })

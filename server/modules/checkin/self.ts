@@ -12,7 +12,8 @@ import { agreementsOfVisitor, signAgreements } from '../agreements/service'
 import type { EventRow } from '../events/events.table'
 import { escortDto } from '../visitors/dto'
 import type { EventVisitorRow } from '../visitors/visitors.table'
-import { CHECKIN_STATUSES, escortsOf, hasAgreements, performCheckin } from './service'
+import { CHECKIN_STATUSES, type DeskVisitor, escortsOf, hasAgreements, performCheckin } from './service'
+import { orderStateOf, ticketBlock, withLatestOrder } from './ticket-validity'
 import type { Person } from './model'
 import { prepared } from '../../db/prepared'
 import type { CheckInOutInput } from './self-model'
@@ -24,12 +25,13 @@ import type { CheckInOutInput } from './self-model'
 export const selfCheckinTokenParts: Array<(ctx: AppContext, v: EventVisitorRow, event: EventRow) => Promise<Record<string, string | null>>> = []
 
 // the hot path's statements, compiled once (db/prepared.ts)
-const visitorByToken = prepared((db, p: { token: string }) => db.selectFrom('event_visitor').selectAll().where('event_token', '=', p.token))
+// the registration with its latest ticket order (ticket-validity.ts): a ticket not (yet) valid is refused without another query
+const visitorByToken = prepared((db, p: { token: string }) => withLatestOrder(db.selectFrom('event_visitor as v').selectAll('v').where('v.event_token', '=', p.token)))
 const eventById = prepared((db, p: { id: number }) => db.selectFrom('event').selectAll().where('id', '=', p.id))
-const visitorById = prepared((db, p: { id: number }) => db.selectFrom('event_visitor').selectAll().where('id', '=', p.id))
+const visitorById = prepared((db, p: { id: number }) => withLatestOrder(db.selectFrom('event_visitor as v').selectAll('v').where('v.id', '=', p.id)))
 
 async function byToken(db: Db, token: string) {
-  const v = (await visitorByToken.first(db, { token })) as EventVisitorRow | undefined
+  const v = (await visitorByToken.first(db, { token })) as DeskVisitor | undefined
   if (!v || v.status === 'DELETED') throw notFound()
   const event = (await eventById.first(db, { id: v.event_id })) as EventRow | undefined
   if (!event || event.status === 'DELETED') throw notFound()
@@ -62,8 +64,10 @@ export async function prepareCheckin(ctx: AppContext, token: string) {
  * The dialog's view. After a check-in the persons' states come from its answer (`after`), so the hot
  * path reads the registration once more only for its flags, not the escorts again.
  */
-async function selfCheckinView(ctx: AppContext, visitorId: number, event: EventRow, after?: Person[], known?: EventVisitorRow) {
-  const v = known ?? ((await visitorById.first(ctx.db, { id: visitorId })) as EventVisitorRow)
+async function selfCheckinView(ctx: AppContext, visitorId: number, event: EventRow, after?: Person[], known?: DeskVisitor) {
+  const v = known ?? ((await visitorById.first(ctx.db, { id: visitorId })) as DeskVisitor)
+  // a ticket that is not (yet) valid (ticket-validity.ts): why, so the page can say it
+  const ticketBlocked = ticketBlock(orderStateOf(v), event.invoice_tickets)
   const [escortRows, agreements, extra] = await Promise.all([
     after ? Promise.resolve([]) : escortsOf(ctx.db, v),
     (await hasAgreements(ctx.db, event)) ? agreementsOfVisitor(ctx, event, v.id) : Promise.resolve([]),
@@ -90,7 +94,9 @@ async function selfCheckinView(ctx: AppContext, visitorId: number, event: EventR
     mainGuestCheckinDate: v.main_guest_checkin_date,
     mainGuestCheckoutDate: v.main_guest_checkout_date,
     escortPersons: escorts,
-    canCheckin: (CHECKIN_STATUSES as readonly string[]).includes(v.status),
+    canCheckin: (CHECKIN_STATUSES as readonly string[]).includes(v.status) && !ticketBlocked,
+    /** UNPAID, PAYMENT_PENDING, CANCELED, REFUNDED: the ticket order does not admit (yet); null otherwise */
+    ticketBlocked,
     allowSelfCheckin: bool(event.allow_self_checkin),
     allowSelfCheckout: bool(event.allow_self_checkout),
     checkinOpened: isOpen,
@@ -124,7 +130,7 @@ export async function selfCheckInOut(ctx: AppContext, input: CheckInOutInput) {
   }
   // the registration after the change, from the check-in's own answer (no second read)
   const main = result.persons?.find((p) => p.person === 0)
-  const after: EventVisitorRow | undefined =
+  const after: DeskVisitor | undefined =
     result.persons && main
       ? {
           ...v,

@@ -14,7 +14,8 @@ import { normaliseCode, visitorQuery } from '../visitors/repository'
 import { GuestFilter } from '../visitors/model'
 import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
 import { chairsOfVisitors } from '../seating/holds'
-import { generationOf, looksSigned, verifyTicketCode } from './signed-code'
+import { generationOf, looksSigned, scanSpellings, type SignedCode, verifyTicketCode } from './signed-code'
+import { BLOCK_ERROR, type OrderColumns, orderStateOf, paymentView, ticketBlock, withLatestOrder } from './ticket-validity'
 import { ensureTicketCode, formatTicketCode } from './ticket'
 import type { CheckinInput, Person } from './model'
 
@@ -67,9 +68,13 @@ const canCheckIn = (status: string) => (CHECKIN_STATUSES as readonly string[]).i
 
 // The check-in hot path's statements, compiled once (db/prepared.ts): building a Kysely query costs
 // more than the statement itself.
-const visitorByCode = prepared((db, p: { code: string }) => db.selectFrom('event_visitor').selectAll().where('ticket_code', '=', p.code))
-const visitorById = prepared((db, p: { id: number }) => db.selectFrom('event_visitor').selectAll().where('id', '=', p.id))
-const visitorInEvent = prepared((db, p: { id: number; eventId: number }) => db.selectFrom('event_visitor').selectAll().where('id', '=', p.id).where('event_id', '=', p.eventId))
+// Each read of the registration brings its latest ticket order along (ticket-validity.ts): whether the
+// ticket is valid is decided without another query.
+/** a registration as the desk reads it: the row and its latest order's columns */
+export type DeskVisitor = EventVisitorRow & Partial<OrderColumns>
+const visitorByCode = prepared((db, p: { code: string }) => withLatestOrder(db.selectFrom('event_visitor as v').selectAll('v').where('v.ticket_code', '=', p.code)))
+const visitorById = prepared((db, p: { id: number }) => withLatestOrder(db.selectFrom('event_visitor as v').selectAll('v').where('v.id', '=', p.id)))
+const visitorInEvent = prepared((db, p: { id: number; eventId: number }) => withLatestOrder(db.selectFrom('event_visitor as v').selectAll('v').where('v.id', '=', p.id).where('v.event_id', '=', p.eventId)))
 const checkInMain = prepared((db, p: { id: number; now: string }) =>
   db
     .updateTable('event_visitor')
@@ -163,7 +168,11 @@ async function checkedInBy(db: Db, visitorId: number): Promise<Map<number, { by:
 }
 
 /** What the desk shows for one registration. */
-export async function registrationView(ctx: AppContext, event: EventRow, v: EventVisitorRow, escorts?: EscortPersonRow[]) {
+export async function registrationView(ctx: AppContext, event: EventRow, v0: EventVisitorRow | DeskVisitor, escorts?: EscortPersonRow[]) {
+  // a row read without its order (another module's call): read the order now
+  const v: DeskVisitor = 'tko_id' in v0 ? v0 : (((await visitorById.first(ctx.db, { id: v0.id })) as DeskVisitor | undefined) ?? v0)
+  const payment = paymentView(v, event.invoice_tickets)
+  const admissible = canCheckIn(v.status) && !payment?.ticketBlocked
   const [es, agreements, decisions, by, chairs] = await Promise.all([
     escorts ? Promise.resolve(escorts) : escortsOf(ctx.db, v),
     effectiveAgreements(ctx.db, event),
@@ -185,7 +194,9 @@ export async function registrationView(ctx: AppContext, event: EventRow, v: Even
     company: v.company,
     // codes are made on first use: a guest who never opened the QR code has one at the desk too
     ticketCode: v.ticket_code ? formatTicketCode(v.ticket_code) : canCheckIn(v.status) ? formatTicketCode(await ensureTicketCode(ctx.db, v.id)) : null,
-    canCheckin: canCheckIn(v.status),
+    canCheckin: admissible,
+    /** the ticket order: what is due and whether the ticket is valid (null without an order) */
+    payment,
     persons: personsOf(v, es).map((p) => (p.checkState === 'CHECKED_IN' ? { ...p, checkinBy: by.get(p.person)?.by ?? null, checkinOrigin: by.get(p.person)?.origin ?? null } : p)),
     /** the seats on the event's seating plan (label per chair) */
     chairs: chairs.get(v.id) ?? [],
@@ -194,7 +205,7 @@ export async function registrationView(ctx: AppContext, event: EventRow, v: Even
   }
 }
 
-async function findByCode(ctx: AppContext, event: EventRow, raw: string): Promise<EventVisitorRow> {
+async function findByCode(ctx: AppContext, event: EventRow, raw: string): Promise<DeskVisitor> {
   return (await findByScan(ctx, event, raw)).v
 }
 
@@ -203,18 +214,22 @@ async function findByCode(ctx: AppContext, event: EventRow, raw: string): Promis
  * whose signature does not match is refused before any database read; a genuine one whose ticket code
  * has changed since (the place was passed on) is refused like an unknown one.
  */
-export async function findByScan(ctx: AppContext, event: EventRow, raw: string): Promise<{ v: EventVisitorRow; person: number | null }> {
-  let v: EventVisitorRow | undefined
+export async function findByScan(ctx: AppContext, event: EventRow, raw: string): Promise<{ v: DeskVisitor; person: number | null }> {
+  let v: DeskVisitor | undefined
   let person: number | null = null
-  if (looksSigned(raw)) {
-    const signed = verifyTicketCode(ctx.secrets.signingKey, raw)
+  const spellings = scanSpellings(raw)
+  if (looksSigned(spellings[0])) {
+    let signed: SignedCode | null = null
+    for (const s of spellings) if (!signed) signed = verifyTicketCode(ctx.secrets.signingKey, s)
     if (!signed) throw new AppError(404, 'TICKET_NOT_FOUND')
-    v = (await visitorById.first(ctx.db, { id: signed.visitorId })) as EventVisitorRow | undefined
+    v = (await visitorById.first(ctx.db, { id: signed.visitorId })) as DeskVisitor | undefined
     if (!v || v.event_id !== signed.eventId || !v.ticket_code || generationOf(v.ticket_code) !== signed.generation) throw new AppError(404, 'TICKET_NOT_FOUND')
     person = signed.person
   } else {
-    const code = normaliseCode(raw)
-    v = code.length === 10 ? ((await visitorByCode.first(ctx.db, { code })) as EventVisitorRow | undefined) : undefined
+    for (const s of spellings) {
+      const code = normaliseCode(s)
+      if (!v && code.length === 10) v = (await visitorByCode.first(ctx.db, { code })) as DeskVisitor | undefined
+    }
   }
   if (!v) throw new AppError(404, 'TICKET_NOT_FOUND')
   if (v.event_id !== event.id) {
@@ -225,14 +240,29 @@ export async function findByScan(ctx: AppContext, event: EventRow, raw: string):
   return { v, person }
 }
 
+/** Whether a search text is a code (signed, or the short one as typed) rather than a name. */
+const looksLikeCode = (q: string) => looksSigned(scanSpellings(q)[0]) || /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/i.test(q.trim())
+
 export async function lookup(ctx: AppContext, event: EventRow, q: { code?: string; search?: string }) {
-  if (q.code) {
-    const scan = await findByScan(ctx, event, q.code)
-    return { items: [{ ...(await registrationView(ctx, event, scan.v)), scannedPerson: scan.person }] }
-  }
+  if (q.code) return { items: [await scanned(ctx, event, q.code)] }
   if (!q.search) return { items: [] }
-  const rows = await visitorQuery(ctx.db, event.id, GuestFilter.parse({}), q.search).selectAll('v').orderBy('v.last_name').orderBy('v.first_name').limit(20).execute()
+  // a scan sent as a name search (a desk or client that could not tell) is still a code
+  if (looksLikeCode(q.search)) {
+    try {
+      return { items: [await scanned(ctx, event, q.search)] }
+    } catch (e) {
+      if (!(e instanceof AppError && e.status === 404)) throw e
+      // a signed code that is not (any more) valid finds nobody; a name that looks like a short code searches on
+      if (looksSigned(scanSpellings(q.search)[0])) return { items: [] }
+    }
+  }
+  const rows = (await withLatestOrder(visitorQuery(ctx.db, event.id, GuestFilter.parse({}), q.search).selectAll('v')).orderBy('v.last_name').orderBy('v.first_name').limit(20).execute()) as DeskVisitor[]
   return { items: await Promise.all(rows.map((v) => registrationView(ctx, event, v))) }
+}
+
+async function scanned(ctx: AppContext, event: EventRow, code: string) {
+  const scan = await findByScan(ctx, event, code)
+  return { ...(await registrationView(ctx, event, scan.v)), scannedPerson: scan.person }
 }
 
 function select(p: 'ALL' | number[], persons: Person[], eligible: (x: Person) => boolean): Person[] {
@@ -249,7 +279,7 @@ function select(p: 'ALL' | number[], persons: Person[], eligible: (x: Person) =>
 const nameOf = (p: Person) => [p.firstName, p.lastName].filter(Boolean).join(' ')
 
 /** `known`: the registration row the caller just read (self check-in found it by its token). */
-export async function performCheckin(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF' = 'DESK', known?: EventVisitorRow) {
+export async function performCheckin(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF' = 'DESK', known?: DeskVisitor) {
   try {
     return await checkinOnce(ctx, event, accountId, input, origin, known)
   } catch (e) {
@@ -262,14 +292,17 @@ export async function performCheckin(ctx: AppContext, event: EventRow, accountId
   }
 }
 
-async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF', known?: EventVisitorRow) {
-  const v = known && known.event_id === event.id ? known : input.code ? await findByCode(ctx, event, input.code) : ((await visitorInEvent.first(ctx.db, { id: input.visitorId!, eventId: event.id })) as EventVisitorRow | undefined)
+async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF', known?: DeskVisitor) {
+  const v = known && known.event_id === event.id && 'tko_id' in known ? known : input.code ? await findByCode(ctx, event, input.code) : ((await visitorInEvent.first(ctx.db, { id: input.visitorId ?? known!.id, eventId: event.id })) as DeskVisitor | undefined)
   if (!v) throw notFound()
   const escorts = await escortsOf(ctx.db, v)
   const persons = personsOf(v, escorts)
   const toIn = select(input.checkinGuests, persons, (x) => x.checkState !== 'CHECKED_IN')
   const toOut = select(input.checkoutGuests, persons, (x) => x.checkState === 'CHECKED_IN')
   if (toIn.length && !canCheckIn(v.status)) throw new AppError(409, 'CHECKIN_STATUS', { params: { status: v.status } })
+  // only a valid ticket admits (ticket-validity.ts): the desk records the payment first
+  const block = toIn.length ? ticketBlock(orderStateOf(v), event.invoice_tickets) : null
+  if (block) throw new AppError(409, BLOCK_ERROR[block], { params: { number: v.tko_number ?? '' }, extra: { payment: paymentView(v, event.invoice_tickets) } })
   if (input.checkinGuests === 'ALL' && !toIn.length && input.checkoutGuests !== 'ALL' && !toOut.length) throw new AppError(409, 'ALL_CHECKED_IN')
   if (input.checkoutGuests === 'ALL' && !toOut.length && !toIn.length) throw new AppError(409, 'NONE_CHECKED_IN')
   if (toIn.length && !input.ignoreMissingAgreements && (await hasRequiredAgreements(ctx.db, event))) {

@@ -103,3 +103,16 @@ export function verifyTicketCode(signingKey: string, raw: string): SignedCode | 
   if (!timingSafeEqual(expected, given)) return null
   return { eventId, visitorId, person, generation: m[4] }
 }
+
+/**
+ * What a hand scanner may have typed for a code (issue 20 A): scanners type the QR's text as key
+ * presses in their own keyboard layout, and one set to US English typing into a German layout sends
+ * 'ß' for '-' and swaps Y and Z. The spellings to try, the typed one first; 'ß' is always read as '-'
+ * (neither code alphabet has it). The Y/Z swap is tried only when the typed text does not verify
+ * (signed) or find a code: an 80-bit MAC or a unique code cannot match by accident.
+ */
+export function scanSpellings(raw: string): string[] {
+  const typed = raw.trim().replace(/ß/g, '-').toUpperCase()
+  const swapped = typed.replace(/[YZ]/g, (c) => (c === 'Y' ? 'Z' : 'Y'))
+  return swapped === typed ? [typed] : [typed, swapped]
+}

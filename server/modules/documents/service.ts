@@ -4,10 +4,11 @@ import { createHash } from 'node:crypto'
 import type { AppContext } from '../../context'
 import { formatDate, formatTime } from '../../i18n/format'
 import { t as translate } from '../../i18n/catalogue'
-import { notFound } from '../../shared/errors'
+import { AppError, notFound } from '../../shared/errors'
 import { findAsset, variantBytes } from '../assets/service'
 import { signTicketCode } from '../checkin/signed-code'
 import { ensureTicketCode, formatTicketCode } from '../checkin/ticket'
+import { BLOCK_ERROR, type TicketBlock, ticketBlock } from '../checkin/ticket-validity'
 import type { EventRow } from '../events/events.table'
 import { ENTRY_PASS_FEATURE } from '../identity/dto'
 import type { GuestActor } from '../identity/auth'
@@ -52,10 +53,31 @@ async function resolve(ctx: AppContext, token: string): Promise<Resolved> {
   return { kind, v, event, agency }
 }
 
+/**
+ * Why a registered guest's ticket is not valid (yet), from its latest ticket order and the event's
+ * invoice setting (checkin/ticket-validity.ts); null for a valid ticket and for registrations without
+ * an order.
+ */
+export async function ticketBlockOfVisitor(ctx: AppContext, visitorId: number, event: Pick<EventRow, 'invoice_tickets'>): Promise<{ block: TicketBlock; number: string } | null> {
+  const o = await ctx.db.selectFrom('ticket_order').select(['status', 'payment_method', 'number']).where('visitor_id', '=', visitorId).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  const block = ticketBlock(o, event.invoice_tickets)
+  return block ? { block, number: o!.number } : null
+}
+
+/** Refuses a ticket document (ticket, entry ticket, name tags, wallet) of a ticket that is not valid, saying why. */
+export async function assertTicketValid(ctx: AppContext, visitorId: number, event: Pick<EventRow, 'invoice_tickets'>) {
+  const b = await ticketBlockOfVisitor(ctx, visitorId, event)
+  if (b) throw new AppError(409, BLOCK_ERROR[b.block], { params: { number: b.number } })
+}
+
 export async function download(ctx: AppContext, token: string, document?: string): Promise<Download | { redirect: string }> {
   const r = await resolve(ctx, token)
   const { kind, v } = r
   const registered = isRegistered(v.status)
+  // the ticket documents exist only for a valid ticket (an order waiting for its money has none);
+  // the calendar entry and the invitation are no tickets
+  const ticketDocument = kind === 'WALLET' || (kind === 'PDF' && (document === undefined ? registered : document !== 'invitation'))
+  if (registered && ticketDocument) await assertTicketValid(ctx, v.id, r.event)
   if (kind === 'ICS') {
     if (document || !registered) throw notFound()
     return icsDownload(ctx, r)
@@ -91,6 +113,8 @@ export async function ticketPdfOfVisitor(ctx: AppContext, visitorId: number): Pr
   if (!v || !isRegistered(v.status)) return null
   const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', v.event_id).executeTakeFirst()
   if (!event || event.status === 'DELETED') return null
+  // no ticket before it is valid (a transfer's money, an invoice paid first when the event says so)
+  if (await ticketBlockOfVisitor(ctx, v.id, event)) return null
   const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
   return pdfDownload(ctx, { kind: 'PDF', v, event, agency }, ctx.license.features.includes(ENTRY_PASS_FEATURE) ? 'entryTicket' : 'ticket')
 }

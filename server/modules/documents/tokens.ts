@@ -6,6 +6,7 @@ import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { randomString } from '../identity/tokens'
 import { ENTRY_PASS_FEATURE } from '../identity/dto'
+import { type TicketBlock, ticketBlock } from '../checkin/ticket-validity'
 
 /** Registrations with a ticket, calendar entry and wallet pass. */
 export const REGISTERED_STATUSES = ['CONFIRMED', 'APPEARED'] as const
@@ -102,7 +103,7 @@ export interface TokenSource {
  * up; under SYSTEM_COVIDOO only the entry-ticket PDF. Other statuses: none (the invitation PDF comes
  * from prepareDownloadInvitation).
  */
-export async function dashboardTokens(ctx: AppContext, rows: TokenSource[]): Promise<Map<number, DocumentTokens>> {
+export async function dashboardTokens(ctx: AppContext, rows: TokenSource[], blocks: Map<number, TicketBlock> = new Map()): Promise<Map<number, DocumentTokens>> {
   const out = new Map<number, DocumentTokens>()
   const registered = rows.filter((r) => isRegistered(r.v_status))
   const entryPass = ctx.license.features.includes(ENTRY_PASS_FEATURE)
@@ -114,10 +115,15 @@ export async function dashboardTokens(ctx: AppContext, rows: TokenSource[]): Pro
       continue
     }
     if (entryPass) {
-      out.set(r.v_id, { downloadToken: r.v_download_token, downloadLinkTicket: downloadPath(r.v_download_token) })
+      out.set(r.v_id, blocks.has(r.v_id) ? {} : { downloadToken: r.v_download_token, downloadLinkTicket: downloadPath(r.v_download_token) })
       continue
     }
     const ics = r.v_download_token_ics ?? filled.get(r.v_id)!.ics
+    // a ticket that is not valid (yet): the calendar entry only, no ticket documents (issue 20 B)
+    if (blocks.has(r.v_id)) {
+      out.set(r.v_id, { downloadTokenIcs: ics, downloadLinkIcs: downloadPath(ics) })
+      continue
+    }
     const walletToken = r.v_download_token_wallet ?? filled.get(r.v_id)!.wallet
     const w = wallets.get(r.agency_id) ?? { apple: false, google: false }
     const t: DocumentTokens = {
@@ -131,6 +137,24 @@ export async function dashboardTokens(ctx: AppContext, rows: TokenSource[]): Pro
     if (w.apple) t.downloadLinkAppleWallet = downloadPath(walletToken)
     if (w.google) t.downloadLinkGoogleWallet = downloadPath(walletToken, 'google')
     out.set(r.v_id, t)
+  }
+  return out
+}
+
+/**
+ * Why each registered registration's ticket is not valid (yet), from its latest ticket order and its
+ * event's invoice setting (checkin/ticket-validity.ts), in one query; registrations with a valid
+ * ticket (or without an order) are not in the map.
+ */
+export async function ticketBlocks(db: Db, rows: Array<{ v_id: number; v_status: string; invoice_tickets: string }>): Promise<Map<number, TicketBlock>> {
+  const out = new Map<number, TicketBlock>()
+  const registered = rows.filter((r) => isRegistered(r.v_status))
+  if (!registered.length) return out
+  const orders = await db.selectFrom('ticket_order').select(['visitor_id', 'status', 'payment_method']).where('visitor_id', 'in', registered.map((r) => r.v_id)).orderBy('id').execute()
+  const latest = new Map(orders.map((o) => [o.visitor_id!, o]))
+  for (const r of registered) {
+    const block = ticketBlock(latest.get(r.v_id), r.invoice_tickets)
+    if (block) out.set(r.v_id, block)
   }
   return out
 }

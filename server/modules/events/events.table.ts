@@ -35,6 +35,8 @@ export interface EventTable {
   disabled_covid_states: GenJson<string[]>
   max_visitor_per_subscription: Generated<number>
   currency: Generated<string>
+  /** pay by invoice: AT_ONCE (tickets when ordered) or AFTER_PAYMENT (migration 2026-11-28-100) */
+  invoice_tickets: Generated<string>
   registration_button_type: Generated<string>
   external_confirmation_link: string | null
   external_confirmation_label: string | null

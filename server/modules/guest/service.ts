@@ -7,7 +7,7 @@ import { bool, fromJson } from '../../db/types'
 import { waitingListPositions } from '../visitors/repository'
 import { canEditData, registrationExpired } from './details'
 import { canTransfer, transferDeadline } from './transfer'
-import { dashboardTokens } from '../documents/tokens'
+import { dashboardTokens, ticketBlocks } from '../documents/tokens'
 import { missingRequiredAgreements } from '../agreements/repository'
 import { guestOrders } from '../ticketing/orders/guest-list'
 
@@ -68,7 +68,9 @@ export async function guestEvents(ctx: AppContext, userId: number) {
         .orderBy('number')
         .execute()
     : []
-  const tokens = await dashboardTokens(ctx, rows)
+  // a ticket not valid yet (a transfer waiting for its money …): no ticket documents, and the reason
+  const blocks = await ticketBlocks(ctx.db, rows)
+  const tokens = await dashboardTokens(ctx, rows, blocks)
   const positions = await waitingListPositions(
     ctx.db,
     rows.filter((r) => r.v_status === 'WAITING_LIST').map((r) => r.v_id),
@@ -96,6 +98,8 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       eventToken: r.v_event_token,
       registrationStatus: { status: r.v_status, options: fromJson<string[]>(r.options, []) },
       tokens: tokens.get(r.v_id) ?? {},
+      /** UNPAID, PAYMENT_PENDING, CANCELED, REFUNDED: why a registered guest has no ticket documents (yet); null otherwise */
+      ticketBlocked: blocks.get(r.v_id) ?? null,
       visitorCount: r.v_visitor_count,
       /** self check-in at /guest/checkin/{eventToken} (guest-extras) */
       allowSelfCheckin: bool(r.allow_self_checkin),

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { isoDateTime, optionalText, requiredText } from '../../shared/validation'
 import { CURRENCIES } from './money'
+import { INVOICE_TICKETS } from '../checkin/ticket-validity'
 
 const cents = (max = 10_000_000) => z.number().int('INVALID').min(0, 'TOO_SMALL').max(max, 'TOO_BIG')
 const nullableIso = () => isoDateTime().nullish().transform((v) => (v ? new Date(v).toISOString() : null))
@@ -76,6 +77,9 @@ export const PaymentMethodInput = z.object({
 export type PaymentMethodInput = z.infer<typeof PaymentMethodInput>
 
 export const EventPaymentMethodsInput = z.object({ ids: z.array(z.number().int().positive()).max(20) })
+
+/** per event: when an order paid by invoice gets its tickets (checkin/ticket-validity.ts) */
+export const TicketSettingsInput = z.object({ invoiceTickets: z.enum(INVOICE_TICKETS) })
 
 const url = () =>
   z

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
 import { organiserEvent } from './route-access'
+import { takeDeskPayment } from './orders/desk'
 import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
 import { cancelOrder, exportOrdersCsv, markPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
@@ -54,6 +55,14 @@ export function organiserOrderRoutes(ctx: AppContext) {
         return takeLocationPayment(ctx, actor, event, c.params.oid)
       },
       { params: one, detail: { tags, summary: 'The desk takes a LOCATION payment at check-in (full amount, now)' } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/deskPayment',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.CHECKIN')
+        return takeDeskPayment(ctx, actor, event, c.params.oid)
+      },
+      { params: one, detail: { tags, summary: 'The desk records the payment of a bought, unpaid order (transfer, invoice, at the location; full amount, now): its tickets become valid' } },
     )
     .get(
       '/proxy/api/events/:id/orders/:oid',

@@ -8,7 +8,7 @@ import { requireOrganiser } from '../identity/auth'
 import { organiserEvent } from './route-access'
 import { categoryDto, createCategory, deleteCategory, listCategories, updateCategory } from './categories'
 import { couponDto, createCoupon, deleteCoupon, listCoupons, updateCoupon } from './coupons'
-import { CategoryInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput } from './model'
+import { CategoryInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput, TicketSettingsInput } from './model'
 import { TAX_CODES } from './money'
 import { createPaymentMethod, deletePaymentMethod, eventPaymentMethods, listPaymentMethods, paymentMethodDto, setEventPaymentMethods, updatePaymentMethod } from './payment-methods'
 import { saveSellerSettings, sellerSettings } from './seller-settings'
@@ -104,6 +104,23 @@ export function ticketingSetupRoutes(ctx: AppContext) {
         return (await eventPaymentMethods(ctx.db, e)).map(paymentMethodDto)
       },
       { params: ev, body: EventPaymentMethodsInput, detail: { tags, summary: 'Enable payment methods of the agency for an event' } },
+    )
+    .get(
+      '/proxy/api/events/:id/ticketSettings',
+      async (c) => {
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.VIEW')
+        return { invoiceTickets: e.invoice_tickets }
+      },
+      { params: ev, detail: { tags, summary: "The event's ticketing settings: invoiceTickets (AT_ONCE or AFTER_PAYMENT: when an order paid by invoice gets its tickets)" } },
+    )
+    .put(
+      '/proxy/api/events/:id/ticketSettings',
+      async (c) => {
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
+        await ctx.db.updateTable('event').set({ invoice_tickets: c.body.invoiceTickets }).where('id', '=', e.id).execute()
+        return { invoiceTickets: c.body.invoiceTickets }
+      },
+      { params: ev, body: TicketSettingsInput, detail: { tags, summary: "Change the event's ticketing settings" } },
     )
     .get(
       '/proxy/api/agency/paymentMethods',
