@@ -22,6 +22,16 @@ export const de = {
   'audit.prev': 'Neuere',
   'audit.next': 'Ältere',
   'audit.nobody': 'unbekannt',
+  'audit.field.display_name': 'Name',
+  'audit.field.start_date': 'Beginn',
+  'audit.field.end_date': 'Ende',
+  'audit.field.timezone': 'Zeitzone',
+  'audit.field.location_name': 'Ort',
+  'audit.field.max_visitors': 'Plätze',
+  'audit.field.visibility': 'Sichtbarkeit',
+  'audit.field.status': 'Status',
+  'audit.field.archived': 'Archiviert',
+  'audit.field.user_role': 'Rolle',
 }
 
 export const deDu: Partial<Record<keyof typeof de, string>> = {}
@@ -49,4 +59,14 @@ export const en: Record<keyof typeof de, string> = {
   'audit.prev': 'Newer',
   'audit.next': 'Older',
   'audit.nobody': 'unknown',
+  'audit.field.display_name': 'Name',
+  'audit.field.start_date': 'Start',
+  'audit.field.end_date': 'End',
+  'audit.field.timezone': 'Time zone',
+  'audit.field.location_name': 'Location',
+  'audit.field.max_visitors': 'Places',
+  'audit.field.visibility': 'Visibility',
+  'audit.field.status': 'Status',
+  'audit.field.archived': 'Archived',
+  'audit.field.user_role': 'Role',
 }

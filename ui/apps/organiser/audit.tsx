@@ -39,7 +39,14 @@ const query = (f: Filter) =>
     .filter(([, v]) => v)
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
     .join('&')
-const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '–' : typeof v === 'string' ? v : JSON.stringify(v))
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/
+const shown = (v: unknown) =>
+  v === null || v === undefined || v === '' ? '–' : typeof v === 'string' ? (ISO.test(v) ? `${formatDate(v)}, ${formatTime(v)}` : v) : JSON.stringify(v)
+/** a field's German name where the catalogue has one (audit.field.<column>), else the column */
+const fieldName = (f: string) => {
+  const label = t(`audit.field.${f}`)
+  return label === `audit.field.${f}` ? f : label
+}
 
 export function AuditPage() {
   const [draft, setDraft] = useState<Filter>(EMPTY)
@@ -127,21 +134,21 @@ export function AuditPage() {
               <tbody>
                 {data.items.map((i) => (
                   <tr key={i.id}>
-                    <td class="nowrap">
+                    <td class="nowrap" data-label={t('audit.col.time')}>
                       {formatDate(i.createdAt)}, {formatTime(i.createdAt)}
                     </td>
-                    <td>
+                    <td data-label={t('audit.col.actor')}>
                       {i.actorEmail ?? t('audit.nobody')}
                       {i.actorIp && <div class="muted">{i.actorIp}</div>}
                     </td>
-                    <td>{i.actionLabel}</td>
-                    <td>{i.eventName ?? '–'}</td>
-                    <td>
+                    <td data-label={t('audit.col.action')}>{i.actionLabel}</td>
+                    <td data-label={t('audit.col.event')}>{i.eventName ?? '–'}</td>
+                    <td data-label={t('audit.col.changes')}>
                       {i.changes && (
                         <ul class="audit-changes">
                           {Object.entries(i.changes).map(([field, [before, after]]) => (
                             <li key={field}>
-                              <code>{field}</code>: <del>{shown(before)}</del> → <ins>{shown(after)}</ins>
+                              <span class="audit-field">{fieldName(field)}</span>: <del>{shown(before)}</del> → <ins>{shown(after)}</ins>
                             </li>
                           ))}
                         </ul>
