@@ -35,7 +35,12 @@ export const ORGANISER_ONLY_ERRORS = [
   'INVALID_TAX_CODE', 'INVALID_IBAN', 'INVALID_BIC', 'MIN_ABOVE_MAX', 'CURRENCY_MISMATCH', 'NAME_TAKEN', 'TYPE_CHANGE_NOT_ALLOWED', 'APPEARANCE_NOT_ALLOWED',
   'INVALID_CONDITION', 'ESCORTS_NOT_PAID',
 ] as const
-const organiserOnly = new Set<string>(ORGANISER_ONLY_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
+/**
+ * Error codes guests can get whose text the pages only ever show from the answer (`errorText`: the
+ * server's errorTranslation), never by key: kept out of `core` like the organiser's (page budgets).
+ */
+export const ANSWER_TEXT_ERRORS = ['ESCORTS_NEED_TICKETS', 'ESCORTS_CHANGED_MEANWHILE'] as const
+const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 
 const inPart = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key === p || key.startsWith(`${p}.`))
 const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(key)
