@@ -204,6 +204,8 @@ export function GuestDialog({ event, guestId, onClose, onChanged }: { event: Eve
 
 function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; guest: GuestDetail | null; onClose(): void; onChanged(): void }) {
   const [error, setErr] = useState<string | null>(null)
+  // escorts beyond the tickets: said beside the free-of-charge checkbox, where the answer is
+  const [ticketError, setTicketError] = useState<string | null>(null)
   const canManage = usePermission('EVENT.GUEST.MANAGE')
   const { register: rawRegister, handleSubmit, formState, control, setError, watch, setValue } = useForm<Values>({
     resolver: sharedResolver(VisitorInput, toInput),
@@ -234,6 +236,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
   const errors = formState.errors
   const submit = handleSubmit(async (values) => {
     setErr(null)
+    setTicketError(null)
     try {
       const body = VisitorInput.parse(toInput(values))
       if (guest) await put(`/proxy/api/events/${event.id}/visitors/${guest.id}`, body)
@@ -242,7 +245,8 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
       onChanged()
       onClose()
     } catch (e) {
-      if (!applyServerErrors(e, setError)) setErr(errorText(e))
+      if (e instanceof ApiError && e.errorType === 'ESCORTS_NOT_PAID') setTicketError(errorText(e))
+      else if (!applyServerErrors(e, setError)) setErr(errorText(e))
     }
   })
   return (
@@ -324,6 +328,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
             <div class="guest-free-escorts">
               <CheckboxField label={t('guests.field.escortsFreeOfCharge')} reg={register('escortsFreeOfCharge')} errors={errors} />
               <p class="muted">{t('guests.field.escortsFreeOfChargeHint')}</p>
+              {ticketError && <Alert tone="error">{ticketError}</Alert>}
             </div>
           )}
         </fieldset>
