@@ -196,6 +196,12 @@ forEachDialect('escort persons after registering', (h) => {
       }
       expect(await menuTaken()).toBe(0)
       expect(await seatsConsistent(h(), event.id)).toBe(0)
+      if (end === 'expire') {
+        // continuing the expired order takes the free persons' places again, choices included
+        expect((await h().request('GET', `/proxy/api/guest/ticketOrder/${r.body.ticketOrderId}/reset`)).status).toBe(200)
+        expect(await menuTaken()).toBe(3)
+        expect(await seatsConsistent(h(), event.id)).toBe(3)
+      }
     }
   })
 
