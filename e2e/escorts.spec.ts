@@ -5,6 +5,7 @@
 // - the organiser's guest dialog refuses an escort beyond the guest's ticket until "Begleitpersonen
 //   ohne Ticket (kostenlos)" is ticked, and then shows the free person.
 import type { APIRequestContext, Page } from '@playwright/test'
+import { linkIn } from '../server/testing/smtp-sink'
 import { expect, type Server, setupAdmin, shot, test } from './fixtures'
 
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
@@ -131,4 +132,22 @@ test('pay page step 5 keeps the stored escort and asks the missing one what the 
   expect(after).toMatchObject({ visitorCount: 4, freePersons: 1 })
   // the dialog carried the escorts' other data along
   expect(after.escortPersons[0]).toMatchObject({ email: 'eva@example.org', company: 'ACME GmbH' })
+
+  // Paula in her portal: three tickets and one free person are named, the details offer no more
+  expect((await page.request.post(`${server.url}/proxy/api/public/visitor/resendMail`, { data: { email: 'paula@example.org' } })).status()).toBeLessThan(300)
+  const link = await server.smtp.waitFor((m) => m.to.includes('paula@example.org') && m.text.includes('/guest/dashboard?token='), 15_000)
+  const guestCtx = await browser.newContext(PHONE)
+  try {
+    const g = await guestCtx.newPage()
+    await g.goto(linkIn(link, '/guest/dashboard?token='))
+    await g.getByRole('button', { name: 'Anmeldedetails' }).first().click()
+    const details = g.getByRole('dialog', { name: 'Anmeldedetails' })
+    await expect(details.getByTestId('details-counts')).toHaveText('Angemeldet: 4 · Eingecheckt: 0')
+    await details.getByTestId('escort-2').scrollIntoViewIfNeeded()
+    await expect(details.getByTestId('escort-2')).toBeVisible()
+    await expect(details.getByRole('button', { name: 'Begleitperson hinzufügen' })).toHaveCount(0)
+    await shot(g, 'escorts-07-guest-details-at-ticket-limit-phone')
+  } finally {
+    await guestCtx.close()
+  }
 })

@@ -14,7 +14,7 @@ import { isFormField } from '../forms/values'
 import { formDefinitions } from '../forms/service'
 import type { GuestActor } from '../identity/auth'
 import { formContext } from '../registration/service'
-import { escortRace, personsAfterEdit, settlePersons, writeEscorts } from '../visitors/escort-write'
+import { escortRace, personsAfterEdit, personsAllowed, settlePersons, writeEscorts } from '../visitors/escort-write'
 import { escortDto } from '../visitors/dto'
 import { escortsOf, findVisitor } from '../visitors/repository'
 import type { EventVisitorRow } from '../visitors/visitors.table'
@@ -63,11 +63,12 @@ function fieldsForGuest(defs: FieldDef[], v: EventVisitorRow, values: Map<number
 
 export async function registrationDetails(ctx: AppContext, guest: GuestActor, visitorId: number, language: string) {
   const { v, event } = await ownRegistration(ctx.db, guest, visitorId)
-  const [escorts, defs, values, agency] = await Promise.all([
+  const [escorts, defs, values, agency, allowed] = await Promise.all([
     escortsOf(ctx.db, v.id),
     formDefinitions(ctx.db, event),
     ctx.db.selectFrom('visitor_field_value').select(['field_id', 'data', 'value']).where('visitor_id', '=', v.id).execute(),
     ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirst(),
+    personsAllowed(ctx.db, event, v),
   ])
   const now = ctx.clock.now()
   const expired = registrationExpired(event, now)
@@ -97,6 +98,8 @@ export async function registrationDetails(ctx: AppContext, guest: GuestActor, vi
     /** which escort properties the event asks for (HIDDEN, VISIBLE, REQUIRED) */
     escortFields: escortAppearance(defs),
     maxVisitorPerSubscription: event.max_visitor_per_subscription,
+    /** paid registrations: the most persons its tickets (and free persons) allow; null when unpaid */
+    ticketPersons: allowed,
     defaultFields: fields.master,
     visitorFields: fields.event,
   }

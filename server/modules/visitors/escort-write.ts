@@ -79,6 +79,13 @@ export interface PersonsRule {
   at: string
 }
 
+/** The most persons the guest may name on a paid registration (tickets, at least the main guest, plus free persons); null when unpaid. */
+export async function personsAllowed(db: Db, event: Pick<EventRow, 'options' | 'is_paid'>, v: Pick<EventVisitorRow, 'id' | 'visitor_count' | 'free_persons'>): Promise<number | null> {
+  const order = await ticketsOfVisitor(db, v.id)
+  if (!order && !paidEvent(event)) return null
+  return Math.max(Math.max(order?.tickets ?? 0, 1) + v.free_persons, v.visitor_count)
+}
+
 /**
  * The person count after an escort edit, by the ticket rule: on a paid registration (the event sells
  * tickets, or the registration has an order) the named persons (main guest + escorts) may not pass

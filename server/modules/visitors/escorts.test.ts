@@ -40,6 +40,8 @@ forEachDialect('escort persons after registering', (h) => {
     const r = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))
     expect(r.status).toBe(201)
     const guest = await guestOf(h(), r.body.visitorId)
+    // the details say how many persons the tickets allow (the dialog offers no more)
+    expect((await guest.get(`/proxy/api/guest/events/visitors/${r.body.visitorId}/details`)).body.ticketPersons).toBe(1)
     const add = await guest.patch(`/proxy/api/guest/events/visitors/${r.body.visitorId}`, { escortPersons: people(['A', 'B', 'C', 'D']) })
     expect(add.status).toBe(409)
     expect(add.body).toMatchObject({ status: 409, errorType: 'ESCORTS_NEED_TICKETS' })
