@@ -33,15 +33,20 @@ export const ORGANISER_ONLY_ERRORS = [
   'CATEGORY_HAS_ORDERS', 'QUOTA_BELOW_SOLD', 'COUPON_CODE_TAKEN', 'PAYMENT_METHOD_EXISTS', 'APPROVAL_TICKETS_SOLD_OUT', 'APPROVAL_COUPON_USED_UP',
   'ORDER_AWAITS_PAYMENT', 'APPROVAL_SEAT_NOT_AVAILABLE', 'REFUND_TOO_LARGE', 'REFUND_NOT_ONLINE', 'WEBHOOK_SIGNATURE_INVALID', 'TICKET_OTHER_EVENT',
   'INVALID_TAX_CODE', 'INVALID_IBAN', 'INVALID_BIC', 'MIN_ABOVE_MAX', 'CURRENCY_MISMATCH', 'NAME_TAKEN', 'TYPE_CHANGE_NOT_ALLOWED', 'APPEARANCE_NOT_ALLOWED',
-  'INVALID_CONDITION', 'DESK_PAYMENT_ONLINE',
-  // not organiser-only, but rare enough that the public page need not carry it: the answer's
-  // errorMessage/errorTranslation say it (a process at its in-flight bound, server/app.ts)
+  'INVALID_CONDITION', 'DESK_PAYMENT_ONLINE', 'ESCORTS_NOT_PAID',
+] as const
+/**
+ * Error codes guests can get whose text the pages only ever show from the answer (`errorText`: the
+ * server's errorTranslation), never by key: kept out of `core` like the organiser's (page budgets).
+ */
+export const ANSWER_TEXT_ERRORS = [
+  'ESCORTS_NEED_TICKETS', 'ESCORTS_CHANGED_MEANWHILE',
+  // a process at its in-flight bound (server/app.ts)
   'SERVER_BUSY',
-  // a ticket not valid (yet) at the desk, self check-in and the documents: the pages show the server's
-  // errorTranslation, so the public page need not carry these texts (ticket-validity.ts)
+  // a ticket not valid (yet) at the desk, self check-in and the documents (ticket-validity.ts)
   'TICKET_UNPAID', 'TICKET_PAYMENT_PENDING', 'TICKET_ORDER_CANCELED', 'TICKET_ORDER_REFUNDED',
 ] as const
-const organiserOnly = new Set<string>(ORGANISER_ONLY_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
+const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 
 const inPart = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key === p || key.startsWith(`${p}.`))
 const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(key)

@@ -14,7 +14,7 @@ import { isFormField } from '../forms/values'
 import { formDefinitions } from '../forms/service'
 import type { GuestActor } from '../identity/auth'
 import { formContext } from '../registration/service'
-import { holdsSeats, releaseSeats, takeSeats } from '../visitors/capacity'
+import { escortRace, personsAfterEdit, personsAllowed, settlePersons, writeEscorts } from '../visitors/escort-write'
 import { escortDto } from '../visitors/dto'
 import { escortsOf, findVisitor } from '../visitors/repository'
 import type { EventVisitorRow } from '../visitors/visitors.table'
@@ -63,11 +63,12 @@ function fieldsForGuest(defs: FieldDef[], v: EventVisitorRow, values: Map<number
 
 export async function registrationDetails(ctx: AppContext, guest: GuestActor, visitorId: number, language: string) {
   const { v, event } = await ownRegistration(ctx.db, guest, visitorId)
-  const [escorts, defs, values, agency] = await Promise.all([
+  const [escorts, defs, values, agency, allowed] = await Promise.all([
     escortsOf(ctx.db, v.id),
     formDefinitions(ctx.db, event),
     ctx.db.selectFrom('visitor_field_value').select(['field_id', 'data', 'value']).where('visitor_id', '=', v.id).execute(),
     ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirst(),
+    personsAllowed(ctx.db, event, v),
   ])
   const now = ctx.clock.now()
   const expired = registrationExpired(event, now)
@@ -97,6 +98,8 @@ export async function registrationDetails(ctx: AppContext, guest: GuestActor, vi
     /** which escort properties the event asks for (HIDDEN, VISIBLE, REQUIRED) */
     escortFields: escortAppearance(defs),
     maxVisitorPerSubscription: event.max_visitor_per_subscription,
+    /** paid registrations: the most persons its tickets (and free persons) allow; null when unpaid */
+    ticketPersons: allowed,
     defaultFields: fields.master,
     visitorFields: fields.event,
   }
@@ -129,44 +132,32 @@ export async function saveEscorts(ctx: AppContext, guest: GuestActor, visitorId:
   }
   // the engine's normalised values (trimmed names, E.164 phone numbers, ISO birthdays)
   const clean: EscortEdit[] = ev.data.escortPersons.map((e, i) => ({ ...list[i], ...e, id: list[i]!.id }) as EscortEdit)
-  await ctx.db.transaction().execute(async (trx) => {
-    const { v } = await ownRegistration(trx, guest, visitorId)
-    if (!EDITABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
-    const existing = await trx.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).execute()
-    const keep = new Set(clean.map((e) => e.id).filter((id): id is number => id != null))
-    // an escort id of another registration is not this guest's to change
-    for (const id of keep) if (!existing.some((e) => e.id === id)) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'escortPersons', errorType: 'INVALID' }] })
-    const removed = existing.filter((e) => !keep.has(e.id))
-    // someone who already came in stays on the list (the desk's history and counts)
-    if (removed.some((e) => bool(e.checked_in))) throw new AppError(409, 'ESCORT_CHECKED_IN')
-    if (removed.length) {
-      await trx
-        .deleteFrom('escort_person')
-        .where(
-          'id',
-          'in',
-          removed.map((e) => e.id),
-        )
-        .execute()
-    }
-    let next = existing.reduce((m, e) => Math.max(m, e.number), 0)
-    for (const e of clean) {
-      if (e.id) await trx.updateTable('escort_person').set(escortColumns(e)).where('id', '=', e.id).where('visitor_id', '=', v.id).execute()
-      else await trx.insertInto('escort_person').values({ ...escortColumns(e), visitor_id: v.id, number: ++next }).execute()
-    }
-    // places follow the person count while the status holds places
-    const need = holdsSeats(v.status) ? persons : 0
-    const diff = need - v.seats_held
-    if (diff > 0 && !(await takeSeats(trx, v.event_id, diff))) throw new AppError(409, 'EVENT_FULL')
-    if (diff < 0) await releaseSeats(trx, v.event_id, -diff)
-    const r = await trx
-      .updateTable('event_visitor')
-      .set({ visitor_count: persons, seats_held: need, updated_at: isoNow(now) })
-      .where('id', '=', v.id)
-      .where('status', '=', v.status)
-      .where('seats_held', '=', v.seats_held)
-      .executeTakeFirst()
-    if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
-  })
+  // the registration as read before the transaction: its escort_rev claims the edit (two at once: 409)
+  const { v: seen } = await ownRegistration(ctx.db, guest, visitorId)
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const { v } = await ownRegistration(trx, guest, visitorId)
+      if (!EDITABLE.includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
+      const escorts = await writeEscorts(
+        trx,
+        { id: v.id, escort_rev: seen.escort_rev },
+        clean.map((e) => ({ id: e.id, columns: escortColumns(e) })),
+        { keepCheckedIn: true },
+      )
+      // one ticket is one person (docs/ticketing.md); places follow the person count
+      const { persons, freePersons } = await personsAfterEdit(trx, event, v, escorts, { by: 'GUEST', at: isoNow(now) })
+      const held = await settlePersons(trx, v, persons)
+      const r = await trx
+        .updateTable('event_visitor')
+        .set({ visitor_count: persons, seats_held: held, free_persons: freePersons, updated_at: isoNow(now) })
+        .where('id', '=', v.id)
+        .where('status', '=', v.status)
+        .where('seats_held', '=', v.seats_held)
+        .executeTakeFirst()
+      if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'STATUS_CHANGED_MEANWHILE')
+    })
+  } catch (e) {
+    throw escortRace(e)
+  }
   return registrationDetails(ctx, guest, visitorId, language)
 }

@@ -370,3 +370,49 @@ async function choicesOf(trx: Db, visitorId: number, type: 'SMARTLIST' | 'TIMESL
   }
   return out
 }
+
+/**
+ * A choice made for the whole registration (no amount selection) holds a place per person
+ * (docs/forms.md, "Places of choices"). When the persons change later (escorts added or removed by
+ * the guest, the organiser or the pay page), its stored amount follows, and while the registration
+ * holds places so do the places: more with the conditional update (full: FIELD_ERROR
+ * VALUE_UNAVAILABLE / TIMESLOT_NOT_AVAILABLE, and the caller's transaction changes nothing), fewer
+ * given back. What is stored is what a later release (decline, expiry, refund) gives back.
+ */
+export async function recountFieldPlaces(trx: Db, visitorId: number, persons: number, holding: boolean): Promise<void> {
+  const rows = await trx
+    .selectFrom('visitor_field_value')
+    .innerJoin('event_field', 'event_field.id', 'visitor_field_value.field_id')
+    .select(['visitor_field_value.id', 'visitor_field_value.field_id', 'visitor_field_value.value', 'event_field.type', 'event_field.amount_selection'])
+    .where('visitor_field_value.visitor_id', '=', visitorId)
+    .where('event_field.type', 'in', ['SMARTLIST', 'TIMESLOT'])
+    .execute()
+  for (const r of rows) {
+    if (bool(r.amount_selection)) continue
+    const list = JSON.parse(r.value as string) as Array<{ fieldValueId?: number; timeslotId?: number; amount: number }>
+    let changed = false
+    for (const x of list) {
+      const diff = persons - x.amount
+      if (diff === 0) continue
+      if (holding && r.type === 'SMARTLIST') {
+        const u = await trx
+          .updateTable('field_value')
+          .set((eb) => ({ taken: eb('taken', '+', diff) }))
+          .where('id', '=', Number(x.fieldValueId))
+          .where((eb) => (diff < 0 ? eb.val(true) : eb.or([eb('capacity', '<', 0), eb(eb('taken', '+', diff), '<=', eb.ref('capacity'))])))
+          .executeTakeFirst()
+        if (Number(u.numUpdatedRows) !== 1) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: `fields.${r.field_id}`, errorType: 'VALUE_UNAVAILABLE' }] })
+      }
+      if (holding && r.type === 'TIMESLOT') {
+        const slot = Number(x.timeslotId)
+        if (diff > 0 && !(await takeSlot(trx, slot, diff))) throw new AppError(409, 'FIELD_ERROR', { fields: [{ field: `fields.${r.field_id}`, errorType: 'TIMESLOT_NOT_AVAILABLE' }] })
+        if (diff < 0) await releaseSlot(trx, slot, -diff)
+        // the fixed reservation row is what releaseVisitorSlots gives back
+        await trx.updateTable('timeslot_reservation').set({ amount: persons }).where('visitor_id', '=', visitorId).where('timeslot_id', '=', slot).execute()
+      }
+      x.amount = persons
+      changed = true
+    }
+    if (changed) await trx.updateTable('visitor_field_value').set({ value: JSON.stringify(list) }).where('id', '=', r.id).execute()
+  }
+}

@@ -51,7 +51,7 @@ forEachDialect('ticket orders', (h) => {
     // the same call replayed: nothing changes
     expect((await h().request('POST', `${order(id)}/proceed/invoiceAddress`, { body: { invoiceAddress: { ...address, city: 'Hamburg' } } })).body).toMatchObject({ errorType: 'ORDER_STEP_CHANGED', step: 5 })
     const missing = await h().request('POST', `${order(id)}/proceed/additionalInformations`, { body: { escortPersons: [{ firstName: 'Eva' }] } })
-    expect(missing.body.errorFields).toEqual([{ field: 'escortPersons.0.lastName', errorType: 'REQUIRED' }])
+    expect(missing.body.errorFields).toEqual([{ field: 'escortPersons.0.lastName', errorType: 'ESCORT_LAST_NAME_REQUIRED' }])
     expect((await h().request('POST', `${order(id)}/proceed/additionalInformations`, { body: { escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }] } })).body).toMatchObject({ step: 8, displayStep: 2 })
     expect((await h().request('POST', `${order(id)}/proceed/paymentSelection`, { body: { paymentMethod: 'PAYPAL' } })).body.errorFields).toEqual([{ field: 'paymentMethod', errorType: 'INVALID' }])
     expect((await h().request('POST', `${order(id)}/proceed/paymentSelection`, { body: { paymentMethod: 'INVOICE' } })).body).toMatchObject({ step: 40, displayStep: 3 })

@@ -51,6 +51,8 @@ export function visitorListDto(v: EventVisitorRow, labels: { tags: Label[]; camp
     note: v.note,
     visitorCount: v.visitor_count,
     seatsHeld: v.seats_held,
+    /** persons the organiser added free of charge beyond the tickets (paid events) */
+    freePersons: v.free_persons,
     mainGuestCheckedIn: bool(v.main_guest_checked_in),
     mainGuestCheckedOut: bool(v.main_guest_checked_out),
     mainGuestCheckinDate: v.main_guest_checkin_date,

@@ -19,6 +19,9 @@ export const de = {
   'visitors.mail.reason': 'Hinweis des Veranstalters: {reason}',
   'errors.STATUS_TRANSITION_NOT_ALLOWED': 'Diese Aktion ist im Status „{status}“ nicht möglich.',
   'errors.STATUS_CHANGED_MEANWHILE': 'Der Status wurde inzwischen geändert. Bitte laden Sie die Seite neu.',
+  'errors.ESCORTS_NEED_TICKETS': 'Jede Person braucht ein Ticket: Ihre Anmeldung umfasst {tickets} Tickets. Für weitere Begleitpersonen kaufen Sie bitte weitere Tickets oder wenden Sie sich an den Veranstalter.',
+  'errors.ESCORTS_NOT_PAID': 'Jede Person braucht ein Ticket: Dieser Gast hat {tickets} Tickets. Weitere Begleitpersonen nur mit „Ohne Ticket (kostenlos)“.',
+  'errors.ESCORTS_CHANGED_MEANWHILE': 'Die Begleitpersonen wurden inzwischen geändert. Bitte laden Sie die Seite neu und versuchen Sie es noch einmal.',
   'errors.NO_EMAIL': 'Für diesen Gast ist keine E-Mail-Adresse hinterlegt.',
   'errors.DECLINE_NOT_ALLOWED': 'Eine Absage ist für diese Veranstaltung nicht vorgesehen.',
   "errors.IMPORT_HAS_INVALID_ROWS": "Die Datei enthält fehlerhafte Zeilen. Es wurde nichts importiert.",
@@ -48,6 +51,8 @@ export const deDu: Partial<Record<Keys, string>> = {
   'visitors.mail.ACTIVATED.subject': 'Deine Teilnahme ist bestätigt: {event}',
   'visitors.mail.ACTIVATED.text': 'vielen Dank, deine Teilnahme an „{event}“ am {date} um {time} Uhr ist bestätigt.',
   'errors.STATUS_CHANGED_MEANWHILE': 'Der Status wurde inzwischen geändert. Bitte lade die Seite neu.',
+  'errors.ESCORTS_NEED_TICKETS': 'Jede Person braucht ein Ticket: Deine Anmeldung umfasst {tickets} Tickets. Für weitere Begleitpersonen kauf bitte weitere Tickets oder wende dich an den Veranstalter.',
+  'errors.ESCORTS_CHANGED_MEANWHILE': 'Die Begleitpersonen wurden inzwischen geändert. Bitte lade die Seite neu und versuche es noch einmal.',
 }
 export const en: Record<Keys, string> = {
   'visitors.mail.INVITATION.subject': 'Invitation: {event}',
@@ -69,6 +74,9 @@ export const en: Record<Keys, string> = {
   'visitors.mail.reason': 'Note from the organiser: {reason}',
   'errors.STATUS_TRANSITION_NOT_ALLOWED': 'This action is not possible in status “{status}”.',
   'errors.STATUS_CHANGED_MEANWHILE': 'The status has changed meanwhile. Please reload the page.',
+  'errors.ESCORTS_NEED_TICKETS': 'Every person needs a ticket: your registration has {tickets} tickets. For more escort persons please buy more tickets or contact the organiser.',
+  'errors.ESCORTS_NOT_PAID': 'Every person needs a ticket: this guest has {tickets} tickets. More escort persons only with “Without ticket (free of charge)”.',
+  'errors.ESCORTS_CHANGED_MEANWHILE': 'The escort persons have been changed meanwhile. Please reload the page and try again.',
   'errors.NO_EMAIL': 'This guest has no e-mail address.',
   'errors.DECLINE_NOT_ALLOWED': 'Declining is not offered for this event.',
   "errors.IMPORT_HAS_INVALID_ROWS": "The file has invalid rows. Nothing was imported.",

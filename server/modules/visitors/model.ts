@@ -123,6 +123,8 @@ export const VisitorInput = z.object({
   vip: z.boolean().default(false),
   note: optionalText(2000),
   escortPersons: z.array(EscortInput).max(50).default([]),
+  /** on a paid event: persons beyond the guest's tickets come free of charge (recorded; docs/ticketing.md) */
+  escortsFreeOfCharge: z.boolean().default(false),
   tags: ids(),
   campaigns: ids(),
   /** on create only: ADDED (on the list) or CONFIRMED (registered, takes places) */

@@ -14,6 +14,8 @@ import { releaseFieldPlaces, takeFieldPlaces } from '../reservations/service'
 import { releaseVisitorChairs } from '../seating/holds'
 import { activeOrderOfVisitor, cancelOrderWithRegistration, startWaitingOrder, waitingOrderOf, withdrawOrderWithRegistration } from '../ticketing/orders/guest-list'
 import { holdsSeats, releaseSeats, takeSeats } from './capacity'
+import { escortRace, personsAfterEdit, settlePersons, writeEscorts } from './escort-write'
+import { isPaidEvent } from '../forms/service'
 import { queueGuestMail } from './mails'
 import type { ActionInput, VisitorAction, VisitorInput } from './model'
 import { findVisitor } from './repository'
@@ -85,6 +87,11 @@ export async function addVisitor(ctx: AppContext, actor: AccountActor, eventId: 
     const campaigns = await assertLabelsOfAgency(trx, 'campaign', agencyId, input.campaigns, 'campaigns')
     await assertEmailFree(trx, eventId, input.email)
     const persons = 1 + input.escortPersons.length
+    // a guest the organiser adds to a paid event has no ticket: escorts come only free of charge (recorded)
+    const paid = isPaidEvent(event)
+    if (paid && input.escortPersons.length && !input.escortsFreeOfCharge) {
+      throw new AppError(409, 'ESCORTS_NOT_PAID', { params: { tickets: 0 }, extra: { tickets: 0 } })
+    }
     if (holdsSeats(input.status) && !(await takeSeats(trx, eventId, persons))) throw new AppError(409, 'EVENT_FULL')
     const now = isoNow(ctx.clock.now())
     const v = await trx
@@ -95,6 +102,7 @@ export async function addVisitor(ctx: AppContext, actor: AccountActor, eventId: 
         status: input.status,
         visitor_count: persons,
         seats_held: holdsSeats(input.status) ? persons : 0,
+        free_persons: paid ? input.escortPersons.length : 0,
         event_token: randomString(20),
         download_token: randomString(20),
         source: 'ADMIN',
@@ -116,6 +124,12 @@ export async function addVisitor(ctx: AppContext, actor: AccountActor, eventId: 
 }
 
 export async function updateVisitor(ctx: AppContext, actor: AccountActor, eventId: number, visitorId: number, input: VisitorInput): Promise<EventVisitorRow> {
+  return updateVisitorOnce(ctx, actor, eventId, visitorId, input).catch((e) => {
+    throw escortRace(e)
+  })
+}
+
+async function updateVisitorOnce(ctx: AppContext, actor: AccountActor, eventId: number, visitorId: number, input: VisitorInput): Promise<EventVisitorRow> {
   const agencyId = actor.account.agency_id
   return ctx.db.transaction().execute(async (trx) => {
     const event = await eventOfAgency(ctx, actor, eventId, trx)
@@ -123,22 +137,20 @@ export async function updateVisitor(ctx: AppContext, actor: AccountActor, eventI
     const tags = await assertLabelsOfAgency(trx, 'tag', agencyId, input.tags, 'tags')
     const campaigns = await assertLabelsOfAgency(trx, 'campaign', agencyId, input.campaigns, 'campaigns')
     await assertEmailFree(trx, eventId, input.email, v.id)
-    // Escorts: listed ids are kept (with their check-in state), others removed, new ones numbered on.
-    const existing = await trx.selectFrom('escort_person').selectAll().where('visitor_id', '=', v.id).execute()
-    const keep = new Set(input.escortPersons.map((e) => e.id).filter((id): id is number => id != null))
-    for (const id of keep) if (!existing.some((e) => e.id === id)) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'escortPersons', errorType: 'INVALID' }] })
-    const removed = existing.filter((e) => !keep.has(e.id)).map((e) => e.id)
-    if (removed.length) await trx.deleteFrom('escort_person').where('id', 'in', removed).execute()
-    let next = existing.reduce((m, e) => Math.max(m, e.number), 0)
-    for (const e of input.escortPersons) {
-      if (e.id) await trx.updateTable('escort_person').set(escortColumns(e)).where('id', '=', e.id).execute()
-      else await trx.insertInto('escort_person').values({ ...escortColumns(e), visitor_id: v.id, number: ++next }).execute()
-    }
-    const persons = 1 + input.escortPersons.length
-    const held = await settleSeats(trx, v, v.status, persons, ctx.clock.now())
+    // Escorts: listed ids are kept (with their check-in state), others removed, new ones numbered on
+    // (escort-write.ts: in place, one edit at a time, one ticket one person, places follow)
+    const at = isoNow(ctx.clock.now())
+    const escorts = await writeEscorts(
+      trx,
+      v,
+      input.escortPersons.map((e) => ({ id: e.id, columns: escortColumns(e) })),
+      { keepCheckedIn: false },
+    )
+    const { persons, freePersons } = await personsAfterEdit(trx, event, v, escorts, { by: 'ORGANISER', freeOfCharge: input.escortsFreeOfCharge, accountId: actor.account.id, at })
+    const held = await settlePersons(trx, v, persons)
     const row = await trx
       .updateTable('event_visitor')
-      .set({ ...basicColumns(input), visitor_count: persons, seats_held: held, updated_at: isoNow(ctx.clock.now()) })
+      .set({ ...basicColumns(input), visitor_count: persons, seats_held: held, free_persons: freePersons, updated_at: at })
       .where('id', '=', v.id)
       .returningAll()
       .executeTakeFirstOrThrow()

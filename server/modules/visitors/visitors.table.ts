@@ -69,6 +69,10 @@ export interface EventVisitorTable extends ContactColumns {
   /** escorts in now / checked out: kept by triggers for the desk's counts (migration 601) */
   escorts_in: Generated<number>
   escorts_out: Generated<number>
+  /** persons the organiser added free of charge to a paid registration (beyond its tickets) */
+  free_persons: Generated<number>
+  /** counts changes of the escort list: an escort edit writes it conditionally (concurrent edits: 409) */
+  escort_rev: Generated<number>
 }
 export type EventVisitorRow = Selectable<EventVisitorTable>
 

@@ -33,6 +33,8 @@ interface Details {
   escortPersons: Escort[]
   escortFields: Record<'name' | 'salutation' | 'title' | 'email' | 'company' | 'position' | 'phoneNumber', Appearance>
   maxVisitorPerSubscription: number
+  /** paid registrations: one ticket is one person (null when unpaid) */
+  ticketPersons?: number | null
   defaultFields: Array<{ key: string; displayName: string; data: string | null }>
   visitorFields: Array<{ eventField: number; displayName: string; data: string | null }>
 }
@@ -73,7 +75,7 @@ export function DetailsDialog({ visitorId, onClose }: { visitorId: number; onClo
   }, [visitorId])
   const editable = !!d?.canEditEscorts
   const dirty = !!d && JSON.stringify(strip(escorts)) !== JSON.stringify(strip(d.escortPersons))
-  const max = d && d.maxVisitorPerSubscription > 0 ? d.maxVisitorPerSubscription - 1 : 10
+  const max = Math.min(d && d.maxVisitorPerSubscription > 0 ? d.maxVisitorPerSubscription - 1 : 10, d?.ticketPersons != null ? d.ticketPersons - 1 : Infinity)
   const save = async () => {
     setBusy(true)
     setError(null)

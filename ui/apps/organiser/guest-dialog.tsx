@@ -33,7 +33,9 @@ export interface GuestDetail extends Contact {
   waitingListPosition: number | null
   tags: Array<{ id: number; displayName: string }>
   campaigns: Array<{ id: number; displayName: string }>
-  escortPersons: Array<{ id: number; number: number; salutation: string | null; title: string | null; firstName: string | null; lastName: string | null; email: string | null; checkState: string }>
+  escortPersons: Array<{ id: number; number: number; salutation: string | null; title: string | null; firstName: string | null; lastName: string | null; email: string | null; company?: string | null; position?: string | null; phoneNumber?: string | null; checkState: string }>
+  /** persons added free of charge beyond the tickets */
+  freePersons?: number
   presentDates?: Array<{ person: number; checkin: string; checkout: string | null; note: string | null }>
   transfers?: Array<{ from: { firstName: string | null; lastName: string | null; email: string | null }; to: { firstName: string; lastName: string; email: string }; date: string }>
   /** seats on the event's seating plan */
@@ -58,14 +60,30 @@ interface Values {
   vip: boolean
   note: string
   status: 'ADDED' | 'CONFIRMED'
-  escortPersons: Array<{ id?: number; firstName: string; lastName: string; email: string }>
+  escortPersons: Array<EscortValues>
+  /** paid events: escorts beyond the guest's tickets come free of charge (recorded by the server) */
+  escortsFreeOfCharge: boolean
   tags: number[]
   campaigns: number[]
 }
 
+/** An escort as the dialog edits it: the names, and the rest of the contact data carried along unchanged. */
+interface EscortValues {
+  id?: number
+  firstName: string
+  lastName: string
+  email: string
+  salutation: string
+  title: string
+  company: string
+  position: string
+  phoneNumber: string
+}
+const blankEscort: EscortValues = { firstName: '', lastName: '', email: '', salutation: '', title: '', company: '', position: '', phoneNumber: '' }
+
 const toInput = (v: Values) => ({
   ...v,
-  escortPersons: v.escortPersons.map((e) => ({ id: e.id, firstName: e.firstName, lastName: e.lastName, email: e.email })),
+  escortPersons: v.escortPersons.map((e) => ({ id: e.id, firstName: e.firstName, lastName: e.lastName, email: e.email, salutation: e.salutation, title: e.title, company: e.company, position: e.position, phoneNumber: e.phoneNumber })),
 })
 
 /** Why a move-up from the waiting list was refused, in the organiser's words. */
@@ -186,6 +204,8 @@ export function GuestDialog({ event, guestId, onClose, onChanged }: { event: Eve
 
 function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; guest: GuestDetail | null; onClose(): void; onChanged(): void }) {
   const [error, setErr] = useState<string | null>(null)
+  // escorts beyond the tickets: said beside the free-of-charge checkbox, where the answer is
+  const [ticketError, setTicketError] = useState<string | null>(null)
   const canManage = usePermission('EVENT.GUEST.MANAGE')
   const { register: rawRegister, handleSubmit, formState, control, setError, watch, setValue } = useForm<Values>({
     resolver: sharedResolver(VisitorInput, toInput),
@@ -201,7 +221,9 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
       vip: guest?.vip ?? false,
       note: guest?.note ?? '',
       status: 'ADDED',
-      escortPersons: guest?.escortPersons.map((e) => ({ id: e.id, firstName: e.firstName ?? '', lastName: e.lastName ?? '', email: e.email ?? '' })) ?? [],
+      escortPersons:
+        guest?.escortPersons.map((e) => ({ id: e.id, firstName: e.firstName ?? '', lastName: e.lastName ?? '', email: e.email ?? '', salutation: e.salutation ?? '', title: e.title ?? '', company: e.company ?? '', position: e.position ?? '', phoneNumber: e.phoneNumber ?? '' })) ?? [],
+      escortsFreeOfCharge: false,
       tags: guest?.tags.map((x) => x.id) ?? [],
       campaigns: guest?.campaigns.map((x) => x.id) ?? [],
     },
@@ -214,6 +236,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
   const errors = formState.errors
   const submit = handleSubmit(async (values) => {
     setErr(null)
+    setTicketError(null)
     try {
       const body = VisitorInput.parse(toInput(values))
       if (guest) await put(`/proxy/api/events/${event.id}/visitors/${guest.id}`, body)
@@ -222,7 +245,8 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
       onChanged()
       onClose()
     } catch (e) {
-      if (!applyServerErrors(e, setError)) setErr(errorText(e))
+      if (e instanceof ApiError && e.errorType === 'ESCORTS_NOT_PAID') setTicketError(errorText(e))
+      else if (!applyServerErrors(e, setError)) setErr(errorText(e))
     }
   })
   return (
@@ -249,6 +273,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
           )}
           {guest.waitingListPosition && <span class="muted"> {t('guests.waitingList.positionLong', { n: guest.waitingListPosition })}</span>}
           {guest.invitationCount > 0 && <span class="muted"> · {t('guests.invitations', { n: guest.invitationCount })}</span>}
+          {(guest.freePersons ?? 0) > 0 && <span class="muted guest-free-persons"> · {t('guests.freePersons', { n: guest.freePersons! })}</span>}
           {guest.declineReason && <p class="muted">{t('guests.declineReason')}: {guest.declineReason}</p>}
           <Actions event={event} guest={guest} onChanged={onChanged} />
         </div>
@@ -296,9 +321,16 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
               </div>
             </div>
           ))}
-          <Button variant="secondary" onClick={() => escorts.append({ firstName: '', lastName: '', email: '' })}>
+          <Button variant="secondary" onClick={() => escorts.append({ ...blankEscort })}>
             {t('registration.addEscort')}
           </Button>
+          {event.isPayedEvent && (
+            <div class="guest-free-escorts">
+              <CheckboxField label={t('guests.field.escortsFreeOfCharge')} reg={register('escortsFreeOfCharge')} errors={errors} />
+              <p class="muted">{t('guests.field.escortsFreeOfChargeHint')}</p>
+              {ticketError && <Alert tone="error">{ticketError}</Alert>}
+            </div>
+          )}
         </fieldset>
       </form>
       {guest && <AssignSeat eventId={event.id} guestId={guest.id} chairs={guest.chairs ?? []} categoryId={guest.seatCategoryId} onChanged={onChanged} />}

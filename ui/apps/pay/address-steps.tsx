@@ -99,16 +99,81 @@ export function InvoiceAddressStep({ info, proceed }: { info: Info; proceed: Pro
 
 const SALUTATIONS = ['Herr', 'Frau', 'Divers'] as const
 
+type Appearance = 'HIDDEN' | 'VISIBLE' | 'REQUIRED'
+type EscortKey = 'salutation' | 'title' | 'email' | 'company' | 'position' | 'phoneNumber' | 'web' | 'info' | 'birthday'
+type AddressKey = 'street' | 'streetNumber' | 'postCode' | 'city' | 'country'
+/** the escort properties the page asks for, in the registration form's order (ESCORT_* settings) */
+const ESCORT_PROPS: EscortKey[] = ['salutation', 'title', 'company', 'position', 'email', 'phoneNumber', 'web', 'birthday', 'info']
+const ADDRESS: AddressKey[] = ['street', 'streetNumber', 'postCode', 'city', 'country']
+type EscortForm = { number: number | null; firstName: string; lastName: string } & Record<EscortKey | AddressKey, string>
+
+/** A stored escort as the step's form: everything it has, so nothing is lost when it is sent again. */
+function escortForm(e: Info['escortPersons'][number] | undefined): EscortForm {
+  const s = (v: string | null | undefined) => v ?? ''
+  // birthdays are stored as ISO dates and entered as the registration form does (DD.MM.YYYY)
+  const birthday = e?.birthday ? e.birthday.slice(0, 10).split('-').reverse().join('.') : ''
+  const out = { number: e?.number ?? null, firstName: s(e?.firstName), lastName: s(e?.lastName), birthday } as EscortForm
+  for (const k of ESCORT_PROPS) if (k !== 'birthday') out[k] = s(e?.[k])
+  for (const k of ADDRESS) out[k] = s(e?.address?.[k])
+  return out
+}
+
+/**
+ * Step 5: the required fields still empty and the escort persons, with what the event asks of them
+ * (its ESCORT_* settings, `fields` of the ticket info); the server checks them like the registration
+ * form and keeps what is stored. Weiter is always there: pressing it with something missing lists
+ * what is missing and marks the fields (nothing is flagged before the guest tried).
+ */
 export function AdditionalStep({ info, proceed }: { info: Info; proceed: Proceed }) {
   const want = Math.max(0, (info.visitor?.visitorCount ?? 1) - 1)
-  const [list, setList] = useState(() => Array.from({ length: want }, (_, i) => ({ firstName: info.escortPersons[i]?.firstName ?? '', lastName: info.escortPersons[i]?.lastName ?? '' })))
+  const app = (k: string): Appearance => (info.fields as Record<string, Appearance> | undefined)?.[k] ?? (k === 'name' ? 'REQUIRED' : 'HIDDEN')
+  const [list, setList] = useState<EscortForm[]>(() => Array.from({ length: want }, (_, i) => escortForm(info.escortPersons[i])))
   const [fieldData, setFieldData] = useState<Record<string, string>>(() => Object.fromEntries(info.missingFields.map((m) => [m.field, ''])))
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const missing = [
-    ...info.missingFields.filter((m) => !fieldData[m.field]?.trim()).map((m) => m.displayName),
-    ...list.flatMap((e, i) => [...(!e.firstName.trim() ? [t('ticketing.pay.escortFirst', { n: i + 1 })] : []), ...(!e.lastName.trim() ? [t('ticketing.pay.escortLast', { n: i + 1 })] : [])]),
+  const [tried, setTried] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const label = (k: EscortKey | AddressKey | 'firstName' | 'lastName') => t((ADDRESS as string[]).includes(k) || k === 'firstName' || k === 'lastName' ? `ticketing.pay.${k}` : `ticketing.pay.escortField.${k}`)
+  // what is required and still empty, as field keys of the server's answers
+  const gaps: Array<{ key: string; text: string }> = [
+    ...info.missingFields.filter((m) => !fieldData[m.field]?.trim()).map((m) => ({ key: m.field, text: m.displayName })),
+    ...list.flatMap((e, i) => {
+      const of = (k: string, text: string) => ({ key: `escortPersons.${i}.${k}`, text: `${t('ticketing.pay.escort', { n: i + 1 })}: ${text}` })
+      const out: Array<{ key: string; text: string }> = []
+      if (app('name') !== 'HIDDEN') for (const k of ['firstName', 'lastName'] as const) if (!e[k].trim()) out.push(of(k, label(k)))
+      for (const k of ESCORT_PROPS) if (app(k) === 'REQUIRED' && !e[k].trim()) out.push(of(k, label(k)))
+      if (app('address') === 'REQUIRED' && ['street', 'postCode', 'city'].some((k) => !e[k as AddressKey].trim())) out.push(of('address', t('ticketing.pay.street')))
+      return out
+    }),
   ]
-  const set = (i: number, k: 'firstName' | 'lastName', x: string) => setList(list.map((e, j) => (j === i ? { ...e, [k]: x } : e)))
+  const shownErrors = tried ? { ...Object.fromEntries(gaps.map((g) => [g.key, 'REQUIRED'])), ...errors } : errors
+  const set = (i: number, k: keyof EscortForm, x: string) => {
+    setList(list.map((e, j) => (j === i ? { ...e, [k]: x } : e)))
+    setErrors(({ [`escortPersons.${i}.${k}`]: _, ...rest }) => rest)
+  }
+  const body = () => ({
+    fieldData,
+    escortPersons: list.map((e) => {
+      const address = Object.fromEntries(ADDRESS.map((k) => [k, e[k].trim() || null]))
+      return {
+        number: e.number,
+        firstName: e.firstName,
+        lastName: e.lastName,
+        ...Object.fromEntries(ESCORT_PROPS.map((k) => [k, e[k].trim() || null])),
+        address: ADDRESS.some((k) => e[k].trim()) ? { ...address, country: address.country ?? 'DEU' } : null,
+      }
+    }),
+  })
+  const next = async () => {
+    setTried(true)
+    if (gaps.length) return
+    setBusy(true)
+    const e = await proceed('proceed/additionalInformations', body())
+    setBusy(false)
+    setErrors(Object.fromEntries((e?.errorFields ?? []).map((f) => [f.field, f.errorType])))
+  }
+  const input = (i: number, k: keyof EscortForm & string, required: boolean, half = true) => (
+    <Field key={k} name={`e${i}-${k}`} label={label(k as EscortKey)} value={String(list[i]![k] ?? '')} onInput={(x) => set(i, k, x)} required={required} half={half} error={shownErrors[`escortPersons.${i}.${k}`]} options={k === 'salutation' ? SALUTATIONS : undefined} />
+  )
   return (
     <Card class="pay-step">
       <h2>{t('ticketing.step.5')}</h2>
@@ -123,35 +188,45 @@ export function AdditionalStep({ info, proceed }: { info: Info; proceed: Proceed
               onInput={(x) => setFieldData({ ...fieldData, [m.field]: x })}
               options={m.type === 'SALUTATION' ? SALUTATIONS : undefined}
               required
-              error={errors[m.field]}
+              error={shownErrors[m.field]}
             />
           ))}
         </div>
       )}
-      {want > 0 && <p>{t('ticketing.pay.escortIntro', { n: want })}</p>}
+      {want > 0 && <p>{t(ESCORT_PROPS.some((k) => app(k) !== 'HIDDEN') ? 'ticketing.pay.escortDetails' : 'ticketing.pay.escortIntro', { n: want })}</p>}
       {list.map((e, i) => (
-        <fieldset class="pay-escort" key={i}>
+        <fieldset class="pay-escort" key={e.number ?? `new-${i}`} data-testid={`pay-escort-${i}`}>
           <legend>{t('ticketing.pay.escort', { n: i + 1 })}</legend>
-          <Field name={`e${i}f`} label={t('ticketing.pay.firstName')} value={e.firstName} onInput={(x) => set(i, 'firstName', x)} required half error={errors[`escortPersons.${i}.firstName`]} />
-          <Field name={`e${i}l`} label={t('ticketing.pay.lastName')} value={e.lastName} onInput={(x) => set(i, 'lastName', x)} required half error={errors[`escortPersons.${i}.lastName`]} />
+          {app('name') !== 'HIDDEN' && (
+            <>
+              {input(i, 'firstName', true)}
+              {input(i, 'lastName', true)}
+            </>
+          )}
+          {ESCORT_PROPS.filter((k) => app(k) !== 'HIDDEN').map((k) => input(i, k, app(k) === 'REQUIRED', k !== 'info'))}
+          {app('address') !== 'HIDDEN' && ADDRESS.map((k) => input(i, k, app('address') === 'REQUIRED' && k !== 'streetNumber' && k !== 'country', k !== 'street' && k !== 'city'))}
+          {shownErrors[`escortPersons.${i}.address`] && (
+            <small class="field-error" role="alert">
+              {fieldMessage(shownErrors[`escortPersons.${i}.address`]!)}
+            </small>
+          )}
         </fieldset>
       ))}
-      {missing.length > 0 ? (
+      {tried && gaps.length > 0 && (
         <div class="pay-missing" role="status">
           <p>{t('ticketing.pay.missingIntro')}</p>
           <ul>
-            {missing.map((m) => (
-              <li key={m}>{m}</li>
+            {gaps.map((m) => (
+              <li key={m.key}>{m.text}</li>
             ))}
           </ul>
         </div>
-      ) : (
-        <div class="pay-actions">
-          <Button onClick={async () => setErrors(Object.fromEntries(((await proceed('proceed/additionalInformations', { escortPersons: list, fieldData }))?.errorFields ?? []).map((f) => [f.field, f.errorType])))}>
-            {t('ticketing.pay.next')}
-          </Button>
-        </div>
       )}
+      <div class="pay-actions">
+        <Button onClick={next} busy={busy}>
+          {t('ticketing.pay.next')}
+        </Button>
+      </div>
     </Card>
   )
 }

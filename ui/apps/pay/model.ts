@@ -51,7 +51,24 @@ export interface Info {
   requiredActions: string[]
   /** REQUIRE_FIELDS: required fields of the registration still empty, asked for on step 5 */
   missingFields: Array<{ defaultField: string | null; fieldId: number; field: string; displayName: string; type: string }>
-  escortPersons: Array<{ firstName: string; lastName: string }>
+  /** the stored escort persons (spec §3 Escort person; `number` names one when it is sent back) */
+  escortPersons: Array<{
+    number: number
+    firstName: string
+    lastName: string
+    salutation?: string | null
+    title?: string | null
+    email?: string | null
+    company?: string | null
+    position?: string | null
+    phoneNumber?: string | null
+    web?: string | null
+    info?: string | null
+    birthday?: string | null
+    address?: { street: string | null; streetNumber: string | null; postCode: string | null; city: string | null; country: string | null } | null
+  }>
+  /** appearance per escort property (spec §3 `fields`): what step 5 asks */
+  fields?: Record<string, 'HIDDEN' | 'VISIBLE' | 'REQUIRED'>
   visitor: { visitorCount: number } | null
   useInvoiceXML: boolean
   requireReferenceId: boolean

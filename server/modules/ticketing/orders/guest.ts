@@ -22,6 +22,10 @@ import { enqueueOrderMail, transferReference } from './mails'
 import { type MissingField, fillMissingFields, missingFieldsOf } from './missing-fields'
 import { reholdOrder } from './release'
 import { onOrderSettled } from './settle'
+import { checkStepEscorts, payEscortDto, writeStepEscorts } from './escort-step'
+import { formDefinitions } from '../../forms/service'
+import { escortAppearance } from '../../forms/engine'
+import { escortRace } from '../../visitors/escort-write'
 import { NOT_PAYABLE, STEP, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
 
 /** The Ticket info's stripePayment (set by the payments module; null without it). */
@@ -80,7 +84,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
   const lines = await ctx.db.selectFrom('ticket_order_line').selectAll().where('order_id', '=', order.id).orderBy('sort_order').execute()
   const chairInfo = await orderChairInfo(ctx.db, order.id)
   const coupon = order.coupon_id ? await ctx.db.selectFrom('coupon').select(['code', 'value_type', 'reduction']).where('id', '=', order.coupon_id).executeTakeFirst() : undefined
-  const escorts = order.visitor_id ? await ctx.db.selectFrom('escort_person').select(['number', 'first_name', 'last_name']).where('visitor_id', '=', order.visitor_id).orderBy('number').execute() : []
+  const escorts = order.visitor_id ? await ctx.db.selectFrom('escort_person').selectAll().where('visitor_id', '=', order.visitor_id).orderBy('number').execute() : []
   const visitor = order.visitor_id ? await ctx.db.selectFrom('event_visitor').select(['id', 'status', 'visitor_count', 'first_name', 'last_name', 'salutation']).where('id', '=', order.visitor_id).executeTakeFirst() : undefined
   const chosen = methods.find((m) => m.method === order.payment_method) ?? null
   const taxPrices = new Map<string, { taxCode: string; taxValue: number; totalPrice: number; grossPrice: number }>()
@@ -130,7 +134,9 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     paymentMethods: methods.map(paymentMethodDto),
     requiredActions: state.requiredActions,
     missingFields: state.missingFields,
-    escortPersons: escorts.map((e) => ({ number: e.number, firstName: e.first_name, lastName: e.last_name })),
+    escortPersons: escorts.map(payEscortDto),
+    /** which escort properties the event asks for (HIDDEN, VISIBLE, REQUIRED; §3 fields) */
+    fields: escortAppearance(await formDefinitions(ctx.db, event)),
     language: order.language,
     locale: order.language,
     email: order.email,
@@ -219,33 +225,36 @@ export async function proceedInvoiceAddress(ctx: AppContext, publicId: string, i
   return answer(o)
 }
 
-/** POST .../proceed/additionalInformations: the escort persons the tickets still lack. */
+/**
+ * POST .../proceed/additionalInformations: the required fields still empty and the escort persons
+ * the tickets still lack (escort-step.ts: the event's escort settings, checked like the registration
+ * form, written in place). Two calls at once: one wins, the other answers 409.
+ */
 export async function proceedAdditionalInformations(ctx: AppContext, publicId: string, input: { escortPersons: Array<Record<string, unknown>>; fieldData?: Record<string, unknown> }) {
-  const o = await proceed(ctx, publicId, STEP.ADDITIONAL_INFORMATIONS, async (trx, order) => {
-    const v = order.visitor_id ? await trx.selectFrom('event_visitor').select(['id', 'visitor_count']).where('id', '=', order.visitor_id).executeTakeFirst() : undefined
-    // the required fields still empty first: nothing is stored unless both parts pass
-    await fillMissingFields(trx, order, input.fieldData ?? {}, ctx.clock.now())
-    if (v) {
-      const want = v.visitor_count - 1
-      const problems: FieldError[] = []
-      const str = (x: unknown) => (typeof x === 'string' ? x.trim().slice(0, 200) : '')
-      if (input.escortPersons.length !== want) problems.push({ field: 'escortPersons', errorType: input.escortPersons.length < want ? 'REQUIRED' : 'TOO_BIG' })
-      input.escortPersons.forEach((e, i) => {
-        if (!str(e.firstName)) problems.push({ field: `escortPersons.${i}.firstName`, errorType: 'REQUIRED' })
-        if (!str(e.lastName)) problems.push({ field: `escortPersons.${i}.lastName`, errorType: 'REQUIRED' })
-      })
-      if (problems.length) throw fieldError(problems)
-      await trx.deleteFrom('escort_person').where('visitor_id', '=', v.id).execute()
-      if (want > 0) {
-        await trx
-          .insertInto('escort_person')
-          .values(input.escortPersons.map((e, i) => ({ visitor_id: v.id, number: i + 1, salutation: str(e.salutation) || null, first_name: str(e.firstName), last_name: str(e.lastName), email: str(e.email) || null })))
-          .execute()
+  const pre = await orderByPublicId(ctx.db, publicId)
+  const now = ctx.clock.now()
+  // read and checked before the transaction (the single writer on SQLite): the event's escort rules
+  const seen = pre.visitor_id ? await ctx.db.selectFrom('event_visitor').select(['id', 'visitor_count', 'escort_rev']).where('id', '=', pre.visitor_id).executeTakeFirst() : undefined
+  let rows: ReturnType<typeof checkStepEscorts> | null = null
+  if (seen) {
+    const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', pre.event_id).executeTakeFirstOrThrow()
+    rows = checkStepEscorts(await formDefinitions(ctx.db, event), event, now, pre.language, input.escortPersons, seen.visitor_count - 1)
+  }
+  try {
+    const o = await proceed(ctx, publicId, STEP.ADDITIONAL_INFORMATIONS, async (trx, order) => {
+      // the required fields still empty first: nothing is stored unless both parts pass
+      await fillMissingFields(trx, order, input.fieldData ?? {}, ctx.clock.now())
+      if (seen && rows && order.visitor_id === seen.id) {
+        const v = await trx.selectFrom('event_visitor').select('visitor_count').where('id', '=', seen.id).executeTakeFirstOrThrow()
+        if (v.visitor_count !== seen.visitor_count) throw new AppError(409, 'ESCORTS_CHANGED_MEANWHILE')
+        await writeStepEscorts(trx, seen, rows)
       }
-    }
-    return { set: {}, history: 'ADDITIONAL_INFORMATIONS' }
-  })
-  return answer(o)
+      return { set: {}, history: 'ADDITIONAL_INFORMATIONS' }
+    })
+    return answer(o)
+  } catch (e) {
+    throw escortRace(e)
+  }
 }
 
 /** POST .../proceed/paymentSelection: one of the event's enabled methods. */

@@ -50,10 +50,12 @@ export async function reholdOrder(trx: Db, order: TicketOrderRow, at: string): P
     if (!(await takeCoupon(trx, order.coupon_id))) throw fieldError([{ field: 'couponCode', errorType: 'COUPON_INVALID' }])
     await trx.updateTable('ticket_order').set({ coupon_held: 1 }).where('id', '=', order.id).execute()
   }
+  // the registration's persons: its tickets, and what the organiser added free of charge (escort-write.ts)
+  const v = order.visitor_id != null ? await trx.selectFrom('event_visitor').select(['seats_held', 'visitor_count']).where('id', '=', order.visitor_id).executeTakeFirst() : undefined
+  if (v) persons = Math.max(persons, v.visitor_count)
   if (!(await takeSeats(trx, order.event_id, persons))) throw new AppError(409, 'TICKETS_SOLD_OUT')
   await reholdOrderChairs(trx, order, new Date(at))
   if (order.visitor_id != null) {
-    const v = await trx.selectFrom('event_visitor').select('seats_held').where('id', '=', order.visitor_id).executeTakeFirst()
     await trx.updateTable('event_visitor').set({ status: 'PENDING', seats_held: persons, updated_at: at }).where('id', '=', order.visitor_id).execute()
     // the form's choices again, each with its conditional update (FIELD_ERROR when one went meanwhile)
     if (v && v.seats_held === 0) await takeFieldPlaces(trx, order.visitor_id, order.event_id, new Date(at))
