@@ -4,6 +4,7 @@ export const de = {
   'errors.SEAT_NOT_RESERVED': 'Der Platz konnte nicht reserviert werden.',
   'errors.SEAT_MAX_REACHED': 'Sie haben die maximale Anzahl an Tickets pro Bestellung bereits erreicht.',
   'errors.SEATING_CHAIR_IN_USE': 'Der Platz {label} ist vergeben oder reserviert und kann nicht entfernt oder verkleinert werden.',
+  'errors.SEATING_NOT_LINKED': 'Für diese Veranstaltung werden zurzeit keine Tickets verkauft: Der Saalplan ist noch nicht mit den Ticketkategorien verknüpft.',
   'field.TOO_MANY': 'Das sind zu viele Einträge.',
   'field.SEATS_REQUIRED': 'Tickets dieser Kategorie gibt es nur mit einem Platz im Sitzplan.',
   // the guest's seat picker (public page, part `registration`)
@@ -133,6 +134,7 @@ export const en: Record<Keys, string> = {
   'errors.SEAT_NOT_RESERVED': 'The seat could not be reserved.',
   'errors.SEAT_MAX_REACHED': 'You have already reached the maximum number of tickets per order.',
   'errors.SEATING_CHAIR_IN_USE': 'Seat {label} is taken or reserved and cannot be removed or made smaller.',
+  'errors.SEATING_NOT_LINKED': 'No tickets are on sale for this event at the moment: its seating plan is not yet linked to the ticket categories.',
   'field.TOO_MANY': 'These are too many entries.',
   'field.SEATS_REQUIRED': 'Tickets of this category come only with a seat on the plan.',
   'registration.seats.title': 'Choose your seat',
