@@ -16,7 +16,12 @@ export const PARTS = {
   guest: ['guest', 'guestPortal', 'guestAgreements', 'selfCheckin', 'help', 'report', 'notifications', 'visitorStatus', 'signature', 'nav', 'role', 'auth', 'account', 'registration', 'form', 'fieldType', 'defaultField'],
   /** the ticket order payment page /pay/{id} */
   pay: ['ticketing', 'payments.pay'],
+  /** the seat picker (ui/components/seat-picker, its own chunk): the public page does not carry them */
+  seats: ['registration.seats'],
 } as const
+
+/** Keys under a `public` prefix that the seat picker's part carries instead (the public page names only `registration.seats.done`). */
+const publicLeaves = (key: string) => key.startsWith('registration.seats.') && key !== 'registration.seats.done'
 
 export type PartName = keyof typeof PARTS | 'rest'
 
@@ -35,7 +40,12 @@ export const ORGANISER_ONLY_ERRORS = [
   'INVALID_TAX_CODE', 'INVALID_IBAN', 'INVALID_BIC', 'MIN_ABOVE_MAX', 'CURRENCY_MISMATCH', 'NAME_TAKEN', 'TYPE_CHANGE_NOT_ALLOWED', 'APPEARANCE_NOT_ALLOWED',
   'INVALID_CONDITION',
 ] as const
-const organiserOnly = new Set<string>(ORGANISER_ONLY_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
+/**
+ * Codes a guest may meet whose text the page never names itself: it shows the server's answer
+ * (errorTranslation, errorText in api/client.ts), so `core` need not carry it.
+ */
+export const SERVER_TEXT_ERRORS = ['SEATING_NOT_LINKED'] as const
+const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...SERVER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 
 const inPart = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key === p || key.startsWith(`${p}.`))
 const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(key)
@@ -44,7 +54,7 @@ const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(ke
 export function germanPart(name: PartName): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(de)) {
-    if (name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : inPart(k, PARTS[name])) out[k] = v
+    if (name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : name === 'public' ? inPart(k, PARTS.public) && !publicLeaves(k) : inPart(k, PARTS[name])) out[k] = v
   }
   return out
 }

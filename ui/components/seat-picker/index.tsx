@@ -8,6 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, api, errorText, get, post } from '../../api/client'
 import { t } from '../../i18n'
+import '../../i18n/part-seats'
 import type { SeatHolds } from '../form-engine'
 import { Alert, Button, Spinner } from '../ui'
 import { type Category, type PickedSeat, type Area, type Chair, type AreaAnswer, chairsOf, flag } from './model'
