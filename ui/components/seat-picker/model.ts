@@ -78,7 +78,7 @@ export const ZOOM_BUTTON_MAX = 4
 /** Smallest side of a chair on a phone's first view, in CSS pixels (WCAG 2.5.8's minimum target). */
 export const TAP_PX = 24
 /** Space around the chairs' bounding box in the first view, in percent of the area. */
-export const FIT_MARGIN = 2
+export const FIT_MARGIN = 4
 
 export interface View {
   z: number
