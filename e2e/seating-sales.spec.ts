@@ -63,10 +63,13 @@ test('an unlinked seat plan sells nothing and says why; the organiser links the 
     // the guest tries to buy a Parkett ticket without a seat: refused, with the reason
     const g = await ctx.newPage()
     await g.goto(`${server.url}/public/event/${id}`)
+    // the picker says it before the guest fills anything in
+    const notice = 'Für diese Veranstaltung werden zurzeit keine Tickets verkauft: Der Saalplan ist noch nicht mit den Ticketkategorien verknüpft.'
+    await expect(g.getByRole('region', { name: 'Sitzplatz wählen' }).getByText(notice)).toBeVisible()
     await g.getByRole('button', { name: 'Ein Ticket mehr: Parkett' }).click()
     await fillBuyer(g, 'Ohnesitz')
     await g.getByRole('button', { name: 'Weiter zur Zahlung' }).click()
-    await expect(g.getByText('Für diese Veranstaltung werden zurzeit keine Tickets verkauft: Der Saalplan ist noch nicht mit den Ticketkategorien verknüpft.')).toBeVisible()
+    await expect(g.getByRole('alert').getByText(notice)).toBeVisible()
     await shot(g, 'seating-sales-01-guest-refused')
 
     // the tickets tab warns and leads to the plan
@@ -102,6 +105,7 @@ test('an unlinked seat plan sells nothing and says why; the organiser links the 
     const canvas = picker.getByRole('img', { name: /Saalplan Saal/ })
     await expect(canvas).toBeVisible()
     await expect(g2.getByRole('button', { name: 'Ein Ticket mehr: Parkett' })).toHaveCount(0)
+    await expect(picker.getByText(/keine Tickets verkauft/)).toHaveCount(0)
     await canvas.tap({ position: await chairPoint(canvas, chair('A 3')) })
     await picker.getByRole('dialog', { name: 'A 3' }).getByRole('button', { name: 'Platz reservieren' }).click()
     await expect(picker.getByRole('status')).toHaveText('Ihre Plätze: A 3')

@@ -138,6 +138,10 @@ export default function SeatPicker(p: SeatPickerProps) {
           ))}
         </div>
       )}
+      {p.prices && chairs.some((c) => c.priceCategory && c.priceCategory.ticketCategoryId == null) && (
+        // the organiser has not linked the plan's price categories to tickets: nothing is sold (SEATING_NOT_LINKED)
+        <Alert tone="warn">{t('registration.seats.notLinked')}</Alert>
+      )}
       <p class="seat-chosen" role="status">
         {held ? t('registration.seats.chosen', { labels: heldLabels.join(', ') }) : t('registration.seats.none')}
       </p>
