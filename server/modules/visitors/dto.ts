@@ -35,10 +35,10 @@ export const checkState = (checkedIn: number | boolean, checkedOut: number | boo
 export const personsIn = (v: Pick<EventVisitorRow, 'main_guest_checked_in' | 'main_guest_checked_out' | 'escorts_in'>) =>
   (bool(v.main_guest_checked_in) && !bool(v.main_guest_checked_out) ? 1 : 0) + Number(v.escorts_in ?? 0)
 
-/** The check-in column (guest list, CSV): a group with someone in says how many of how many ("1 von 4 eingecheckt"). */
+/** The check-in column (guest list, CSV): a group partly in says how many of how many ("1 von 4 eingecheckt"); all in or none: the state. */
 export function checkinLabel(v: Pick<EventVisitorRow, 'main_guest_checked_in' | 'main_guest_checked_out' | 'escorts_in' | 'visitor_count'>): { key: string; params?: Record<string, number> } {
   const n = personsIn(v)
-  if (v.visitor_count > 1 && n > 0) return { key: 'status.checkin.PERSONS', params: { in: n, total: v.visitor_count } }
+  if (n > 0 && n < v.visitor_count) return { key: 'status.checkin.PERSONS', params: { in: n, total: v.visitor_count } }
   return { key: `status.checkin.${checkState(v.main_guest_checked_in, v.main_guest_checked_out)}` }
 }
 
