@@ -74,6 +74,22 @@ forEachDialect('a seat plan not linked to the ticket categories', (h) => {
     expect(lines).toEqual([{ category_id: loge.id, amount: 2 }])
   })
 
+  test('a deleted ticket category unlinks its price category: the sale stops and the plan says so', async () => {
+    const { admin, event, parkett, loge } = await setup()
+    expect((await admin.put(`/proxy/api/events/${event.id}/seatingplan`, plan({ p: parkett.id, l: loge.id }))).status).toBe(200)
+    // a sale while linked fills the process's cache of the plan's categories
+    const me = visit()
+    const linked = (await admin.get(`/proxy/api/events/${event.id}/seatingplan`)).body
+    const a1 = linked.areas[0].chairs.find((c: any) => c.label === 'A 1')
+    const hold = await h().request('POST', `/api/public/events/${event.id}/seatingplan/reservation/chair`, { body: { chairId: a1.id, identification: me } })
+    expect((await register(event.id, { ...buyer([]), identification: me, chairReservations: [hold.body.reservationToken] })).status).toBe(201)
+    expect((await admin.delete(`/proxy/api/events/${event.id}/ticketCategories/${loge.id}`)).status).toBe(200)
+    expect((await admin.get(`/proxy/api/events/${event.id}/seatingplan`)).body.unlinkedPriceCategories).toEqual(['Loge'])
+    const r = await register(event.id, { ...buyer([]), identification: visit() })
+    expect(r.status).toBe(409)
+    expect(r.body.errorType).toBe('SEATING_NOT_LINKED')
+  })
+
   test('a free event with an unlinked plan registers as before', async () => {
     const admin = (await h().admin()) as Agent
     const event = (await admin.post('/proxy/api/events', eventBody())).body
