@@ -68,15 +68,22 @@ try {
   const waitDrawn = `new Promise((done) => {
     const check = () => {
       const c = document.querySelector('canvas[role="img"]')
-      // the middle of row 26 (50.75 % of the plan): a chair's colour (Parkett's red or Rang's blue), not the grey
-      const line = c && c.width ? c.getContext('2d').getImageData(0, Math.floor(c.height * 0.5075), c.width, 1).data : []
+      // chair "26 51" (its middle at 50.4 %, 50.75 % of the area) where the view puts it: the picker's
+      // first view fits the chairs and zooms them to a tappable size on a phone (data-view: zoom x y
+      // areaWidth areaHeight, CSS px); a build without data-view shows the whole area
+      const v = c && c.dataset.view ? c.dataset.view.split(' ').map(Number) : null
+      const px = c ? (v ? v[1] + 0.504 * v[3] * v[0] : 0.504 * c.clientWidth) : 0
+      const py = c ? (v ? v[2] + 0.5075 * v[4] * v[0] : 0.5075 * c.clientHeight) : 0
+      const dpr = c && c.clientWidth ? c.width / c.clientWidth : 1
+      // that row: a chair's colour (Parkett's red or Rang's blue), not the grey
+      const line = c && c.width ? c.getContext('2d').getImageData(0, Math.floor(py * dpr), c.width, 1).data : []
       for (let i = 0; i < line.length; i += 4) if (Math.max(line[i], line[i + 2]) - line[i + 1] > 80) {
         // the tap that follows: when it reached the page and when the chair's popup was in the document
         const w = window
         addEventListener('pointerdown', (e) => { w.__tapAt ??= e.timeStamp }, { capture: true })
         new MutationObserver((_, o) => { if (document.querySelector('.seat-popup')) { w.__popupAt = performance.now(); o.disconnect() } }).observe(document.body, { childList: true, subtree: true })
         const r = c.getBoundingClientRect()
-        return done({ at: performance.now(), x: r.left, y: r.top, w: r.width, h: r.height })
+        return done({ at: performance.now(), x: r.left + px, y: r.top + py })
       }
       if (performance.now() > 30000) return done(0)
       setTimeout(check, 16)
@@ -101,12 +108,12 @@ try {
       const evaluate = async <T>(expression: string): Promise<T> => ((await cdp.send('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value: T } }).result.value
       await page.goto(`${server.url}/public/event/${eventIds[which]}`, { waitUntil: 'commit' })
       // the first frame with chairs
-      type Drawn = { at: number; x: number; y: number; w: number; h: number } | 0
+      type Drawn = { at: number; x: number; y: number } | 0
       const drawn = ((await cdp.send('Runtime.evaluate', { expression: waitDrawn, awaitPromise: true, returnByValue: true })) as { result: { value: Drawn } }).result.value
       if (!drawn) throw new Error('the plan was not drawn within 30 s')
-      // a guest taps chair "26 51" (its middle at 50.4 %, 50.75 % of the plan) the moment the plan shows
-      const tx = drawn.x + 0.504 * drawn.w
-      const ty = drawn.y + 0.5075 * drawn.h
+      // a guest taps chair "26 51" the moment the plan shows (its middle on screen, from waitDrawn)
+      const tx = drawn.x
+      const ty = drawn.y
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: tx, y: ty }] })
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
       type Popup = { tapAt: number; popupAt: number; label: string } | null

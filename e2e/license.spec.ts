@@ -49,6 +49,7 @@ test.describe('license and features', () => {
     await expect(page.locator('.feature', { hasText: 'Weitere Sprachen' })).toContainText('Enthalten')
     await expect(page.locator('.feature', { hasText: 'Veranstaltungsvorlagen' })).toContainText('Enthalten')
     await expect(page.locator('.feature', { hasText: 'Mediengalerie' })).toContainText('Nicht enthalten')
+    await expect(page.locator('.feature', { hasText: 'Ticketverkauf' })).toContainText('In jeder Edition enthalten')
     await shot(page, 'license-01-licensed')
 
     await page.setViewportSize({ width: 390, height: 844 })
@@ -64,6 +65,9 @@ test.describe('license and features', () => {
     await expect(page.getByText('Es ist keine Lizenzdatei hinterlegt. Es gelten die Grenzen der Community-Edition.')).toBeVisible()
     await expect(page.locator('.limit-row', { hasText: 'Veranstaltungen' })).toContainText('0 von 5')
     await expect(page.locator('.feature', { hasText: 'Weitere Sprachen' })).toContainText('Nicht enthalten')
+    // ticket sales, seat plans, wallet tickets and reporting work here: the page says so (issue 20 item 27)
+    for (const name of ['Ticketverkauf', 'Saalpläne', 'Wallet-Tickets', 'Meldefunktion']) await expect(page.locator('.feature', { hasText: name })).toContainText('In jeder Edition enthalten')
+    await expect(page.locator('.feature', { hasText: 'Ticketverkauf' })).not.toContainText('Nicht enthalten')
     await shot(page, 'license-03-community')
   })
 })

@@ -4,6 +4,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Locator, Page } from '@playwright/test'
 import { expect, type Server, setupAdmin, shot, test } from './fixtures'
+import { chairPoint } from './seat-map'
 
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
 
@@ -49,8 +50,7 @@ async function paidEventWithPlan(page: Page, server: Server) {
 }
 
 async function tapChair(canvas: Locator, c: { percentX: number; percentY: number; percentWidth: number; percentHeight: number }) {
-  const box = (await canvas.boundingBox())!
-  await canvas.tap({ position: { x: ((c.percentX + c.percentWidth / 2) / 100) * box.width, y: ((c.percentY + c.percentHeight / 2) / 100) * box.height } })
+  await canvas.tap({ position: await chairPoint(canvas, c) })
 }
 
 test('a paid event on a phone: the seats decide the tickets and their price, the pay page names the seats', async ({ page, server, browser }) => {
@@ -131,8 +131,7 @@ test('assign mode on the plan: the organiser taps one chair for a guest; chairs 
   await canvas.scrollIntoViewIfNeeded()
   const click = async (label: string) => {
     const c = chair(label)
-    const box = (await canvas.boundingBox())!
-    await canvas.click({ position: { x: ((c.percentX + c.percentWidth / 2) / 100) * box.width, y: ((c.percentY + c.percentHeight / 2) / 100) * box.height } })
+    await canvas.click({ position: await chairPoint(canvas, c) })
   }
   // a Parkett chair is blocked for him; the select offers none either
   await click('A 3')

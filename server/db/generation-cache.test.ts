@@ -50,7 +50,10 @@ forEachDialect('generation caches', (h) => {
     const plan = { areas: [{ displayName: 'Saal', chairs: [{ label: 'A 1', priceCategory: 'p', percentX: 10, percentY: 10, percentWidth: 2, percentHeight: 3 }] }] }
     expect((await admin.put(`/proxy/api/events/${event.id}/seatingplan`, { ...plan, priceCategories: [{ key: 'p', displayName: 'Parkett', color: '#2b8a3e', ticketCategoryId: categories[0].id }] })).status).toBe(200)
     expect(await bound()).toEqual([categories[0].id])
+    // unlinked again: the plan no longer says what its chair is sold as, so nothing is sold (issue 20 C)
     expect((await admin.put(`/proxy/api/events/${event.id}/seatingplan`, { ...plan, priceCategories: [{ key: 'p', displayName: 'Parkett', color: '#2b8a3e' }] })).status).toBe(200)
+    await expect(bound()).rejects.toMatchObject({ errorType: 'SEATING_NOT_LINKED' })
+    expect((await admin.put(`/proxy/api/events/${event.id}/seatingplan`, { ...plan, priceCategories: [], areas: [{ ...plan.areas[0], chairs: [{ ...plan.areas[0].chairs[0], priceCategory: null }] }] })).status).toBe(200)
     expect(await bound()).toEqual([])
 
     const names = async () => (await effectiveAgreements(db, { id: event.id, agency_id: admin.agencyId })).map((a) => a.display_name)

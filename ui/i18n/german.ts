@@ -16,7 +16,12 @@ export const PARTS = {
   guest: ['guest', 'guestPortal', 'guestAgreements', 'selfCheckin', 'help', 'report', 'notifications', 'visitorStatus', 'signature', 'nav', 'role', 'auth', 'account', 'registration', 'form', 'fieldType', 'defaultField'],
   /** the ticket order payment page /pay/{id} */
   pay: ['ticketing', 'payments.pay'],
+  /** the seat picker (ui/components/seat-picker, its own chunk): the public page does not carry them */
+  seats: ['registration.seats'],
 } as const
+
+/** Keys under a `public` prefix that the seat picker's part carries instead (the public page names only `registration.seats.done`). */
+const publicLeaves = (key: string) => key.startsWith('registration.seats.') && key !== 'registration.seats.done'
 
 export type PartName = keyof typeof PARTS | 'rest'
 
@@ -37,7 +42,8 @@ export const ORGANISER_ONLY_ERRORS = [
 ] as const
 /**
  * Error codes guests can get whose text the pages only ever show from the answer (`errorText`: the
- * server's errorTranslation), never by key: kept out of `core` like the organiser's (page budgets).
+ * server's errorTranslation, api/client.ts), never by key: kept out of `core` like the organiser's
+ * (page budgets).
  */
 export const ANSWER_TEXT_ERRORS = [
   'ESCORTS_NEED_TICKETS', 'ESCORTS_CHANGED_MEANWHILE',
@@ -45,6 +51,8 @@ export const ANSWER_TEXT_ERRORS = [
   'SERVER_BUSY',
   // a ticket not valid (yet) at the desk, self check-in and the documents (ticket-validity.ts)
   'TICKET_UNPAID', 'TICKET_PAYMENT_PENDING', 'TICKET_ORDER_CANCELED', 'TICKET_ORDER_REFUNDED',
+  // a seat plan whose price categories are not linked to ticket categories
+  'SEATING_NOT_LINKED',
 ] as const
 const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 
@@ -55,7 +63,7 @@ const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(ke
 export function germanPart(name: PartName): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(de)) {
-    if (name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : inPart(k, PARTS[name])) out[k] = v
+    if (name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : name === 'public' ? inPart(k, PARTS.public) && !publicLeaves(k) : inPart(k, PARTS[name])) out[k] = v
   }
   return out
 }

@@ -4,6 +4,7 @@
 import type { AppContext } from '../../context'
 import { bool } from '../../db/types'
 import { AppError, forbidden, notAuthenticated } from '../../shared/errors'
+import { hasFeature } from '../license/license'
 import type { AccountRow, AppUserRow, SessionRow } from './identity.table'
 import { GUEST_ACCESS, findAccessToken } from './access-tokens'
 import { ORGANISER_ROLES, type Permission, can, isGuestRole } from './roles'
@@ -138,7 +139,7 @@ export async function requireOrganiser(ctx: AppContext, c: HttpContext, permissi
 
 /** Refuses with WRONG_ABO when the license lacks a feature a call needs. */
 export function requireFeature(ctx: AppContext, feature: string) {
-  if (!ctx.license.features.includes(feature)) throw new AppError(403, 'WRONG_ABO')
+  if (!hasFeature(ctx.license, feature)) throw new AppError(403, 'WRONG_ABO')
 }
 
 export interface SelfActor {

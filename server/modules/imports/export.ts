@@ -15,7 +15,7 @@ import type { FieldDef } from '../forms/definitions'
 import { labelOf } from '../forms/definitions'
 import { formDefinitions } from '../forms/service'
 import { answerFields, answerText, answersOf } from '../visitors/answers'
-import { checkState } from '../visitors/dto'
+import { checkinLabel } from '../visitors/dto'
 import type { GuestSearch } from '../visitors/model'
 import { orderedVisitorIds } from '../visitors/repository'
 import { ESCORT_SLOTS } from './model'
@@ -119,7 +119,7 @@ export function exportCsv(ctx: AppContext, event: EventRow, s: GuestSearch): Rea
           ...escortCells,
           v.visitor_count,
           when(v.registered_at, event.timezone),
-          t(LANG, `status.checkin.${checkState(v.main_guest_checked_in, v.main_guest_checked_out)}`),
+          t(LANG, checkinLabel(v).key, checkinLabel(v).params),
           v.ticket_code ? formatTicketCode(v.ticket_code) : '',
           ...fields.map((f) => answerText(f, answers.get(v.id)?.get(f.id), LANG)),
         ]

@@ -5,7 +5,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../context'
 import { requireOrganiser } from '../identity/auth'
 import { limitsDto } from '../limits/service'
-import { KNOWN_FEATURES } from './license'
+import { EDITION_FEATURES, KNOWN_FEATURES, hasFeature } from './license'
 
 export function licenseOverview(ctx: AppContext, usage: Awaited<ReturnType<typeof limitsDto>>) {
   const l = ctx.license
@@ -16,7 +16,8 @@ export function licenseOverview(ctx: AppContext, usage: Awaited<ReturnType<typeo
     validUntil: l.validUntil,
     /** why the community defaults apply; null when licensed */
     problem: l.problem,
-    features: features.map((code) => ({ featureCode: code, included: l.features.includes(code) })),
+    /** everyEdition: part of every edition (EDITION_FEATURES), included without a license */
+    features: features.map((code) => ({ featureCode: code, included: hasFeature(l, code), everyEdition: (EDITION_FEATURES as readonly string[]).includes(code) })),
     limits: usage,
     supportEmail: ctx.config.support.email,
   }

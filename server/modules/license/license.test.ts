@@ -10,7 +10,8 @@ import { testLicenseBody, testLicenseText, TEST_PRIVATE_KEY } from '../../testin
 import { startServerProcess } from '../../testing/process'
 import { hashPassword } from '../identity/service'
 import { PRODUCTION_PUBLIC_KEY, TEST_PUBLIC_KEY } from './keys'
-import { COMMUNITY_LIMITS, loadLicense, signLicense, verifyLicenseText } from './license'
+import { paidEvent } from '../ticketing/testing'
+import { COMMUNITY_LIMITS, hasFeature, loadLicense, signLicense, verifyLicenseText } from './license'
 
 const KEYS = [PRODUCTION_PUBLIC_KEY, TEST_PUBLIC_KEY]
 const dir = mkdtempSync(join(tmpdir(), 'einlass-license-'))
@@ -152,8 +153,10 @@ forEachDialect(
         supportEmail: 'support@localhost',
         limits: { allowedEvents: 3, usedEvents: 0, allowedAgencyUsers: 4, usedAgencyUsers: 1 },
       })
-      expect(r.body.features).toContainEqual({ featureCode: 'MULTI_LANGUAGE', included: true })
-      expect(r.body.features).toContainEqual({ featureCode: 'SEATING', included: false })
+      expect(r.body.features).toContainEqual({ featureCode: 'MULTI_LANGUAGE', included: true, everyEdition: false })
+      // ticket sales, seat plans, wallet tickets and reporting are part of every edition (issue 20 item 27)
+      expect(r.body.features).toContainEqual({ featureCode: 'SEATING', included: true, everyEdition: true })
+      expect(r.body.features).toContainEqual({ featureCode: 'MEDIA_GALLERY', included: true, everyEdition: false })
     })
 
     test('the license page needs AGENCY.ABO: an editor gets NO_PERMISSION, a stranger NOT_AUTHENTICATED', async () => {
@@ -180,7 +183,16 @@ forEachDialect('the license page (community edition)', (h) => {
     const admin = await h().admin()
     const r = await admin.get('/proxy/api/license')
     expect(r.body).toMatchObject({ edition: 'community', licensee: null, validUntil: null, problem: 'NO_FILE', limits: { allowedEvents: COMMUNITY_LIMITS.events } })
-    expect(r.body.features.every((f: { included: boolean }) => !f.included)).toBe(true)
+    // the page says what the server does: ticket sales, seat plans, wallet tickets and reporting work
+    // in every edition (README, Editions); the licence features are not included
+    const included = r.body.features.filter((f: { included: boolean }) => f.included).map((f: { featureCode: string }) => f.featureCode)
+    expect(included.sort()).toEqual(['REPORTING', 'SEATING', 'TICKETING', 'WALLET'])
+    expect(r.body.features.filter((f: { everyEdition: boolean }) => f.everyEdition).map((f: { featureCode: string }) => f.featureCode).sort()).toEqual(['REPORTING', 'SEATING', 'TICKETING', 'WALLET'])
+    expect(hasFeature(h().ctx.license, 'TICKETING')).toBe(true)
+    expect(hasFeature(h().ctx.license, 'MULTI_LANGUAGE')).toBe(false)
+    // and the gates agree: a community server sells tickets and saves a seat plan
+    const { event } = await paidEvent(admin)
+    expect((await admin.put(`/proxy/api/events/${event.id}/seatingplan`, { priceCategories: [], areas: [{ displayName: 'Saal', chairs: [] }] })).status).toBe(200)
   })
 })
 

@@ -7,18 +7,19 @@ import { createPublicKey, createPrivateKey, sign, verify } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 
-export const KNOWN_FEATURES = [
-  'SYSTEM_COVIDOO',
-  'MAIL_CUSTOM',
-  'MAIL_CUSTOM_SENDER_NAME',
-  'MULTI_LANGUAGE',
-  'EVENT_PRESET',
-  'MEDIA_GALLERY',
-  'TICKETING',
-  'SEATING',
-  'WALLET',
-  'REPORTING',
-] as const
+/** The features a license grants (the spec's feature gates, agency-side.md §6, and the entry-pass variant). */
+export const LICENSED_FEATURES = ['SYSTEM_COVIDOO', 'MAIL_CUSTOM', 'MAIL_CUSTOM_SENDER_NAME', 'MULTI_LANGUAGE', 'EVENT_PRESET', 'MEDIA_GALLERY'] as const
+
+/**
+ * Features of every edition, community included (README, Editions; issue 20 item 27): ticket sales,
+ * seat plans, wallet tickets (once the Apple/Google settings are made) and reporting. They work
+ * without a license and the license page lists them as included; a license naming them changes
+ * nothing. einlass's own keys: the spec gates none of them.
+ */
+export const EDITION_FEATURES = ['TICKETING', 'SEATING', 'WALLET', 'REPORTING'] as const
+
+/** Every feature key a license file may name (the vendor's signing tool refuses others). */
+export const KNOWN_FEATURES = [...LICENSED_FEATURES, ...EDITION_FEATURES] as const
 
 export interface LicenseLimits {
   events: number
@@ -146,4 +147,5 @@ export function loadLicense(file: string | null, publicKeys: string[], now: Date
   }
 }
 
-export const hasFeature = (l: LicenseState, f: string) => l.features.includes(f)
+/** Whether the server may do f: an edition feature always, a licensed one when the license lists it. */
+export const hasFeature = (l: LicenseState, f: string) => (EDITION_FEATURES as readonly string[]).includes(f) || l.features.includes(f)

@@ -1,8 +1,8 @@
 // The seat picker's hit-testing and the editor's numbering (pure functions of the UI, tested here
 // because the UI has no unit-test folder of its own).
-import { expect, test } from 'bun:test'
-import { alignChairs, arcPositions, rowLetter, seatNumbers } from '../../../ui/apps/organiser/seating/model'
-import { type Chair, chairAt, rowOf } from '../../../ui/components/seat-picker/model'
+import { describe, expect, test } from 'bun:test'
+import { alignChairs, arcPositions, fromServer, rowLetter, seatNumbers, toServer, unlinkedCategories } from '../../../ui/apps/organiser/seating/model'
+import { type Chair, chairAt, fitView, groupOf, rowOf, TAP_PX } from '../../../ui/components/seat-picker/model'
 
 const chair = (id: number, x: number, y: number, viewType: 'CIRCLE' | 'RECTANGLE' = 'CIRCLE'): Chair => ({
   id,
@@ -78,4 +78,58 @@ test('align: edges, middles and even distribution of the selection', () => {
   // by their middles 11, 15, 32 → 11, 21.5, 32 in that order
   expect(pos(alignChairs(sel, 'DISTRIBUTE_H'))).toEqual([['a', 10, 20], ['c', 20.5, 40], ['b', 30, 5]])
   expect(alignChairs([sel[0]], 'LEFT').size).toBe(0)
+})
+
+test('the editor keeps each price category\'s ticket category through load and save, and names the unlinked ones in use', () => {
+  const chairOf = (id: number, cat: number) => ({ id, label: `A ${id}`, priceCategory: { id: cat }, status: null, options: [], viewType: 'CIRCLE', percentX: 1, percentY: 1, percentWidth: 2, percentHeight: 2, places: 1, minAmount: 1, maxAmount: 1 })
+  const plan = fromServer({
+    priceCategories: [
+      { id: 1, displayName: 'Parkett', color: '#2b8a3e', ticketCategoryId: 7 },
+      { id: 2, displayName: 'Loge', color: '#d9480f', ticketCategoryId: null },
+      { id: 3, displayName: 'Reserve', color: '#1d4ed8', ticketCategoryId: null },
+    ],
+    areas: [{ id: 1, displayName: 'Saal', width: 1500, height: 1000, areaImage: null, chairs: [chairOf(1, 1), chairOf(2, 2)] }],
+  })
+  expect(toServer(plan).priceCategories.map((c) => c.ticketCategoryId)).toEqual([7, null, null])
+  expect(unlinkedCategories(plan).map((c) => c.displayName)).toEqual(['Loge'])
+})
+
+describe('the seat map\'s first view (issue 20 item 25)', () => {
+  // a 1500 × 1000 area on a phone 390 px wide (260 px high at zoom 1); two rows of ten in its middle
+  const rows: Chair[] = []
+  for (let r = 0; r < 2; r++) for (let i = 0; i < 10; i++) rows.push({ ...chair(r * 10 + i + 1, 20 + i * 6, 30 + r * 8), percentWidth: 3, percentHeight: 4.5 })
+  const onScreen = (v: { z: number; x: number; y: number }, c: Chair, W: number, H: number) => ({
+    left: v.x + (c.percentX / 100) * W * v.z,
+    right: v.x + ((c.percentX + c.percentWidth) / 100) * W * v.z,
+    top: v.y + (c.percentY / 100) * H * v.z,
+    bottom: v.y + ((c.percentY + c.percentHeight) / 100) * H * v.z,
+    size: Math.min((c.percentWidth / 100) * W * v.z, (c.percentHeight / 100) * H * v.z),
+  })
+  test('a desktop sees every chair, the empty area around them cut away', () => {
+    const v = fitView(rows, 800, 533, false, 540)
+    expect(v.z).toBeGreaterThan(1.4)
+    const boxes = rows.map((c) => onScreen(v, c, 800, 533))
+    expect(Math.min(...boxes.map((b) => b.left))).toBeGreaterThanOrEqual(0)
+    expect(Math.max(...boxes.map((b) => b.right))).toBeLessThanOrEqual(800)
+    expect(Math.min(...boxes.map((b) => b.top))).toBeGreaterThanOrEqual(0)
+    expect(Math.max(...boxes.map((b) => b.bottom))).toBeLessThanOrEqual(v.h)
+    // the canvas takes the chairs' proportions: no band of empty plan above and below
+    expect(v.h).toBeLessThan(533 * v.z * 0.3)
+  })
+  test('on a phone each chair is at least the minimum tap size, the view centred on the chairs', () => {
+    const v = fitView(rows, 390, 260, true, 500)
+    for (const c of rows) expect(onScreen(v, c, 390, 260).size).toBeGreaterThanOrEqual(TAP_PX - 1e-6)
+    const mid = rows.map((c) => onScreen(v, c, 390, 260))
+    const centre = (Math.min(...mid.map((b) => b.left)) + Math.max(...mid.map((b) => b.right))) / 2
+    expect(Math.abs(centre - 195)).toBeLessThan(2)
+  })
+  test('no chairs: the whole area; never beyond the zoom limits', () => {
+    expect(fitView([], 390, 260, true, 500)).toMatchObject({ z: 1, x: 0, y: 0, h: 260 })
+    const tiny = [{ ...chair(1, 50, 50), percentWidth: 0.05, percentHeight: 0.05 }]
+    expect(fitView(tiny, 390, 260, true, 500).z).toBe(20)
+  })
+  test('tables are listed as tables, not as a row called "Tisch"', () => {
+    expect(groupOf({ label: 'Tisch 3', places: 8 })).toBe('')
+    expect(groupOf({ label: 'A 12', places: 1 })).toBe('A')
+  })
 })

@@ -20,22 +20,32 @@ export interface SeatTickets {
 
 const expired = () => new AppError(409, 'REGISTRATION_VALID_UNTIL_EXPIRED', { fields: [{ field: 'chairs', errorType: 'REGISTRATION_VALID_UNTIL_EXPIRED' }] })
 
-// read by every ticket purchase: compiled once (db/prepared.ts)
+// read by every ticket purchase: compiled once (db/prepared.ts). Each price category of the plan
+// with the ticket category it names (null: none of this event) and whether a chair uses it.
 const boundCategoriesQuery = prepared((db, p: { eventId: number }) =>
   db
     .selectFrom('seating_price_category as p')
-    .innerJoin('ticket_category as t', 't.id', 'p.ticket_category_id')
-    .select(['p.id', 'p.ticket_category_id'])
-    .where('p.event_id', '=', p.eventId)
-    .where('t.event_id', '=', p.eventId),
+    .leftJoin('ticket_category as t', (j) => j.onRef('t.id', '=', 'p.ticket_category_id').on('t.event_id', '=', p.eventId))
+    .select(['p.id', 't.id as ticket_category_id'])
+    .select((eb) => eb.exists(eb.selectFrom('seating_chair as c').select('c.id').whereRef('c.price_category_id', '=', 'p.id')).as('used'))
+    .where('p.event_id', '=', p.eventId),
 )
 
-/** cached per process while the 'setup' counter stands still (db/generation-cache.ts) */
-const boundCache = generationCache<Array<{ id: number; ticket_category_id: number | null }>>('setup', { inTransaction: 'bypass' })
+type PlanCategory = { id: number; ticket_category_id: number | null; used: unknown }
+/** cached per process while the 'setup' counter stands still (db/generation-cache.ts; saving a plan writes its price categories) */
+const boundCache = generationCache<PlanCategory[]>('setup', { inTransaction: 'bypass' })
+
+/**
+ * A price category some chair uses that names no ticket category: the plan does not say what its
+ * chairs are sold as, so the event sells no ticket until the organiser links it (issue 20 C).
+ */
+export const unlinkedCategories = <T extends PlanCategory>(cats: T[]) => cats.filter((c) => c.ticket_category_id == null && Boolean(Number(c.used)))
 
 /** Reads (before the transaction) which ticket categories are seat-bound and what the named holds are priced by. */
 export async function seatTickets(db: Db, eventId: number, identification: string | undefined, tokens: string[], now: Date): Promise<SeatTickets> {
-  const cats = await boundCache.get(db, String(eventId), async () => (await boundCategoriesQuery(db, { eventId })).rows)
+  const all = await boundCache.get(db, String(eventId), async () => (await boundCategoriesQuery(db, { eventId })).rows as PlanCategory[])
+  if (unlinkedCategories(all).length) throw new AppError(409, 'SEATING_NOT_LINKED')
+  const cats = all.filter((c) => c.ticket_category_id != null)
   const bound = new Set(cats.map((c) => c.ticket_category_id!))
   const ticketOf = new Map(cats.map((c) => [c.id, c.ticket_category_id!]))
   if (!tokens.length) return { bound, chairs: [] }

@@ -28,9 +28,21 @@ export async function readPlan(db: Db, eventId: number) {
   }
 }
 
+/**
+ * The organiser's plan with `unlinkedPriceCategories`: on an event that sells tickets, the names of
+ * the price categories some chair uses that name no ticket category. While there is one, no ticket
+ * is sold (SEATING_NOT_LINKED, seating/orders.ts); the editor and the tickets tab say so.
+ */
+export async function organiserPlan(db: Db, eventId: number) {
+  const [plan, event] = await Promise.all([readPlan(db, eventId), db.selectFrom('event').select('is_paid').where('id', '=', eventId).executeTakeFirstOrThrow()])
+  const used = new Set(plan.areas.flatMap((a) => a.chairs.map((c) => c.priceCategory?.id)))
+  const unlinked = bool(event.is_paid) ? plan.priceCategories.filter((p) => p.ticketCategoryId == null && used.has(p.id)).map((p) => p.displayName) : []
+  return { ...plan, unlinkedPriceCategories: unlinked }
+}
+
 export async function getPlan(ctx: AppContext, agencyId: number, eventId: number) {
   await eventOfAgency(ctx.db, eventId, agencyId)
-  return readPlan(ctx.db, eventId)
+  return organiserPlan(ctx.db, eventId)
 }
 
 const chairValues = (c: SeatingPlanInput['areas'][number]['chairs'][number], categoryId: number | null) => ({
@@ -143,7 +155,7 @@ export async function savePlan(ctx: AppContext, agencyId: number, eventId: numbe
     const goneCats = oldCats.filter((c) => !keptCats.has(c.id)).map((c) => c.id)
     if (goneCats.length) await trx.deleteFrom('seating_price_category').where('id', 'in', goneCats).execute()
   })
-  return readPlan(ctx.db, eventId)
+  return organiserPlan(ctx.db, eventId)
 }
 
 function changed(old: SeatingChairRow, v: ReturnType<typeof chairValues>, areaId: number): boolean {

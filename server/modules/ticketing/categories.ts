@@ -109,6 +109,9 @@ export async function deleteCategory(ctx: AppContext, event: EventRow, id: numbe
     const used = await trx.selectFrom('ticket_order_line').select('id').where('category_id', '=', id).limit(1).executeTakeFirst()
     if (used || c.sold > 0) throw new AppError(409, 'CATEGORY_HAS_ORDERS')
     await trx.deleteFrom('ticket_category').where('id', '=', id).execute()
+    // a seat plan's price category sold as this one is unlinked with it (in the same transaction, which
+    // also moves the 'setup' counter): its chairs sell nothing until relinked (SEATING_NOT_LINKED)
+    await trx.updateTable('seating_price_category').set({ ticket_category_id: null }).where('event_id', '=', event.id).where('ticket_category_id', '=', id).execute()
     await markPaid(trx, event.id, at)
   })
 }

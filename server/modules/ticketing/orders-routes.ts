@@ -6,7 +6,8 @@ import { idParam } from '../../shared/validation'
 import { organiserEvent } from './route-access'
 import { takeDeskPayment } from './orders/desk'
 import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
-import { cancelOrder, exportOrdersCsv, markPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
+import { exportOrdersCsv } from './orders/csv'
+import { cancelOrder, markPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
 const tags = ['ticket orders (organiser)']
 const ev = z.object({ id: idParam() })

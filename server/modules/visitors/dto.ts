@@ -31,6 +31,17 @@ type Label = { id: number; displayName: string; group: string | null; name: stri
 /** open, in (checked in now) or out (checked out) */
 export const checkState = (checkedIn: number | boolean, checkedOut: number | boolean): 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT' => (bool(checkedOut) ? 'CHECKED_OUT' : bool(checkedIn) ? 'CHECKED_IN' : 'OPEN')
 
+/** Persons of a registration in now: the main guest (in, not out) and its escorts in (kept by triggers, migration 601). */
+export const personsIn = (v: Pick<EventVisitorRow, 'main_guest_checked_in' | 'main_guest_checked_out' | 'escorts_in'>) =>
+  (bool(v.main_guest_checked_in) && !bool(v.main_guest_checked_out) ? 1 : 0) + Number(v.escorts_in ?? 0)
+
+/** The check-in column (guest list, CSV): a group partly in says how many of how many ("1 von 4 eingecheckt"); all in or none: the state. */
+export function checkinLabel(v: Pick<EventVisitorRow, 'main_guest_checked_in' | 'main_guest_checked_out' | 'escorts_in' | 'visitor_count'>): { key: string; params?: Record<string, number> } {
+  const n = personsIn(v)
+  if (n > 0 && n < v.visitor_count) return { key: 'status.checkin.PERSONS', params: { in: n, total: v.visitor_count } }
+  return { key: `status.checkin.${checkState(v.main_guest_checked_in, v.main_guest_checked_out)}` }
+}
+
 /** A row of the organiser's guest list. */
 export function visitorListDto(v: EventVisitorRow, labels: { tags: Label[]; campaigns: Label[] } = { tags: [], campaigns: [] }, waitingListPosition: number | null = null) {
   return {
@@ -58,6 +69,8 @@ export function visitorListDto(v: EventVisitorRow, labels: { tags: Label[]; camp
     mainGuestCheckinDate: v.main_guest_checkin_date,
     mainGuestCheckoutDate: v.main_guest_checkout_date,
     checkState: checkState(v.main_guest_checked_in, v.main_guest_checked_out),
+    /** persons of the registration in now (main guest and escorts); the list shows "1 von 4 eingecheckt" */
+    personsIn: personsIn(v),
     mailError: bool(v.mail_error),
     source: v.source,
     ticketCode: v.ticket_code,

@@ -46,6 +46,8 @@ export interface GuestDetail extends Contact {
   /** the answers to the organiser's own questions, as the guest saw them */
   answers?: Array<{ fieldId: number; label: string; type: string; value: string }>
   checkState: string
+  /** persons of the registration in now (main guest and escorts) */
+  personsIn?: number
 }
 
 interface Values {

@@ -270,7 +270,7 @@ export function GuestList({ event, reloadEvent }: { event: EventFull; reloadEven
                     )}
                   </td>
                   <td class="col-visitorCount">{g.visitorCount}</td>
-                  <td class="col-checkin">{t(`status.checkin.${g.checkState}`)}</td>
+                  <td class="col-checkin">{(g.personsIn ?? 0) > 0 && g.personsIn! < g.visitorCount ? t('status.checkin.PERSONS', { in: g.personsIn!, total: g.visitorCount }) : t(`status.checkin.${g.checkState}`)}</td>
                 </tr>
               ))}
             </tbody>

@@ -11,7 +11,7 @@ interface LicenseOverview {
   licensee: string | null
   validUntil: string | null
   problem: string | null
-  features: Array<{ featureCode: string; included: boolean }>
+  features: Array<{ featureCode: string; included: boolean; everyEdition?: boolean }>
   limits: Record<'allowedEvents' | 'usedEvents' | 'allowedGuestAccounts' | 'usedGuestAccounts' | 'allowedAgencyUsers' | 'usedAgencyUsers' | 'allowedStorage' | 'usedStorage', number>
   supportEmail: string
 }
@@ -101,7 +101,7 @@ export function LicensePage() {
                   <div class="feature-name">{t(`license.feature.${f.featureCode}`)}</div>
                   <div class="muted feature-description">{t(`license.feature.${f.featureCode}.description`)}</div>
                 </div>
-                <Badge tone={f.included ? 'ok' : 'neutral'}>{t(f.included ? 'license.feature.included' : 'license.feature.notIncluded')}</Badge>
+                <Badge tone={f.included ? 'ok' : 'neutral'}>{t(f.everyEdition ? 'license.feature.everyEdition' : f.included ? 'license.feature.included' : 'license.feature.notIncluded')}</Badge>
               </li>
             ))}
           </ul>

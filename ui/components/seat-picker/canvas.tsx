@@ -3,18 +3,19 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { t } from '../../i18n'
 import { Button } from '../ui'
-import { type Area, type Chair, ZOOM_MIN, ZOOM_MAX, ZOOM_STEP, ZOOM_BUTTON_MAX, chairAt } from './model'
+import { type Area, type Chair, type View, ZOOM_MIN, ZOOM_MAX, ZOOM_STEP, ZOOM_BUTTON_MAX, chairAt, clampAxis, fitView } from './model'
 
-interface View {
-  z: number
-  x: number
-  y: number
+/** The canvas's size on screen (w × h) and the whole area's size at zoom 1 (w × H). */
+interface Size {
+  w: number
+  h: number
+  H: number
 }
 
 export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number, unknown>; touchGestures: boolean; onPick(c: Chair): void }) {
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLCanvasElement>(null)
-  const [size, setSize] = useState({ w: 0, h: 0 })
+  const [size, setSize] = useState<Size>({ w: 0, h: 0, H: 0 })
   const view = useRef<View>({ z: 1, x: 0, y: 0 })
   const [zoom, setZoom] = useState(1)
   const frame = useRef(0)
@@ -32,14 +33,25 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
     img.src = `/proxy/api/asset/${p.area.areaImage}?dimension=Regular_2000`
   }, [p.area.areaImage])
 
-  // the canvas follows its box, resized at most every 100 ms (§9); measured before the first paint, so
-  // the plan is drawn in the frame that first shows the picker
+  // the canvas follows its box's width, resized at most every 100 ms (§9); measured before the first
+  // paint, so the plan is drawn in the frame that first shows the picker. Its height and first view
+  // fit the chairs (fitView): not the empty canvas around them, and on a phone big enough to tap.
+  const fitted = useRef('')
   useLayoutEffect(() => {
     const el = box.current!
     let timer: ReturnType<typeof setTimeout> | undefined
     const measure = () => {
       const w = el.clientWidth
-      setSize({ w, h: Math.round((w * p.area.height) / p.area.width) })
+      const chairs = props.current.chairs
+      const key = `${w}:${chairs.length > 0}`
+      if (key === fitted.current) return
+      fitted.current = key
+      const H = (w * p.area.height) / p.area.width
+      const coarse = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches
+      const f = fitView(chairs, w, H, coarse, Math.max(220, Math.round(window.innerHeight * 0.6)))
+      view.current = { z: f.z, x: f.x, y: f.y }
+      setZoom(f.z)
+      setSize({ w, h: f.h, H })
     }
     measure()
     const ro = new ResizeObserver(() => {
@@ -47,8 +59,8 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
       timer = setTimeout(measure, 100)
     })
     ro.observe(el)
-    return () => (ro.disconnect(), clearTimeout(timer))
-  }, [p.area.id])
+    return () => (ro.disconnect(), clearTimeout(timer), (fitted.current = ''))
+  }, [p.area.id, p.chairs.length > 0])
 
   const draw = () => {
     frame.current = 0
@@ -60,14 +72,16 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
     g.setTransform(1, 0, 0, 1, 0, 0)
     g.clearRect(0, 0, cv.width, cv.height)
     g.setTransform(dpr * v.z, 0, 0, dpr * v.z, dpr * v.x, dpr * v.y)
+    // what a test needs to find a chair on screen: zoom, offset and the area's size at zoom 1
+    cv.dataset.view = `${v.z} ${v.x} ${v.y} ${size.w} ${size.H}`
     const { chairs, mine } = props.current
     if (image.current) {
       g.globalAlpha = 0.6
-      g.drawImage(image.current, 0, 0, size.w, size.h)
+      g.drawImage(image.current, 0, 0, size.w, size.H)
       g.globalAlpha = 1
     }
     const sx = size.w / 100
-    const sy = size.h / 100
+    const sy = size.H / 100
     const line = 1 / v.z
     // Batched: one path per colour, filled once, so 5,000 chairs are a few canvas calls instead of
     // 10,000; chairs outside the visible part are skipped when zoomed in. The white outline only when
@@ -162,7 +176,7 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
 
   const clamp = (v: View): View => {
     const z = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, v.z))
-    return { z, x: Math.min(0, Math.max(size.w - size.w * z, v.x)), y: Math.min(0, Math.max(size.h - size.h * z, v.y)) }
+    return { z, x: clampAxis(v.x, size.w, size.w * z), y: clampAxis(v.y, size.h, size.H * z) }
   }
   /** zooms to z keeping the point (px, py) of the canvas where it is */
   const zoomTo = (z: number, px = size.w / 2, py = size.h / 2) => {
@@ -172,6 +186,7 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
     setZoom(view.current.z)
     redraw()
   }
+
 
   // wheel zoom on desktops (a non-passive listener, so the page does not scroll meanwhile)
   useEffect(() => {
@@ -229,7 +244,7 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
     if (!had || moved.current || pointers.current.size > 0) return
     const v = view.current
     const q = local(e)
-    picked.current = chairAt(props.current.chairs, ((q.x - v.x) / v.z / size.w) * 100, ((q.y - v.y) / v.z / size.h) * 100)
+    picked.current = chairAt(props.current.chairs, ((q.x - v.x) / v.z / size.w) * 100, ((q.y - v.y) / v.z / size.H) * 100)
   }
   // The popup opens on the click that follows the tap, not on pointerup: opened earlier, a phone's
   // click after the tap lands on the popup (sticky at the bottom of the screen) when the chair lay
@@ -241,21 +256,24 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
     if (c) p.onPick(c)
   }
   const dpr = typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1
+  // the zoom buttons sit below the drawing, never over a chair
   return (
-    <div class="seat-canvas-box" ref={box}>
-      <canvas
-        ref={canvas}
-        width={Math.round(size.w * dpr)}
-        height={Math.round(size.h * dpr)}
-        style={{ width: `${size.w}px`, height: `${size.h}px`, touchAction: p.touchGestures ? 'none' : 'manipulation' }}
-        role="img"
-        aria-label={t('registration.seats.canvasLabel', { area: p.area.displayName })}
-        onPointerDown={down}
-        onPointerMove={move}
-        onPointerUp={up}
-        onPointerCancel={up}
-        onClick={click}
-      />
+    <>
+      <div class="seat-canvas-box" ref={box}>
+        <canvas
+          ref={canvas}
+          width={Math.round(size.w * dpr)}
+          height={Math.round(size.h * dpr)}
+          style={{ width: `${size.w}px`, height: `${size.h}px`, touchAction: p.touchGestures ? 'none' : 'manipulation' }}
+          role="img"
+          aria-label={t('registration.seats.canvasLabel', { area: p.area.displayName })}
+          onPointerDown={down}
+          onPointerMove={move}
+          onPointerUp={up}
+          onPointerCancel={up}
+          onClick={click}
+        />
+      </div>
       <div class="seat-zoom">
         <Button variant="secondary" aria-label={t('registration.seats.zoomIn')} disabled={zoom + ZOOM_STEP > ZOOM_BUTTON_MAX + 1e-9} onClick={() => zoomTo(Math.min(ZOOM_BUTTON_MAX, view.current.z + ZOOM_STEP))}>
           +
@@ -267,6 +285,6 @@ export function PlanCanvas(p: { area: Area; chairs: Chair[]; mine: Record<number
           {t('registration.seats.zoomReset')}
         </Button>
       </div>
-    </div>
+    </>
   )
 }

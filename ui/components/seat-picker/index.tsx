@@ -8,6 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, api, errorText, get, post } from '../../api/client'
 import { t } from '../../i18n'
+import '../../i18n/part-seats'
 import type { SeatHolds } from '../form-engine'
 import { Alert, Button, Spinner } from '../ui'
 import { type Category, type PickedSeat, type Area, type Chair, type AreaAnswer, chairsOf, flag } from './model'
@@ -136,6 +137,10 @@ export default function SeatPicker(p: SeatPickerProps) {
             </Button>
           ))}
         </div>
+      )}
+      {p.prices && chairs.some((c) => c.priceCategory && c.priceCategory.ticketCategoryId == null) && (
+        // the organiser has not linked the plan's price categories to tickets: nothing is sold (SEATING_NOT_LINKED)
+        <Alert tone="warn">{t('registration.seats.notLinked')}</Alert>
       )}
       <p class="seat-chosen" role="status">
         {held ? t('registration.seats.chosen', { labels: heldLabels.join(', ') }) : t('registration.seats.none')}

@@ -1,7 +1,7 @@
 // The list of free seats by row: the keyboard and screen-reader way to the chairs of the canvas.
 import { useMemo, useState } from 'preact/hooks'
 import { t } from '../../i18n'
-import { type Chair, rowOf } from './model'
+import { type Chair, groupOf } from './model'
 
 export function SeatList(p: { chairs: Chair[]; mine(c: Chair): boolean; open: boolean; onPick(c: Chair): void }) {
   const [shown, setShown] = useState(p.open)
@@ -10,7 +10,7 @@ export function SeatList(p: { chairs: Chair[]; mine(c: Chair): boolean; open: bo
     const m = new Map<string, Chair[]>()
     for (const c of p.chairs) {
       if (!(p.mine(c) || (c.freeChairs > 0 && c.status !== 'BLOCKED'))) continue
-      const r = rowOf(c.label)
+      const r = groupOf(c)
       m.set(r, [...(m.get(r) ?? []), c])
     }
     return [...m.entries()]
@@ -19,8 +19,8 @@ export function SeatList(p: { chairs: Chair[]; mine(c: Chair): boolean; open: bo
     <details class="seat-list" open={p.open} onToggle={(e) => setShown((e.target as HTMLDetailsElement).open)}>
       <summary>{t('registration.seats.list')}</summary>
       {rows.map(([row, list]) => (
-        <div key={row} class="seat-row" role="group" aria-label={t('registration.seats.row', { row })}>
-          <span class="seat-row-name">{t('registration.seats.row', { row })}</span>
+        <div key={row} class="seat-row" role="group" aria-label={row ? t('registration.seats.row', { row }) : t('registration.seats.tables')}>
+          <span class="seat-row-name">{row ? t('registration.seats.row', { row }) : t('registration.seats.tables')}</span>
           {list.map((c) => (
             <button key={c.id} type="button" class={`seat-chip ${p.mine(c) ? 'is-mine' : ''}`} aria-pressed={p.mine(c)} onClick={() => p.onPick(c)}>
               {p.mine(c) ? '✓ ' : ''}

@@ -1,7 +1,6 @@
 // The organiser's orders of an event (docs/ticketing.md, "Orders"): search with filters and paging
 // (indexes on event+created, event+status, event+email), detail with history, mark as paid,
-// cancel (gives everything back), resend the mail, CSV export, revenue per category.
-import { stringify } from 'csv-stringify/sync'
+// cancel (gives everything back), resend the mail, revenue per category (the CSV export: orders/csv.ts).
 import { SqliteAdapter, sql } from 'kysely'
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
@@ -24,7 +23,8 @@ import { STEP } from './steps'
 const OPEN_STATES = ['OPEN', 'CONFIRMED'] as const
 const isSqliteDb = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter
 
-function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: string) {
+/** The orders the organiser's filters select (the list and the CSV export, orders/csv.ts). */
+export function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: string) {
   let q = db.selectFrom('ticket_order').where('event_id', '=', eventId)
   if (s.status) q = q.where('status', '=', s.status)
   if (s.paymentMethod) q = q.where('payment_method', '=', s.paymentMethod)
@@ -245,35 +245,6 @@ export async function resendOrderMail(ctx: AppContext, actor: AccountActor, even
   })
   ctx.notifyMail()
   return { sent: true }
-}
-
-/** OWASP CSV injection: a cell starting with = + - @ TAB or CR is prefixed with a quote. */
-export const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v)
-
-export const ORDER_CSV_COLUMNS = ['Bestellnummer', 'Status', 'Name', 'E-Mail', 'Betrag', 'Währung', 'Zahlungsart', 'Bezahlt am', 'Bezahlter Betrag', 'Fällig am', 'Erstellt am']
-const cents = (n: number | null) => (n == null ? '' : (n / 100).toFixed(2).replace('.', ','))
-
-export function exportOrdersCsv(ctx: AppContext, event: EventRow, s: Partial<OrderSearch>): ReadableStream<Uint8Array> {
-  const enc = new TextEncoder()
-  const now = isoNow(ctx.clock.now())
-  let lastId = 0
-  let started = false
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true
-        controller.enqueue(enc.encode(`\uFEFF${stringify([ORDER_CSV_COLUMNS], { delimiter: ';' })}`))
-        return
-      }
-      const rows = await filtered(ctx.db, event.id, s, now).selectAll().where('id', '>', lastId).orderBy('id').limit(1000).execute()
-      if (!rows.length) return controller.close()
-      lastId = rows[rows.length - 1].id
-      const out = rows.map((o) =>
-        [o.number, o.status, o.full_name ?? '', o.email ?? '', cents(o.gross_price), o.currency, o.payment_method ?? '', o.paid_at ?? '', cents(o.paid_amount), o.payment_due_at ?? '', o.created_at].map((v) => neutralise(String(v))),
-      )
-      controller.enqueue(enc.encode(stringify(out, { delimiter: ';' })))
-    },
-  })
 }
 
 /** Revenue per category: tickets and gross of open, confirmed and paid orders (cancelled ones left out). */

@@ -7,12 +7,14 @@
 // not sold, so one node per chair is fine here.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { errorText, get, put, uploadPublicAsset } from '../../../api/client'
+import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
 import { Alert, Button, Card, Spinner } from '../../../components/ui'
 import { t } from '../../../i18n'
 import type { EventFull } from '../event-model'
-import { type EChair, type EArea, type EPlan, uid, clamp, alignChairs, fromServer, toServer } from './model'
-import { Categories, CategoryOptions, Tools } from './tools'
+import { type EChair, type EArea, type EPlan, uid, clamp, alignChairs, fromServer, toServer, unlinkedCategories } from './model'
+import { Categories, CategoryOptions, type TicketChoice, Tools } from './tools'
+import { money } from '../tickets/money'
 import { PlanSvg } from './plan-svg'
 import { CopyFrom, Occupancy } from './copy-occupancy'
 
@@ -27,6 +29,9 @@ export function SeatingTab({ event }: { event: EventFull }) {
   const history = useRef<{ past: EPlan[]; future: EPlan[] }>({ past: [], future: [] })
   const clipboard = useRef<EChair[]>([])
   const [occupancyKey, setOccupancyKey] = useState(0)
+  // the event's ticket categories a price category may be linked to (none: a free event)
+  const ticketRes = useResource<{ currency: string; items: Array<{ id: number; displayName: string; grossPrice: number }> }>(`/proxy/api/events/${event.id}/ticketCategories`)
+  const tickets: TicketChoice[] | null = ticketRes.data ? ticketRes.data.items.map((c) => ({ id: c.id, label: `${c.displayName} (${money(c.grossPrice, ticketRes.data!.currency)})` })) : null
 
   const load = () =>
     get<any>(`/proxy/api/events/${event.id}/seatingplan`)
@@ -129,11 +134,17 @@ export function SeatingTab({ event }: { event: EventFull }) {
   if (!plan) return error ? <Alert tone="error">{error}</Alert> : <Spinner />
   const sel = area?.chairs.filter((c) => selected.has(c.uid)) ?? []
   const categoryOf = (k: string | null) => plan.priceCategories.find((c) => c.key === k)
+  const unlinked = tickets && tickets.length ? unlinkedCategories(plan) : []
   return (
     <div class="seating-editor">
       {error && (
         <Alert tone="error" role="alert">
           {error}
+        </Alert>
+      )}
+      {unlinked.length > 0 && (
+        <Alert tone="warn">
+          {t('seating.unlinked', { names: unlinked.map((c) => c.displayName).join(', ') })}
         </Alert>
       )}
       <div class="toolbar">
@@ -154,7 +165,7 @@ export function SeatingTab({ event }: { event: EventFull }) {
       </div>
       <div class="seating-layout">
         <div class="seating-side">
-          <Categories plan={plan} change={change} />
+          <Categories plan={plan} change={change} tickets={tickets} />
           <Card>
             <h3>{t('seating.areas')}</h3>
             <div class="button-row" role="group" aria-label={t('seating.areas')}>

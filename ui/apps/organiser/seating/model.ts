@@ -24,6 +24,8 @@ export interface ECategory {
   id?: number
   displayName: string
   color: string
+  /** the ticket category its chairs are sold as (paid events); null: not linked */
+  ticketCategoryId: number | null
 }
 export interface EArea {
   key: string
@@ -127,7 +129,7 @@ export function alignChairs<C extends { uid: string; percentX: number; percentY:
 }
 
 export const fromServer = (r: any): EPlan => ({
-  priceCategories: r.priceCategories.map((p: any) => ({ key: `k${p.id}`, id: p.id, displayName: p.displayName, color: p.color })),
+  priceCategories: r.priceCategories.map((p: any) => ({ key: `k${p.id}`, id: p.id, displayName: p.displayName, color: p.color, ticketCategoryId: p.ticketCategoryId ?? null })),
   areas: r.areas.map((a: any) => ({
     key: `a${a.id}`,
     id: a.id,
@@ -140,7 +142,7 @@ export const fromServer = (r: any): EPlan => ({
 })
 
 export const toServer = (p: EPlan) => ({
-  priceCategories: p.priceCategories.map(({ key, id, displayName, color }) => ({ key, id, displayName, color })),
+  priceCategories: p.priceCategories.map(({ key, id, displayName, color, ticketCategoryId }) => ({ key, id, displayName, color, ticketCategoryId })),
   areas: p.areas.map((a) => ({
     id: a.id,
     displayName: a.displayName,
@@ -150,6 +152,15 @@ export const toServer = (p: EPlan) => ({
     chairs: a.chairs.map(({ uid: _u, freeChairs: _f, ...c }) => ({ ...c, percentX: round(c.percentX), percentY: round(c.percentY), percentWidth: round(c.percentWidth), percentHeight: round(c.percentHeight) })),
   })),
 })
+
+/**
+ * The price categories some chair uses that name no ticket category: on an event that sells tickets
+ * nothing is sold while there is one (the server's SEATING_NOT_LINKED; docs/seating.md).
+ */
+export const unlinkedCategories = (p: EPlan) => {
+  const used = new Set(p.areas.flatMap((a) => a.chairs.map((c) => c.priceCategory)))
+  return p.priceCategories.filter((c) => c.ticketCategoryId == null && used.has(c.key))
+}
 
 /** Where new chairs go: below everything the area already has. */
 export const nextTop = (a: EArea) => (a.chairs.length ? Math.max(...a.chairs.map((c) => c.percentY + c.percentHeight)) + 3 : 8)

@@ -3,22 +3,58 @@
 import { useState } from 'preact/hooks'
 import { Button, Card } from '../../../components/ui'
 import { t } from '../../../i18n'
-import { type EChair, type ECategory, type EArea, type EPlan, uid, clamp, rowLetter, seatNumbers, arcPositions, nextTop, COLORS } from './model'
+import { type EChair, type ECategory, type EArea, type EPlan, uid, clamp, rowLetter, seatNumbers, arcPositions, nextTop, unlinkedCategories, COLORS } from './model'
 
-export function Categories({ plan, change }: { plan: EPlan; change(f: (p: EPlan) => EPlan): void }) {
+/** A ticket category of the event a price category may be linked to ("Parkett (25,00 €)"). */
+export interface TicketChoice {
+  id: number
+  label: string
+}
+
+/**
+ * The plan's price categories: name, colour and, on an event that sells tickets, the ticket category
+ * each one's chairs are sold as (`ticketCategoryId`). A category used by chairs without one stops
+ * the sale (SEATING_NOT_LINKED); the select says so beside it.
+ */
+export function Categories({ plan, change, tickets }: { plan: EPlan; change(f: (p: EPlan) => EPlan): void; tickets: TicketChoice[] | null }) {
   const set = (key: string, patch: Partial<ECategory>) => change((p) => ({ ...p, priceCategories: p.priceCategories.map((c) => (c.key === key ? { ...c, ...patch } : c)) }))
+  const unlinked = new Set(unlinkedCategories(plan).map((c) => c.key))
+  const selling = !!tickets && tickets.length > 0
   return (
     <Card>
       <h3>{t('seating.categories')}</h3>
       {plan.priceCategories.map((c, i) => (
-        <div key={c.key} class="seating-category">
-          <input type="color" aria-label={t('seating.categoryColor', { n: i + 1 })} value={c.color} onChange={(e) => set(c.key, { color: (e.target as HTMLInputElement).value })} />
-          <input aria-label={t('seating.categoryName', { n: i + 1 })} value={c.displayName} onChange={(e) => set(c.key, { displayName: (e.target as HTMLInputElement).value })} />
+        <div key={c.key} class="seating-category-block">
+          <div class="seating-category">
+            <input type="color" aria-label={t('seating.categoryColor', { n: i + 1 })} value={c.color} onChange={(e) => set(c.key, { color: (e.target as HTMLInputElement).value })} />
+            <input aria-label={t('seating.categoryName', { n: i + 1 })} value={c.displayName} onChange={(e) => set(c.key, { displayName: (e.target as HTMLInputElement).value })} />
+          </div>
+          {selling && (
+            <label class="field seating-category-ticket">
+              {t('seating.categoryTicket', { name: c.displayName })}
+              <select
+                aria-invalid={unlinked.has(c.key) || undefined}
+                value={c.ticketCategoryId == null ? '' : String(c.ticketCategoryId)}
+                onChange={(e) => {
+                  const v = (e.target as HTMLSelectElement).value
+                  set(c.key, { ticketCategoryId: v ? Number(v) : null })
+                }}
+              >
+                <option value="">{t('seating.categoryTicketNone')}</option>
+                {tickets!.map((x) => (
+                  <option key={x.id} value={String(x.id)}>
+                    {x.label}
+                  </option>
+                ))}
+              </select>
+              {unlinked.has(c.key) && <small class="field-error">{t('seating.categoryTicketMissing')}</small>}
+            </label>
+          )}
         </div>
       ))}
       <Button
         variant="ghost"
-        onClick={() => change((p) => ({ ...p, priceCategories: [...p.priceCategories, { key: uid(), displayName: t('seating.newCategory', { n: p.priceCategories.length + 1 }), color: COLORS[p.priceCategories.length % COLORS.length] }] }))}
+        onClick={() => change((p) => ({ ...p, priceCategories: [...p.priceCategories, { key: uid(), displayName: t('seating.newCategory', { n: p.priceCategories.length + 1 }), color: COLORS[p.priceCategories.length % COLORS.length], ticketCategoryId: null }] }))}
       >
         {t('seating.addCategory')}
       </Button>

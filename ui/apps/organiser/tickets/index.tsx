@@ -12,6 +12,7 @@ import { type Draft, EditableList, Err } from './editable-list'
 import { money, parseCents } from './money'
 import { RefundDialog } from './refund-dialog'
 import { InvoiceTickets } from './invoice-tickets'
+import { SeatingLinkWarning } from './seating-warning'
 import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { usePermission } from '../common'
 import type { EventFull } from '../event-model'
@@ -72,6 +73,7 @@ export function TicketsTab({ event }: { event: EventFull }) {
   const cats = useResource<{ currency: string; taxCodes: string[]; items: Category[] }>(`/proxy/api/events/${event.id}/ticketCategories`)
   return (
     <div class="tickets-tab">
+      {canEdit && <SeatingLinkWarning eventId={event.id} />}
       <Categories event={event} res={cats} canEdit={canEdit} />
       {cats.data && cats.data.items.length > 0 && (
         <>
