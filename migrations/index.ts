@@ -27,6 +27,7 @@ import * as m2511_650 from './2026-11-25-650_chair_hold_index'
 import * as m2611_700 from './2026-11-26-700_setup_generation'
 import * as m2711_710 from './2026-11-27-710_refund_status'
 import * as m2811_400 from './2026-11-28-400_address_holds'
+import * as m2811_410 from './2026-11-28-410_upload_pool'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-700_setup_generation': m2611_700,
   '2026-11-27-710_refund_status': m2711_710,
   '2026-11-28-400_address_holds': m2811_400,
+  '2026-11-28-410_upload_pool': m2811_410,
 }
