@@ -28,6 +28,7 @@ import * as m2611_700 from './2026-11-26-700_setup_generation'
 import * as m2711_710 from './2026-11-27-710_refund_status'
 import * as m2811_400 from './2026-11-28-400_address_holds'
 import * as m2811_410 from './2026-11-28-410_upload_pool'
+import * as m2811_420 from './2026-11-28-420_feedback_agency'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-710_refund_status': m2711_710,
   '2026-11-28-400_address_holds': m2811_400,
   '2026-11-28-410_upload_pool': m2811_410,
+  '2026-11-28-420_feedback_agency': m2811_420,
 }
