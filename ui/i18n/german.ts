@@ -35,7 +35,12 @@ export const ORGANISER_ONLY_ERRORS = [
   'INVALID_TAX_CODE', 'INVALID_IBAN', 'INVALID_BIC', 'MIN_ABOVE_MAX', 'CURRENCY_MISMATCH', 'NAME_TAKEN', 'TYPE_CHANGE_NOT_ALLOWED', 'APPEARANCE_NOT_ALLOWED',
   'INVALID_CONDITION',
 ] as const
-const organiserOnly = new Set<string>(ORGANISER_ONLY_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
+/**
+ * Error codes the public and guest pages show only through the server's own text (errorText: the
+ * answer's errorTranslation), never from the catalogue: they stay out of `core` like the above.
+ */
+export const SERVER_TEXT_ERRORS = ['UPLOAD_POOL_FULL'] as const
+const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...SERVER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 
 const inPart = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key === p || key.startsWith(`${p}.`))
 const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(key)
