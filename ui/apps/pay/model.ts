@@ -53,6 +53,10 @@ export interface Info {
   missingFields: Array<{ defaultField: string | null; fieldId: number; field: string; displayName: string; type: string }>
   escortPersons: Array<{ firstName: string; lastName: string }>
   visitor: { visitorCount: number } | null
+  /** §3: the buyer as the registration knows them; invoiceAddress: the one given, or the one their address offers */
+  userAccount?: { firstName: string | null; lastName: string | null; email: string | null; invoiceAddress: InvoiceAddress | null } | null
+  /** §3: the appearance of each escort field of the event's form */
+  fields?: Array<{ defaultField: string; appearance: string }>
   useInvoiceXML: boolean
   requireReferenceId: boolean
   imprintUrl: string | null
