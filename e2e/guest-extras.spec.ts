@@ -281,6 +281,7 @@ test('phone: report (contact info and form), help centre support, feedback, impr
   expect(box.height).toBeGreaterThanOrEqual(200)
   await expect(fb.getByLabel('Betrifft')).toHaveValue(String(event.id))
   await fb.getByLabel(/^Nachricht/).fill('Sehr übersichtlich!')
+  await shot(g, 'guest-extras-28a-feedback-about-event')
   await fb.getByRole('button', { name: 'Feedback senden' }).click()
   await expect(fb.getByText('Vielen Dank, dein Feedback wurde übermittelt.')).toBeVisible()
   await shot(g, 'guest-extras-28-feedback-sent')
