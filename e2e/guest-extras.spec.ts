@@ -192,7 +192,7 @@ test('phone: two agreements step by step from the dashboard, self check-in and o
 
 test('phone: report (contact info and form), help centre support, feedback, imprint, /support', async ({ page, server, browser }) => {
   test.setTimeout(120_000)
-  const { api, email } = await organiserWithGuest(page, server, { useReporting: true })
+  const { api, email, event } = await organiserWithGuest(page, server, { useReporting: true })
   await api('put', '/proxy/api/agency/imprint', { imprintText: '<p>Agentur Sonnenschein GmbH, Musterstraße 1, Berlin</p>', privacyUrl: 'https://example.org/datenschutz', contactGuest: 'Petra Plan (Gästebetreuung)', contactGuestPhone: '+49 30 1234567', contactGuestMail: 'gaeste@sonnenschein.example' })
   const link = await mailLink(server, email, /Ihre Anmeldung/, '/guest/dashboard?token=')
   const { g, csp } = await phone(browser, server, link)
@@ -258,6 +258,9 @@ test('phone: report (contact info and form), help centre support, feedback, impr
   await expect(help.getByRole('link', { name: 'Zur Dokumentation' })).toHaveAttribute('href', '/support#dashboard')
   await shot(g, 'guest-extras-26-help-info')
   await help.getByRole('tab', { name: 'Support' }).click()
+  // a question about the event goes to its organiser: the guest's event is chosen
+  await expect(help.getByLabel('Betrifft')).toHaveValue(String(event.id))
+  await expect(help.getByLabel('Betrifft').locator('option')).toHaveText(['Sommerfest', 'Keine bestimmte Veranstaltung'])
   await help.getByRole('button', { name: 'Senden' }).click()
   await expect(help.getByText('Dieses Feld ist ein Pflichtfeld.').first()).toBeVisible()
   await help.getByLabel(/^Betreff/).fill('Ticket fehlt')
@@ -265,7 +268,10 @@ test('phone: report (contact info and form), help centre support, feedback, impr
   await help.getByRole('button', { name: 'Senden' }).click()
   await expect(help.getByText('Anfrage wurde übermittelt.')).toBeVisible()
   await shot(g, 'guest-extras-27-help-support-sent')
-  await server.smtp.waitFor((m) => m.to.includes('support@localhost') && /Support #\d+: Ticket fehlt/.test(m.subject), 15_000)
+  const supportMail = await server.smtp.waitFor((m) => m.to.includes('gaeste@sonnenschein.example') && /Support #\d+: Ticket fehlt/.test(m.subject), 15_000)
+  expect(supportMail.text).toContain('Veranstaltung: Sommerfest')
+  expect(supportMail.text).toContain('Sprache: Deutsch')
+  expect(supportMail.text).not.toContain('{"')
 
   // feedback from the help panel
   await help.getByRole('button', { name: 'Feedback' }).click()
@@ -273,16 +279,26 @@ test('phone: report (contact info and form), help centre support, feedback, impr
   const box = (await fb.boundingBox())!
   expect(box.width).toBeLessThanOrEqual(500)
   expect(box.height).toBeGreaterThanOrEqual(200)
+  await expect(fb.getByLabel('Betrifft')).toHaveValue(String(event.id))
   await fb.getByLabel(/^Nachricht/).fill('Sehr übersichtlich!')
+  await shot(g, 'guest-extras-28a-feedback-about-event')
   await fb.getByRole('button', { name: 'Feedback senden' }).click()
   await expect(fb.getByText('Vielen Dank, dein Feedback wurde übermittelt.')).toBeVisible()
   await shot(g, 'guest-extras-28-feedback-sent')
-  await server.smtp.waitFor((m) => m.to.includes('support@localhost') && /Feedback #\d+/.test(m.subject), 15_000)
+  await server.smtp.waitFor((m) => m.to.includes('gaeste@sonnenschein.example') && /Feedback #\d+: Sommerfest/.test(m.subject), 15_000)
+  // nothing went to the unconfigured support@localhost
+  expect(server.smtp.mails.filter((m) => m.to.includes('support@localhost'))).toEqual([])
+  // the organiser's reports page lists the guest's support question and feedback
+  const listed = await api('get', '/proxy/api/agency/reports')
+  expect(listed.items.slice(0, 2)).toMatchObject([
+    { kind: 'FEEDBACK', eventName: 'Sommerfest', reason: 'Sehr übersichtlich!' },
+    { kind: 'SUPPORT', eventName: 'Sommerfest', subject: 'Ticket fehlt', reason: 'Ich finde mein Ticket nicht.' },
+  ])
 
-  // /support: open, the server's support address
+  // /support: open; without a configured support address it names none
   await g.goto(`${server.url}/support`)
   await expect(g.getByRole('heading', { name: 'Support' })).toBeVisible()
-  await expect(g.getByText('Sie erreichen den Support dieses Servers unter support@localhost.')).toBeVisible()
+  await expect(g.getByText('support@localhost')).toHaveCount(0)
   await shot(g, 'guest-extras-29-support-page')
   expect(csp).toEqual([])
 })
@@ -354,6 +370,15 @@ test('organiser: imprint and guest contact in the settings, the reports list', a
   await expect(page.getByRole('heading', { name: 'Meldungen' })).toBeVisible()
   await expect(page.getByText('Schlägerei am Einlass.')).toBeVisible()
   await expect(page.getByText('Rita Ruf <rita@example.org>')).toBeVisible()
+  // a guest's feedback about the event is on the same page
+  const fb = await page.request.post(`${server.url}/proxy/api/public/feedback`, { data: { name: 'Gerd Gast', email: 'gerd@example.org', page: '/guest/dashboard', message: 'Der Einlass ging sehr schnell, danke!', eventId: event.id } })
+  expect(fb.status()).toBe(200)
+  await page.reload()
+  const item = page.locator('.reports-list li').first()
+  await expect(item.getByRole('heading', { name: 'Feedback' })).toBeVisible()
+  await expect(item.getByText('Der Einlass ging sehr schnell, danke!')).toBeVisible()
+  await expect(item.getByText('Gerd Gast <gerd@example.org>')).toBeVisible()
+  await expect(page.getByText('Schlägerei am Einlass.')).toBeVisible()
   await shot(page, 'guest-extras-30-organiser-reports')
   await page.getByRole('link', { name: 'Impressum und Kontakt' }).click()
   await page.getByRole('textbox', { name: 'Impressum (Text)' }).fill('Agentur Sonnenschein GmbH, Berlin')

@@ -29,6 +29,9 @@ import * as m2711_710 from './2026-11-27-710_refund_status'
 import * as m2811_900 from './2026-11-28-900_audit_log'
 import * as m2811_100 from './2026-11-28-100_invoice_tickets'
 import * as m2811_200 from './2026-11-28-200_escort_rules'
+import * as m2811_400 from './2026-11-28-400_address_holds'
+import * as m2811_410 from './2026-11-28-410_upload_pool'
+import * as m2811_420 from './2026-11-28-420_feedback_agency'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -59,4 +62,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-900_audit_log': m2811_900,
   '2026-11-28-100_invoice_tickets': m2811_100,
   '2026-11-28-200_escort_rules': m2811_200,
+  '2026-11-28-400_address_holds': m2811_400,
+  '2026-11-28-410_upload_pool': m2811_410,
+  '2026-11-28-420_feedback_agency': m2811_420,
 }

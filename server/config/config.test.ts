@@ -47,6 +47,11 @@ describe('config/einlass.example.toml', () => {
     for (const k of keys) expect(SETTINGS.map((s) => s.key)).toContain(k)
   })
 
+  test("README's table names every setting with its env, flag and key", () => {
+    const readme = readFileSync(resolve(import.meta.dir, '../../README.md'), 'utf8')
+    for (const s of SETTINGS) expect(readme).toContain(`| \`${s.env}\` | \`${s.flag}\` | \`${s.key}\` |`)
+  })
+
   test('loading the example gives the same as no file at all', () => {
     const cwd = tmp()
     const plain = loadConfig({ env: {}, cwd })

@@ -103,7 +103,7 @@ forEachDialect('image bombs and anonymous uploads', (h) => {
     const file = (id: number) => join(h().dataDir, 'uploads', keys.find((k) => k.id === id)!.storage_key)
     for (const id of [kept, ...left]) expect(existsSync(file(id))).toBe(true)
 
-    // a day later minus a minute: nothing expires yet
+    // the expiry minus a minute: nothing expires yet
     h().clock.advance(UNCLAIMED_UPLOAD_HOURS * 3600_000 - 60_000)
     expect(await deleteExpiredUploads(h().ctx)).toBe(0)
     // past the expiry: the runner's periodic job removes the unclaimed rows and their files

@@ -53,6 +53,8 @@ export const ANSWER_TEXT_ERRORS = [
   'TICKET_UNPAID', 'TICKET_PAYMENT_PENDING', 'TICKET_ORDER_CANCELED', 'TICKET_ORDER_REFUNDED',
   // a seat plan whose price categories are not linked to ticket categories
   'SEATING_NOT_LINKED',
+  // the pool of a client address's unclaimed uploads is full (assets/service.ts)
+  'UPLOAD_POOL_FULL',
 ] as const
 const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 

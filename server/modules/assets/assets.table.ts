@@ -24,6 +24,8 @@ export interface AssetTable {
   owner_user_id: number | null
   /** the browser identification of an anonymous uploader (public registration form) */
   owner_identification: string | null
+  /** hashed client address of an anonymous upload: its pool until a registration claims it */
+  client_key?: string | null
   storage_key: string
   created_at: Generated<Timestamp>
 }

@@ -1,6 +1,7 @@
 // Anonymous uploads (public registration forms) that no registration claims expire: after
 // UNCLAIMED_UPLOAD_HOURS the server deletes them itself (a periodic job of every process's task
-// runner). Until a registration claims an upload it counts against no agency's storage.
+// runner). Until a registration claims an upload it counts against no agency's storage, only in the
+// small pool of its client address (service.ts, EINLASS_UPLOAD_UNCLAIMED_POOL_MB).
 // Safe to run twice and in several processes at once: each row is removed by one conditional DELETE
 // (only the process whose DELETE returned the row removes its files; removing a missing file is no
 // error). A crash between the two leaves at most an unreferenced file, never a row without its file
@@ -10,19 +11,17 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppContext } from '../../context'
 import type { DB } from '../../db/schema'
-import { isoNow } from '../../db/types'
 import { registerPeriodicJob } from '../tasks/runner'
-import { DIMENSIONS } from './service'
+import { DIMENSIONS, unclaimedCutoff } from './service'
 
-/** How long an anonymous upload waits for the registration that claims it (docs/security.md). */
-export const UNCLAIMED_UPLOAD_HOURS = 24
+export { UNCLAIMED_UPLOAD_HOURS } from './service'
 /** How often each process looks for expired uploads. */
 export const EXPIRY_SWEEP_MS = 10 * 60_000
 
 /** Rows of the anonymous uploads no registration has claimed (yet). */
 export const unclaimed = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q => q.where('owner_identification', 'is not', null).where('visitor_id', 'is', null)
 
-const cutoffAt = (now: Date) => isoNow(new Date(now.getTime() - UNCLAIMED_UPLOAD_HOURS * 3600_000))
+const cutoffAt = unclaimedCutoff
 
 /**
  * A claim's condition: an anonymous upload past its expiry is gone for the guest at once, also in

@@ -75,6 +75,7 @@ export function assetRoutes(ctx: AppContext) {
         let agencyId: number
         let eventId: number | null = null
         let ownerIdentification: string | null = null
+        let clientAddress: string | null = null
         let secure = body.secure ?? true
         if (organiser && !body.event) {
           if (!can(organiser.account!.user_role, 'ASSET.UPLOAD')) throw new AppError(403, 'NO_PERMISSION')
@@ -87,7 +88,8 @@ export function assetRoutes(ctx: AppContext) {
           const ident = identificationOf(c.request)
           if (!ident) throw new AppError(400, 'INVALID_PARAMETERS')
           // before anything reads the image: anonymous uploads are counted per client address
-          await throttle(ctx, [['UPLOAD_ADDRESS', clientIp(c.request, c.server, ctx.config.server.trusted_proxies)]])
+          clientAddress = clientIp(c.request, c.server, ctx.config.server.trusted_proxies)
+          await throttle(ctx, [['UPLOAD_ADDRESS', clientAddress]])
           const e = await findEvent(ctx.db, body.event)
           if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
           const defs = await formDefinitions(ctx.db, e)
@@ -109,6 +111,7 @@ export function assetRoutes(ctx: AppContext) {
           eventId,
           ownerUserId: user?.user.id ?? null,
           ownerIdentification,
+          clientAddress,
         })
         c.set.status = 201
         return assetDto(asset)

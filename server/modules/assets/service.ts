@@ -11,6 +11,8 @@ import { type Db, isUniqueViolation } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
 import { imageSize } from 'image-size'
+import { sql } from 'kysely'
+import { clientKey } from '../identity/rate-limit'
 import { randomString } from '../identity/tokens'
 import { storageUsageBytes } from '../limits/service'
 import type { AssetRow } from './assets.table'
@@ -185,6 +187,37 @@ export async function agencyStoredBytes(db: Db, agencyId: number): Promise<numbe
 }
 storageUsageBytes.push(agencyStoredBytes)
 
+/** How long an anonymous upload waits for the registration that claims it (docs/security.md). */
+export const UNCLAIMED_UPLOAD_HOURS = 1
+/** Uploads made before this are expired when no registration claimed them. */
+export const unclaimedCutoff = (now: Date) => isoNow(new Date(now.getTime() - UNCLAIMED_UPLOAD_HOURS * 3600_000))
+
+/**
+ * The pool of a client address: its anonymous uploads that no registration claimed and that have not
+ * expired. Full (EINLASS_UPLOAD_UNCLAIMED_POOL_MB) → 429 UPLOAD_POOL_FULL with the seconds until its
+ * oldest upload expires. They never count against an agency's storage until claimed.
+ */
+async function assertPoolLeft(ctx: AppContext, db: Db, client: string, adding: number) {
+  const now = ctx.clock.now()
+  const r = await db
+    .selectFrom('asset')
+    .select((eb) => [eb.fn.sum<number>('stored_bytes').as('n'), eb.fn.min<string>('created_at').as('oldest')])
+    .where('client_key', '=', client)
+    .where('visitor_id', 'is', null)
+    .where('owner_identification', 'is not', null)
+    .where('created_at', '>=', unclaimedCutoff(now))
+    .executeTakeFirst()
+  const used = Number(r?.n ?? 0)
+  if (used + adding <= ctx.config.uploads.unclaimed_pool_mb * 1024 * 1024) return
+  const frees = r?.oldest ? new Date(r.oldest).getTime() + UNCLAIMED_UPLOAD_HOURS * 3600_000 : now.getTime()
+  throw new AppError(429, 'UPLOAD_POOL_FULL', { extra: { retryAfter: Math.max(1, Math.ceil((frees - now.getTime()) / 1000)) } })
+}
+
+/** One anonymous upload of a client address at a time (Postgres; SQLite's write transaction is the single writer). */
+async function lockClient(ctx: AppContext, trx: Db, client: string) {
+  if (ctx.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`asset-pool:${client}`}))`.execute(trx)
+}
+
 async function assertStorageLeft(ctx: AppContext, agencyId: number, adding: number) {
   const allowedMb = ctx.license.limits.storageMb
   if (allowedMb < 0) return
@@ -205,6 +238,8 @@ export interface UploadInput {
   eventId: number | null
   ownerUserId: number | null
   ownerIdentification: string | null
+  /** the client address of an anonymous upload: its pool (null for logged-in users) */
+  clientAddress?: string | null
 }
 
 export async function storeUpload(ctx: AppContext, input: UploadInput): Promise<AssetRow> {
@@ -217,6 +252,9 @@ export async function storeUpload(ctx: AppContext, input: UploadInput): Promise<
   const raw = new Uint8Array(await input.file.arrayBuffer())
   const prepared: Prepared = isImageName(input.fileName) ? await prepareImage(raw, ext) : { bytes: raw, mime: MIME[ext] ?? 'application/octet-stream', ext, width: null, height: null }
   const encrypted = ctx.config.uploads.encrypt || input.secure
+  // an anonymous upload counts in its address's pool, not against the agency, until it is claimed
+  const client = input.ownerIdentification && input.clientAddress ? clientKey(input.clientAddress) : null
+  if (client) await assertPoolLeft(ctx, ctx.db, client, prepared.bytes.byteLength)
   await assertStorageLeft(ctx, input.agencyId, prepared.bytes.byteLength)
   const key = `${randomString(18)}.${prepared.ext}${encrypted ? '.enc' : ''}`
   const stored = await writeStored(ctx, key, prepared.bytes, encrypted)
@@ -224,7 +262,13 @@ export async function storeUpload(ctx: AppContext, input: UploadInput): Promise<
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await insertAsset(ctx, input, prepared, { key, stored, encrypted, baseName })
+        if (!client) return await insertAsset(ctx, ctx.db, input, prepared, { key, stored, encrypted, baseName, client })
+        // checked again in the transaction that inserts, one upload of the address at a time
+        return await ctx.db.transaction().execute(async (trx) => {
+          await lockClient(ctx, trx, client)
+          await assertPoolLeft(ctx, trx, client, stored)
+          return insertAsset(ctx, trx, input, prepared, { key, stored, encrypted, baseName, client })
+        })
       } catch (e) {
         // a random id already taken (about one in two thousand after a million uploads): draw again
         if (attempt < 4 && isUniqueViolation(e, 'asset')) continue
@@ -244,9 +288,9 @@ export async function storeUpload(ctx: AppContext, input: UploadInput): Promise<
  */
 export const newAssetId = () => randomInt(1_000_000, 2_147_483_647)
 
-function insertAsset(ctx: AppContext, input: UploadInput, prepared: Prepared, f: { key: string; stored: number; encrypted: boolean; baseName: string }): Promise<AssetRow> {
+function insertAsset(ctx: AppContext, db: Db, input: UploadInput, prepared: Prepared, f: { key: string; stored: number; encrypted: boolean; baseName: string; client: string | null }): Promise<AssetRow> {
   const { key, stored, encrypted, baseName } = f
-  return ctx.db
+  return db
       .insertInto('asset')
       .values({
         id: newAssetId(),
@@ -264,6 +308,7 @@ function insertAsset(ctx: AppContext, input: UploadInput, prepared: Prepared, f:
         store_own_media: input.storeOwnMedia,
         owner_user_id: input.ownerUserId,
         owner_identification: input.ownerIdentification,
+        client_key: f.client,
         storage_key: key,
         created_at: isoNow(ctx.clock.now()),
       })

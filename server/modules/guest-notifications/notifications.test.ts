@@ -29,8 +29,17 @@ forEachDialect(
       const r = await g.agent.post('/proxy/api/guest/notifications', { page: 0 })
       expect(r.status).toBe(200)
       expect(r.body).toMatchObject({ totalElements: 1, totalPages: 1, page: 0, size: 20 })
-      expect(r.body.notifications[0]).toMatchObject({ eventId: e.id, eventName: 'Herbstball', title: 'Einladung: Herbstball', type: 'EMAIL', failed: false, message: null, eventLink: `/public/event/${e.id}` })
+      expect(r.body.notifications[0]).toMatchObject({ eventId: e.id, eventName: 'Herbstball', title: 'Einladung: Herbstball', type: 'EMAIL', failed: false, eventLink: `/public/event/${e.id}` })
       expect(r.body.notifications[0].date).toMatch(/^\d{4}-\d\d-\d\dT/)
+      // the message is what the mail said (its text, without links: they carry the guest's tokens)
+      await h().deliverMail()
+      const sent = (await g.agent.post('/proxy/api/guest/notifications', { page: 0 })).body.notifications[0]
+      const text = (await h().ctx.db.selectFrom('mail_outbox').select('text').where('id', '=', sent.id).executeTakeFirstOrThrow()).text
+      expect(text).toContain('Herbstball')
+      expect(typeof sent.message).toBe('string')
+      expect(sent.message).toContain('Herbstball')
+      expect(sent.message.length).toBeLessThanOrEqual(400)
+      expect(sent.message).not.toMatch(/https?:|token=/)
       // the worker gives up on the mail: the notification turns failed
       await h().ctx.db.updateTable('mail_outbox').set({ status: 'FAILED', last_error: '550 no such user' }).where('visitor_id', '=', g.id).execute()
       expect((await g.agent.post('/proxy/api/guest/notifications', {})).body.notifications[0].failed).toBe(true)

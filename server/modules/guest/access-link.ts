@@ -4,8 +4,7 @@ import type { AppContext } from '../../context'
 import { AppError } from '../../shared/errors'
 import { sendGuestAccessLink } from '../identity/access-tokens'
 import { throttle } from '../identity/rate-limit'
-import { findUserByEmail } from '../identity/repository'
-import { ORGANISER_ROLES } from '../identity/roles'
+import { findUserByEmail, isStaffAddress } from '../identity/repository'
 
 /** A requested access link works for a day (links in registration mails: see ACCESS_LIFETIME_MS). */
 export { ACCESS_LINK_HOURS } from '../identity/access-tokens'
@@ -17,8 +16,7 @@ export async function resendAccessLink(ctx: AppContext, email: string, ip: strin
   ])
   const user = await findUserByEmail(ctx.db, email)
   if (!user || user.status === 'PENDING_ACTIVATION') throw new AppError(404, 'NOT_FOUND')
-  const organiser = await ctx.db.selectFrom('account').select('id').where('user_id', '=', user.id).where('user_role', 'in', [...ORGANISER_ROLES]).executeTakeFirst()
-  if (organiser) throw new AppError(409, 'USER_HAS_ACCOUNT')
+  if (await isStaffAddress(ctx.db, user.email)) throw new AppError(409, 'USER_HAS_ACCOUNT')
   await ctx.db.transaction().execute((trx) => sendGuestAccessLink(ctx, trx, user))
   ctx.notifyMail()
   return { sent: true }

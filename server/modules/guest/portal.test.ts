@@ -407,4 +407,22 @@ forEachDialect('guest portal', (h) => {
     expect(late.body).toMatchObject({ errorType: 'TRANSFER_CLOSED', errorMessage: 'Die Frist zum Weitergeben des Platzes ist abgelaufen.' })
     h().clock.advance(-2 * 3600_000)
   })
+
+  test('a place cannot be passed on to an address of an organiser account (any agency): 409 USER_HAS_ACCOUNT like the access link; nothing changes, nobody is mailed', async () => {
+    const e = await event({ displayName: 'Firmenfeier', allowTransfer: true })
+    const { guest, visitorId, email } = await registered(e.id)
+    const staff = await h().admin({ agency: 'Andere Agentur' })
+    const own = (admin as unknown as { email: string }).email
+    for (const to of [own, staff.email, staff.email.toUpperCase()]) {
+      const r = await guest.post(`/proxy/api/guest/events/visitors/${visitorId}/transfer`, { firstName: 'Olga', lastName: 'Orga', email: to })
+      expect(r.status).toBe(409)
+      expect(r.body).toMatchObject({ errorType: 'USER_HAS_ACCOUNT', errorMessage: 'Zu dieser E-Mail-Adresse gibt es ein Benutzerkonto. Bitte melden Sie sich mit Ihrem Passwort an.', errorFields: [{ field: 'email', errorType: 'USER_HAS_ACCOUNT' }] })
+    }
+    // the access link answers the same for that address
+    expect((await h().request('POST', '/proxy/api/public/visitor/resendMail', { body: { email: staff.email } })).body.errorType).toBe('USER_HAS_ACCOUNT')
+    const row = await h().ctx.db.selectFrom('event_visitor').select(['email', 'user_id']).where('id', '=', visitorId).executeTakeFirstOrThrow()
+    expect(row.email).toBe(email)
+    expect(await h().ctx.db.selectFrom('visitor_transfer').select('id').where('visitor_id', '=', visitorId).execute()).toEqual([])
+    expect(await h().ctx.db.selectFrom('mail_outbox').select('id').where('to_address', 'in', [own, staff.email]).where('kind', '=', 'VISITOR_TRANSFERRED_TO').execute()).toEqual([])
+  })
 }, { license: licenseWith([], { events: -1 }) })

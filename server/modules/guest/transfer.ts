@@ -12,6 +12,7 @@ import { AppError } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import type { GuestActor } from '../identity/auth'
+import { isStaffAddress } from '../identity/repository'
 import { randomString } from '../identity/tokens'
 import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
@@ -49,6 +50,9 @@ export async function transferRegistration(ctx: AppContext, guest: GuestActor, v
   const row = await ctx.db
     .transaction()
     .execute(async (trx) => {
+      // a registration passed to staff would hand it to their organiser login and mail them a guest
+      // link: refused as the access link refuses them (the same rule, code and message)
+      if (await isStaffAddress(trx, input.email)) throw new AppError(409, 'USER_HAS_ACCOUNT', { fields: [{ field: 'email', errorType: 'USER_HAS_ACCOUNT' }] })
       const userId = await guestUserFor(trx, input.email, before.language)
       // Conditional on what was read: a check-in, a status change or a second hand-over at the
       // same moment wins cleanly (nothing half done).

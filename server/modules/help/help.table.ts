@@ -42,6 +42,10 @@ export interface SupportMessageTable {
 
 export interface FeedbackTable {
   id: Id
+  /** the agency and event the feedback is about (null: about the software, for the server's support) */
+  agency_id?: number | null
+  event_id?: number | null
+  event_name?: string | null
   user_id: number | null
   name: string | null
   email: string | null

@@ -9,7 +9,7 @@ import { currentGuest, requireOrganiser } from '../identity/auth'
 import { throttle } from '../identity/rate-limit'
 import { registerPersonalDataEraser } from '../identity/deletion'
 import { FeedbackInput, ImprintInput, ReportInfoQuery, ReportInput, ReportSearch, SupportInput } from './model'
-import { agencyReports, eraseHelpData, imprintOf, reportInfo, saveImprint, submitFeedback, submitReport, submitSupport } from './service'
+import { agencyReports, eraseHelpData, imprintOf, reportInfo, saveImprint, submitFeedback, submitReport, submitSupport, supportAddress } from './service'
 
 registerPersonalDataEraser(eraseHelpData)
 
@@ -39,7 +39,7 @@ export function helpRoutes(ctx: AppContext) {
         await throttle(ctx, [['SUPPORT_ADDRESS', ip(c) ?? 'unknown']])
         return submitSupport(ctx, c.body, await caller(c))
       },
-      { body: SupportInput, detail: { tags: ['help'], summary: 'Support message (subject, content, originUrl, state, dialog, additionalData, eventName, eventId): stored and mailed to the support address' } },
+      { body: SupportInput, detail: { tags: ['help'], summary: 'Support message (subject, content, originUrl, state, dialog, additionalData, eventName, eventId): about an event to its agency (reports page, mail to its contact), else to the configured support address' } },
     )
     .post(
       '/proxy/api/public/feedback',
@@ -47,9 +47,9 @@ export function helpRoutes(ctx: AppContext) {
         await throttle(ctx, [['FEEDBACK_ADDRESS', ip(c) ?? 'unknown']])
         return submitFeedback(ctx, c.body, (await caller(c))?.id ?? null)
       },
-      { body: FeedbackInput, detail: { tags: ['help'], summary: 'Feedback (name, email, page, message): stored and mailed to the support address' } },
+      { body: FeedbackInput, detail: { tags: ['help'], summary: 'Feedback (name, email, page, message; eventId an einlass extension): about an event to its agency (reports page, mail to its contact), else to the configured support address' } },
     )
-    .get('/proxy/api/public/support', () => ({ supportEmail: ctx.config.support.email }), { detail: { tags: ['help'], summary: "The server's support address (the /support page)" } })
+    .get('/proxy/api/public/support', () => ({ supportEmail: supportAddress(ctx) }), { detail: { tags: ['help'], summary: "The server's support address (the /support page); null when the operator configured none" } })
     .get('/proxy/api/public/agency/:id/imprint', async (c) => imprintOf(ctx.db, c.params.id), {
       params: z.object({ id: idParam() }),
       detail: { tags: ['help'], summary: "The agency's imprint and privacy notice (texts or addresses)" },
@@ -76,6 +76,6 @@ export function helpRoutes(ctx: AppContext) {
         const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
         return agencyReports(ctx.db, actor.account.agency_id, c.query.page, c.query.perPage)
       },
-      { query: ReportSearch, detail: { tags: ['help'], summary: "Guests' reports about the agency's events, newest first (administrators)" } },
+      { query: ReportSearch, detail: { tags: ['help'], summary: "Guests' reports, support questions and feedback about the agency's events (kind REPORT, SUPPORT, FEEDBACK), newest first (administrators)" } },
     )
 }

@@ -99,6 +99,8 @@ export const FeedbackInput = z.object({
     .refine((v) => v == null || email().safeParse(v).success, 'INVALID_EMAIL'),
   page: optionalText(2000),
   message: z.string().trim().min(1, 'REQUIRED').max(5000, 'TOO_LONG'),
+  /** einlass extension: the event the feedback is about (then it goes to its agency) */
+  eventId: z.number().int().positive().nullish(),
 })
 export type FeedbackInput = z.infer<typeof FeedbackInput>
 

@@ -1,7 +1,10 @@
-// Reports go to the agency's administrators (stored for the reports list, and mailed) and, for every
-// type that is not about the event itself (fraud, terrorism, abuse …), to the server's support
-// address too. Support messages and feedback go to the support address. Each is stored and its mails
-// queued in one transaction.
+// Where guests' messages go. About an event (a report, a support question or feedback naming one):
+// to its agency — stored for the organiser's reports page and mailed to the agency's contact address
+// (its administrators when it has none). Legal reports (fraud, terrorism, abuse …) also, and
+// everything not about an event only, go to the server's support address, and only when one is
+// configured (EINLASS_SUPPORT_EMAIL other than the default support@localhost, which reaches nobody).
+// Each is stored and its mails queued in one transaction. Mails carry readable text, never JSON.
+import { SETTINGS } from '../../config/config'
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { bool, toJson } from '../../db/types'
@@ -34,6 +37,53 @@ export async function reportInfo(ctx: AppContext, eventId?: number) {
 
 const adminsOf = (db: Db, agencyId: number) =>
   db.selectFrom('account as a').innerJoin('app_user as u', 'u.id', 'a.user_id').select(['u.id', 'u.email', 'u.language']).where('a.agency_id', '=', agencyId).where('a.user_role', '=', 'AGENCY_ADMIN').execute()
+
+/** Who at an agency reads guests' messages: its contact address, else its administrators. */
+async function agencyRecipients(db: Db, agencyId: number): Promise<Array<{ email: string; language: string; userId: number | null }>> {
+  const a = await db.selectFrom('agency').select('contact_guest_mail').where('id', '=', agencyId).executeTakeFirst()
+  if (a?.contact_guest_mail) return [{ email: a.contact_guest_mail, language: 'de', userId: null }]
+  return (await adminsOf(db, agencyId)).map((u) => ({ email: u.email, language: u.language, userId: u.id }))
+}
+
+const DEFAULT_SUPPORT_EMAIL = String(SETTINGS.find((x) => x.key === 'support.email')!.default)
+/** The server's support address, when the operator configured one (the default reaches nobody). */
+export const supportAddress = (ctx: AppContext): string | null => (ctx.config.support.email === DEFAULT_SUPPORT_EMAIL ? null : ctx.config.support.email)
+
+/** The event a message names (any agency's, not deleted): its agency and name; null when none was named. */
+async function aboutEvent(db: Db, eventId: number | null | undefined, field: string) {
+  if (!eventId) return null
+  const e = await db.selectFrom('event').select(['id', 'agency_id', 'display_name', 'status']).where('id', '=', eventId).executeTakeFirst()
+  if (!e || e.status === 'DELETED') throw new AppError(400, 'FIELD_ERROR', { fields: [{ field, errorType: 'INVALID' }] })
+  return e
+}
+
+/** A value of additionalData as text: language codes by name, lists and objects as "key: value" lines. */
+function readable(lang: string, key: string, value: unknown): string[] {
+  if (value === null || value === undefined || value === '') return []
+  if (Array.isArray(value)) return value.flatMap((v) => readable(lang, key, v))
+  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => readable(lang, `${key} ${k}`, v))
+  const text = String(value)
+  if (key === 'language' || key === 'lang') {
+    const name = t(lang, `support.mail.lang.${text}`)
+    return [`${t(lang, 'support.mail.language')}: ${name.startsWith('support.mail.') ? text : name}`]
+  }
+  return [`${key}: ${text}`]
+}
+
+/** additionalData (an object, or a string that may hold JSON) as readable lines. */
+export function additionalLines(lang: string, data: unknown): string[] {
+  if (data == null || data === '') return []
+  let v = data
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v)
+    } catch {
+      return [v as string]
+    }
+  }
+  if (v && typeof v === 'object' && !Array.isArray(v)) return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => readable(lang, k, x))
+  return [String(v)]
+}
 
 function reportMail(lang: string, r: ReportInput & { agencyName: string | null }, id: number) {
   const who = r.sexualAbuse ? t(lang, 'report.mail.anonymous') : `${r.firstName} ${r.lastName} <${r.email}>${r.submitIdentity ? '' : ` (${t(lang, 'report.mail.identityNotShared')})`}`
@@ -88,24 +138,41 @@ export async function submitReport(ctx: AppContext, input: ReportInput, userId: 
       .returning('id')
       .executeTakeFirstOrThrow()
     if (agencyId) {
-      for (const admin of await adminsOf(trx, agencyId)) await enqueueMail(trx, { kind: 'GUEST_REPORT', to: admin.email, ...reportMail(admin.language, full, row.id), language: admin.language, agencyId, eventId: input.eventId ?? null, userId: admin.id })
+      for (const r of await agencyRecipients(trx, agencyId)) await enqueueMail(trx, { kind: 'GUEST_REPORT', to: r.email, ...reportMail(r.language, full, row.id), language: r.language, agencyId, eventId: input.eventId ?? null, userId: r.userId })
     }
-    if (isLegalReport(input.reportType)) await enqueueMail(trx, { kind: 'GUEST_REPORT_SUPPORT', to: ctx.config.support.email, ...reportMail('de', full, row.id), agencyId, eventId: input.eventId ?? null })
+    const support = supportAddress(ctx)
+    if (support && isLegalReport(input.reportType)) await enqueueMail(trx, { kind: 'GUEST_REPORT_SUPPORT', to: support, ...reportMail('de', full, row.id), agencyId, eventId: input.eventId ?? null })
     return row.id
   })
   ctx.notifyMail()
   return { id, submitted: true }
 }
 
-/** The agency's reports, newest first (organiser area). */
+/**
+ * The agency's reports page: guests' reports, support questions and feedback about its events, newest
+ * first. Each item has its `kind` (REPORT, SUPPORT, FEEDBACK); the text is `reason` (support: with
+ * its `subject`). A reporter's identity only when they released it; feedback's sender as given.
+ */
 export async function agencyReports(db: Db, agencyId: number, page: number, perPage: number) {
-  const base = db.selectFrom('guest_report').where('agency_id', '=', agencyId)
-  const [rows, total] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(perPage).offset(page * perPage).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+  const upto = (page + 1) * perPage
+  const count = (table: 'guest_report' | 'support_message' | 'feedback') =>
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('agency_id', '=', agencyId)
+      .executeTakeFirst()
+      .then((r) => Number(r?.n ?? 0))
+  const [reports, support, feedback, totals] = await Promise.all([
+    db.selectFrom('guest_report').selectAll().where('agency_id', '=', agencyId).orderBy('id', 'desc').limit(upto).execute(),
+    db.selectFrom('support_message').selectAll().where('agency_id', '=', agencyId).orderBy('id', 'desc').limit(upto).execute(),
+    db.selectFrom('feedback').selectAll().where('agency_id', '=', agencyId).orderBy('id', 'desc').limit(upto).execute(),
+    Promise.all([count('guest_report'), count('support_message'), count('feedback')]),
   ])
-  return {
-    items: rows.map((r) => ({
+  const base = { reportType: null as string | null, subject: null as string | null, important: false, sexualAbuse: false, submitIdentity: false, firstName: null as string | null, lastName: null as string | null, email: null as string | null, originUrl: null as string | null }
+  const items = [
+    ...reports.map((r) => ({
+      ...base,
+      kind: 'REPORT' as const,
       id: r.id,
       reportType: r.report_type,
       eventId: r.event_id,
@@ -121,39 +188,46 @@ export async function agencyReports(db: Db, agencyId: number, page: number, perP
       originUrl: r.origin_url,
       createdAt: r.created_at,
     })),
-    total: Number(total?.n ?? 0),
-    page,
-    perPage,
-  }
+    ...support.map((r) => ({ ...base, kind: 'SUPPORT' as const, id: r.id, eventId: r.event_id, eventName: r.event_name, subject: r.subject, reason: r.content, email: r.user_email, originUrl: r.origin_url, createdAt: r.created_at })),
+    ...feedback.map((r) => ({ ...base, kind: 'FEEDBACK' as const, id: r.id, eventId: r.event_id ?? null, eventName: r.event_name ?? null, reason: r.message, firstName: r.name, email: r.email, originUrl: r.page, createdAt: r.created_at })),
+  ]
+  const time = (v: unknown) => new Date(v as string).getTime()
+  items.sort((a, b) => time(b.createdAt) - time(a.createdAt) || b.id - a.id)
+  return { items: items.slice(page * perPage, upto), total: totals[0] + totals[1] + totals[2], page, perPage }
+}
+
+/** The mail of a support question, in the recipient's language. */
+function supportMail(lang: string, input: SupportInput, row: { id: number; from: string | null; eventName: string | null }, additional: string | null) {
+  return renderMail({
+    subject: t(lang, 'support.mail.subject', { subject: input.subject, id: row.id }),
+    paragraphs: [
+      input.content,
+      `${t(lang, 'support.mail.from')}: ${row.from ?? '–'}`,
+      ...(row.eventName ? [`${t(lang, 'support.mail.event')}: ${row.eventName}`] : []),
+      ...(input.originUrl ? [`${t(lang, 'support.mail.page')}: ${input.originUrl}`] : []),
+      ...(input.state && input.state !== input.originUrl ? [`${t(lang, 'support.mail.screen')}: ${input.state}`] : []),
+      ...(input.dialog ? [`${t(lang, 'support.mail.dialog')}: ${input.dialog}`] : []),
+      ...additionalLines(lang, additional),
+    ],
+  })
 }
 
 export async function submitSupport(ctx: AppContext, input: SupportInput, user: { id: number; email: string } | null) {
-  let agencyId = input.agencyId ?? null
-  let eventName = input.eventName ?? null
-  if (input.eventId) {
-    const e = await ctx.db.selectFrom('event').select(['agency_id', 'display_name']).where('id', '=', input.eventId).executeTakeFirst()
-    if (!e) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'eventId', errorType: 'INVALID' }] })
-    agencyId = e.agency_id
-    eventName = e.display_name
-  }
+  const event = await aboutEvent(ctx.db, input.eventId, 'eventId')
+  let agencyId = event?.agency_id ?? input.agencyId ?? null
+  const eventName = event?.display_name ?? input.eventName ?? null
   if (agencyId && !(await ctx.db.selectFrom('agency').select('id').where('id', '=', agencyId).executeTakeFirst())) agencyId = null
   const additional = input.additionalData == null ? null : typeof input.additionalData === 'string' ? input.additionalData : toJson(input.additionalData).slice(0, 5000)
   const id = await ctx.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('support_message')
-      .values({ agency_id: agencyId, event_id: input.eventId ?? null, user_id: user?.id ?? null, user_email: user?.email ?? null, subject: input.subject, content: input.content, origin_url: input.originUrl ?? null, state: input.state ?? null, dialog: input.dialog ?? null, additional_data: additional, event_name: eventName })
+      .values({ agency_id: agencyId, event_id: event?.id ?? null, user_id: user?.id ?? null, user_email: user?.email ?? null, subject: input.subject, content: input.content, origin_url: input.originUrl ?? null, state: input.state ?? null, dialog: input.dialog ?? null, additional_data: additional, event_name: eventName })
       .returning('id')
       .executeTakeFirstOrThrow()
-    const mail = renderMail({
-      subject: t('de', 'support.mail.subject', { subject: input.subject, id: row.id }),
-      paragraphs: [
-        input.content,
-        `${t('de', 'support.mail.from')}: ${user?.email ?? '–'}`,
-        `${t('de', 'support.mail.context')}: ${[input.originUrl, input.state, input.dialog, eventName, agencyId ? `#${agencyId}` : null].filter(Boolean).join(' · ') || '–'}`,
-        ...(additional ? [additional] : []),
-      ],
-    })
-    await enqueueMail(trx, { kind: 'SUPPORT_MESSAGE', to: ctx.config.support.email, ...mail, agencyId, eventId: input.eventId ?? null })
+    const from = user?.email ?? null
+    // about an event: its agency answers; otherwise the operator's support, when there is one
+    const to = event ? await agencyRecipients(trx, event.agency_id) : supportAddress(ctx) ? [{ email: supportAddress(ctx)!, language: 'de', userId: null }] : []
+    for (const r of to) await enqueueMail(trx, { kind: 'SUPPORT_MESSAGE', to: r.email, ...supportMail(r.language, input, { id: row.id, from, eventName }, additional), language: r.language, agencyId, eventId: event?.id ?? null, userId: r.userId })
     return row.id
   })
   ctx.notifyMail()
@@ -161,13 +235,27 @@ export async function submitSupport(ctx: AppContext, input: SupportInput, user: 
 }
 
 export async function submitFeedback(ctx: AppContext, input: FeedbackInput, userId: number | null) {
+  const event = await aboutEvent(ctx.db, input.eventId, 'eventId')
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx.insertInto('feedback').values({ user_id: userId, name: input.name ?? null, email: input.email ?? null, page: input.page ?? null, message: input.message }).returning('id').executeTakeFirstOrThrow()
-    const mail = renderMail({
-      subject: t('de', 'feedback.mail.subject', { id: row.id }),
-      paragraphs: [input.message, `${t('de', 'feedback.mail.from')}: ${[input.name, input.email].filter(Boolean).join(' ') || '–'}`, `${t('de', 'feedback.mail.page')}: ${input.page ?? '–'}`],
-    })
-    await enqueueMail(trx, { kind: 'FEEDBACK', to: ctx.config.support.email, ...mail })
+    const row = await trx
+      .insertInto('feedback')
+      .values({ user_id: userId, name: input.name ?? null, email: input.email ?? null, page: input.page ?? null, message: input.message, agency_id: event?.agency_id ?? null, event_id: event?.id ?? null, event_name: event?.display_name ?? null })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const to = event ? await agencyRecipients(trx, event.agency_id) : supportAddress(ctx) ? [{ email: supportAddress(ctx)!, language: 'de', userId: null }] : []
+    for (const r of to) {
+      const lang = r.language
+      const mail = renderMail({
+        subject: event ? t(lang, 'feedback.mail.subjectEvent', { id: row.id, event: event.display_name }) : t(lang, 'feedback.mail.subject', { id: row.id }),
+        paragraphs: [
+          input.message,
+          `${t(lang, 'feedback.mail.from')}: ${[input.name, input.email ? `<${input.email}>` : null].filter(Boolean).join(' ') || '–'}`,
+          ...(event ? [`${t(lang, 'support.mail.event')}: ${event.display_name}`] : []),
+          `${t(lang, 'feedback.mail.page')}: ${input.page ?? '–'}`,
+        ],
+      })
+      await enqueueMail(trx, { kind: 'FEEDBACK', to: r.email, ...mail, language: lang, agencyId: event?.agency_id ?? null, eventId: event?.id ?? null, userId: r.userId })
+    }
     return row.id
   })
   ctx.notifyMail()

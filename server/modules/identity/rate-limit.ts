@@ -46,8 +46,11 @@ export const RATE_LIMITS = {
   FEEDBACK_ADDRESS: { max: 20, windowMs: 60 * MIN },
   /** anonymous uploads (public registration forms) from one client address */
   UPLOAD_ADDRESS: { max: 30, windowMs: 15 * MIN },
-  /** timeslot and defined-value holds created from one client address */
-  HOLD_ADDRESS: { max: 60, windowMs: 15 * MIN },
+  /**
+   * timeslot and chair holds created from one client address; the default here is replaced by
+   * holdRateLimit(EINLASS_HOLD_ADDRESS_PLACES) (reservations/service.ts): a crowd's pace, not one client's
+   */
+  HOLD_ADDRESS: { max: 1200, windowMs: 15 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 
@@ -57,8 +60,10 @@ export const clientKey = (address: string) => hashSecret(`client:${address.toLow
 /** The key is hashed: the table never holds e-mail or IP addresses in clear. */
 const bucketOf = (name: RateLimitName, key: string) => `${name}:${hashSecret(key.toLowerCase()).slice(0, 40)}`
 
-async function hit(ctx: AppContext, name: RateLimitName, key: string, db: Db = ctx.db): Promise<{ hits: number; windowStart: string }> {
-  const limit = RATE_LIMITS[name]
+/** One bucket to count in: its name, its key, and (optional) the limit when a setting sets it. */
+export type RateCheck = [RateLimitName, string | null | undefined] | [RateLimitName, string | null | undefined, RateLimit]
+
+async function hit(ctx: AppContext, name: RateLimitName, key: string, db: Db = ctx.db, limit: RateLimit = RATE_LIMITS[name]): Promise<{ hits: number; windowStart: string }> {
   const now = ctx.clock.now()
   const nowIso = isoNow(now)
   const cutoffIso = isoNow(new Date(now.getTime() - limit.windowMs))
@@ -86,13 +91,14 @@ async function hit(ctx: AppContext, name: RateLimitName, key: string, db: Db = c
  * Counts one attempt in every named bucket; throws RATE_LIMITED (429) when any bucket is over its
  * limit. Call it before checking the secret, so a throttled caller learns nothing about it.
  */
-export async function throttle(ctx: AppContext, checks: Array<[RateLimitName, string | null | undefined]>, db: Db = ctx.db): Promise<void> {
+export async function throttle(ctx: AppContext, checks: RateCheck[], db: Db = ctx.db): Promise<void> {
   let retryAfterMs = 0
-  for (const [name, key] of checks) {
+  for (const [name, key, given] of checks) {
     if (!key) continue
-    const { hits, windowStart } = await hit(ctx, name, key, db)
-    if (hits > RATE_LIMITS[name].max) {
-      const ends = new Date(windowStart).getTime() + RATE_LIMITS[name].windowMs
+    const limit = given ?? RATE_LIMITS[name]
+    const { hits, windowStart } = await hit(ctx, name, key, db, limit)
+    if (hits > limit.max) {
+      const ends = new Date(windowStart).getTime() + limit.windowMs
       retryAfterMs = Math.max(retryAfterMs, ends - ctx.clock.now().getTime())
     }
   }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database'
 import type { AccountRow, AppUserRow } from './identity.table'
+import { ORGANISER_ROLES } from './roles'
 
 export const findUserByEmail = (db: Db, email: string) =>
   db.selectFrom('app_user').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst()
@@ -44,4 +45,21 @@ export async function insertUser(db: Db, values: { email: string; password_hash:
     .values({ ...values, email: values.email.toLowerCase() })
     .returningAll()
     .executeTakeFirstOrThrow()
+}
+
+/**
+ * Whether an e-mail address belongs to staff: a user with an organiser account in any agency. Such a
+ * user logs in with the password; a guest link (access link) or a registration passed on to the
+ * address must not reach them (409 USER_HAS_ACCOUNT: guest/access-link.ts, guest/transfer.ts).
+ */
+export async function isStaffAddress(db: Db, email: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('app_user as u')
+    .innerJoin('account as a', 'a.user_id', 'u.id')
+    .select('a.id')
+    .where('u.email', '=', email.trim().toLowerCase())
+    .where('a.user_role', 'in', [...ORGANISER_ROLES])
+    .limit(1)
+    .executeTakeFirst()
+  return !!r
 }

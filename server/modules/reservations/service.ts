@@ -8,7 +8,7 @@ import { prepared } from '../../db/prepared'
 import { bool, isoNow } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
 import { registrationState } from '../events/rules'
-import { clientKey, throttle } from '../identity/rate-limit'
+import { type RateLimit, clientKey, throttle } from '../identity/rate-limit'
 import { randomString } from '../identity/tokens'
 import { groupCommit } from '../forms/group-commit'
 import { freeOf } from '../forms/repository'
@@ -26,6 +26,15 @@ const testBuild = typeof __EINLASS_TRUST_TEST_LICENSE_KEY__ !== 'undefined' && _
 export function reservationMs(): number {
   const test = testBuild ? Number(process.env.EINLASS_TEST_RESERVATION_SECONDS) : NaN
   return Number.isFinite(test) && test > 0 ? test * 1000 : RESERVATION_MINUTES * 60_000
+}
+
+/**
+ * New holds one client address may make (HOLD_ADDRESS): four times its ceiling per 15 minutes. A crowd
+ * behind one address makes about one hold per person and place; a client that takes and drops holds
+ * to keep places from others goes faster. 1,200 per 15 minutes at the default ceiling of 300.
+ */
+export function holdRateLimit(addressPlaces: number): RateLimit {
+  return { max: addressPlaces * 4, windowMs: 15 * 60_000 }
 }
 
 /** freeSlots 0: the slot is gone; anything else: it could not be reserved (guest-side.md 8). */
@@ -86,16 +95,15 @@ const Q = {
       .where('timeslot_reservation.expires_at', '>', p.now)
       .where('timeslot.field_id', '=', p.fieldId),
   ),
-  // what this client address holds in the same field, whatever identifications it made up
-  heldByClient: prepared((db, p: { client: string; now: string; fieldId: number }) =>
+  // the places this client address holds in the event, whatever identifications it sends
+  heldByClient: prepared((db, p: { client: string; now: string; eventId: number }) =>
     db
       .selectFrom('timeslot_reservation')
-      .innerJoin('timeslot', 'timeslot.id', 'timeslot_reservation.timeslot_id')
-      .select(['timeslot_reservation.timeslot_id', 'timeslot_reservation.amount'])
-      .where('timeslot_reservation.client_key', '=', p.client)
-      .where('timeslot_reservation.fixed', '=', NO)
-      .where('timeslot_reservation.expires_at', '>', p.now)
-      .where('timeslot.field_id', '=', p.fieldId),
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('n'))
+      .where('client_key', '=', p.client)
+      .where('event_id', '=', p.eventId)
+      .where('fixed', '=', NO)
+      .where('expires_at', '>', p.now),
   ),
   take: prepared((db, p: { id: number; amount: number }) =>
     db
@@ -170,7 +178,7 @@ export interface ReserveInput {
   registrationChange: boolean
 }
 
-/** What one registration may hold in a field: its holds may be no more, per identification and per client address. */
+/** What one registration may hold in a field: one visit's (identification's) holds may be no more. */
 function exceedsOneRegistration(held: ReadonlyArray<{ timeslot_id: number; amount: number }>, slot: { id: number; multiple: number | boolean; amount_selection: number | boolean; max_per_guest: number }, amount: number): boolean {
   const total = held.reduce((a, h) => a + h.amount, 0) + amount
   const bound = slot.max_per_guest >= 0 ? slot.max_per_guest : bool(slot.amount_selection) ? 10 : Number.POSITIVE_INFINITY
@@ -178,9 +186,23 @@ function exceedsOneRegistration(held: ReadonlyArray<{ timeslot_id: number; amoun
 }
 
 /**
- * Holds places for one visit of the form. One client (its client address, whatever identifications
- * it makes up) may hold no more than one registration could take, and its hold creations are rate
- * limited (HOLD_ADDRESS), counted in the same transaction: one client cannot hold every place.
+ * The bounds of one client address, checked in the transaction that takes the places: new holds are
+ * rate limited (HOLD_ADDRESS at a crowd's pace), and the address's live holds in the event stay within
+ * the ceiling (EINLASS_HOLD_ADDRESS_PLACES). The rate-limit upsert locks the address's row until the
+ * transaction ends, so on Postgres one address's holds are made one after another and each sees the
+ * previous one (on SQLite the transaction is the single writer anyway).
+ */
+export async function withinAddressBounds(ctx: AppContext, trx: Db, clientAddress: string | null, heldByAddress: () => Promise<number>, amount: number): Promise<boolean> {
+  if (!clientAddress) return true
+  await throttle(ctx, [['HOLD_ADDRESS', clientAddress, holdRateLimit(ctx.config.holds.address_places)]], trx)
+  return (await heldByAddress()) + amount <= ctx.config.holds.address_places
+}
+
+/**
+ * Holds places for one visit of the form. One visit (its identification) holds no more than one
+ * registration could take; one client address (an office, a carrier: many visits) no more than the
+ * ceiling per event, and it makes new holds no faster than HOLD_ADDRESS: one client cannot hold
+ * every place, a crowd behind one address still registers.
  */
 export async function reserveTimeslot(ctx: AppContext, input: ReserveInput, clientAddress: string | null = null) {
   const now = ctx.clock.now()
@@ -191,14 +213,12 @@ export async function reserveTimeslot(ctx: AppContext, input: ReserveInput, clie
   if (registrationState({ ...slot, max_visitors: null, seats_taken: 0 }, now) !== 'OPEN') throw notAvailable(-1)
   if (!bool(slot.amount_selection) && input.amount !== 1) throw notAvailable(-1)
   return groupCommit(ctx, async (trx) => {
-    // What this visitor already holds in the same field: single choice allows one slot, and
+    const byAddress = async () => Number((await Q.heldByClient.first(trx, { client: client!, now: isoNow(now), eventId: slot.event_id }))?.n ?? 0)
+    if (!(await withinAddressBounds(ctx, trx, clientAddress, byAddress, input.amount))) throw notAvailable(await freeSlots(trx, slot.id))
+    // What this visit already holds in the same field: single choice allows one slot, and
     // maxPerGuest bounds the sum of amounts.
-    // The upsert of the address's rate-limit row also locks it until this transaction ends: holds of
-    // one address are made one after another (Postgres), so each sees what the previous one holds.
-    if (clientAddress) await throttle(ctx, [['HOLD_ADDRESS', clientAddress]], trx)
     const held = (await Q.held(trx, { identification: input.identification, now: isoNow(now), fieldId: slot.field_id })).rows
-    const byClient = client ? (await Q.heldByClient(trx, { client, now: isoNow(now), fieldId: slot.field_id })).rows : []
-    if (exceedsOneRegistration(held, slot, input.amount) || exceedsOneRegistration(byClient, slot, input.amount)) throw notAvailable(await freeSlots(trx, slot.id))
+    if (exceedsOneRegistration(held, slot, input.amount)) throw notAvailable(await freeSlots(trx, slot.id))
     // Expired holds are released when they stand in the way (and by availabilities), not on every call.
     let taken = await takeSlotReturning(trx, slot.id, input.amount)
     if (!taken && (await releaseExpired(trx, now, { timeslotId: slot.id })) > 0) taken = await takeSlotReturning(trx, slot.id, input.amount)

@@ -11,7 +11,8 @@ import { AppError, notFound } from '../../shared/errors'
 import { registrationState } from '../events/rules'
 import { groupCommit } from '../forms/group-commit'
 import { randomString } from '../identity/tokens'
-import { alignVisitHolds, renewReservations, reservationMs } from '../reservations/service'
+import { clientKey } from '../identity/rate-limit'
+import { alignVisitHolds, renewReservations, reservationMs, withinAddressBounds } from '../reservations/service'
 import { type HoldOfVisit, areaDto, chairColumns, chairDto, priceCategoryDto } from './dto'
 
 /** How many places one visit may hold when the event sets no maxVisitorPerSubscription. */
@@ -43,8 +44,18 @@ const Q = {
       .where((eb) => eb(eb('taken', '+', p.amount), '<=', eb.ref('places')))
       .returning(['places', 'taken']),
   ),
-  insert: prepared((db, p: { token: string; chairId: number; eventId: number; identification: string; amount: number; expiresAt: string; createdAt: string }) =>
-    db.insertInto('chair_reservation').values({ token: p.token, chair_id: p.chairId, event_id: p.eventId, identification: p.identification, amount: p.amount, fixed: false as never, expires_at: p.expiresAt, created_at: p.createdAt }),
+  insert: prepared((db, p: { token: string; chairId: number; eventId: number; identification: string; amount: number; expiresAt: string; createdAt: string; client: string | null }) =>
+    db.insertInto('chair_reservation').values({ token: p.token, chair_id: p.chairId, event_id: p.eventId, identification: p.identification, amount: p.amount, fixed: false as never, expires_at: p.expiresAt, created_at: p.createdAt, client_key: p.client }),
+  ),
+  // the places this client address holds in the event, whatever identifications it sends
+  heldByClient: prepared((db, p: { client: string; eventId: number; now: string }) =>
+    db
+      .selectFrom('chair_reservation')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('n'))
+      .where('client_key', '=', p.client)
+      .where('event_id', '=', p.eventId)
+      .where('fixed', '=', false as never)
+      .where('expires_at', '>', p.now),
   ),
 }
 
@@ -156,8 +167,13 @@ export async function take(trx: Db, chairId: number, amount: number) {
   return Q.take.first(trx, { id: chairId, amount })
 }
 
-/** POST …/seatingplan/reservation/chair: holds `amount` places of a chair for this visit. */
-export async function reserveChair(ctx: AppContext, eventId: number, input: { chairId: number; identification: string; amount: number }) {
+/**
+ * POST …/seatingplan/reservation/chair: holds `amount` places of a chair for this visit. The visit
+ * holds no more than one registration may take; its client address no more than the ceiling per
+ * event, at a crowd's pace (the same bounds as timeslot holds: reservations/service.ts).
+ */
+export async function reserveChair(ctx: AppContext, eventId: number, input: { chairId: number; identification: string; amount: number }, clientAddress: string | null = null) {
+  const client = clientAddress ? clientKey(clientAddress) : null
   const now = ctx.clock.now()
   const event = await publicEvent(ctx.db, eventId).catch(() => null)
   if (!event) throw refused('requestError', -1)
@@ -169,6 +185,8 @@ export async function reserveChair(ctx: AppContext, eventId: number, input: { ch
   if (input.amount < chair.min_amount || input.amount > chair.max_amount) throw refused('chairAmount', free())
   const bound = event.max_visitor_per_subscription > 0 ? event.max_visitor_per_subscription : DEFAULT_MAX_PER_VISIT
   return groupCommit(ctx, async (trx) => {
+    const byAddress = async () => Number((await Q.heldByClient.first(trx, { client: client!, eventId, now: isoNow(now) }))?.n ?? 0)
+    if (!(await withinAddressBounds(ctx, trx, clientAddress, byAddress, input.amount))) throw refused('rejected', free())
     const held = await holdsOfVisit(trx, eventId, input.identification, isoNow(now))
     if (held.some((h) => h.chair_id === chair.id)) throw refused('rejected', free())
     if (held.reduce((s, h) => s + h.amount, 0) + input.amount > bound) throw refused('maxChooseCount', free())
@@ -182,7 +200,7 @@ export async function reserveChair(ctx: AppContext, eventId: number, input: { ch
     const expireDate = isoNow(new Date(now.getTime() + reservationMs()))
     // one countdown: the visit's other chair and timeslot holds expire with this one
     await alignVisitHolds(trx, input.identification, expireDate, isoNow(now))
-    await Q.insert(trx, { token, chairId: chair.id, eventId, identification: input.identification, amount: input.amount, expiresAt: expireDate, createdAt: isoNow(now) })
+    await Q.insert(trx, { token, chairId: chair.id, eventId, identification: input.identification, amount: input.amount, expiresAt: expireDate, createdAt: isoNow(now), client })
     return { succeeded: true, reservationToken: token, expireDate, freeChairs: Math.max(0, taken.places - taken.taken) }
   })
 }

@@ -1,6 +1,7 @@
 // Seating routes: the organiser's plan (manage and assign modes) and the guest's calls of
 // guest-side.md §7 (register mode).
 import { Elysia } from 'elysia'
+import { clientIp } from '../../http/client-address'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
@@ -62,7 +63,7 @@ export function seatingRoutes(ctx: AppContext) {
       body: AreaQuery,
       detail: { tags, summary: 'The chairs of an area with freeChairs and what this visit holds (choosed, choosedAmount, reservationToken); chairFormat "columns" (an einlass extension) answers them as one array per field' },
     })
-    .post('/proxy/api/public/events/:id/seatingplan/reservation/chair', async (c) => reserveChair(ctx, c.params.id, c.body), {
+    .post('/proxy/api/public/events/:id/seatingplan/reservation/chair', async (c) => reserveChair(ctx, c.params.id, c.body, clientIp(c.request, c.server, ctx.config.server.trusted_proxies)), {
       params: PublicParams,
       body: ChairReserveInput,
       detail: { tags, summary: 'Hold places of a chair (409 SEAT_NOT_AVAILABLE / SEAT_NOT_RESERVED / SEAT_MAX_REACHED with succeeded false, freeChairs and rejection)' },

@@ -63,6 +63,8 @@ export interface ChairReservationTable {
   /** null once fixed to a registration */
   expires_at: Timestamp | null
   created_at: Timestamp
+  /** hashed client address of a timed hold (null for fixed holds and holds made before it was recorded) */
+  client_key?: string | null
 }
 
 /** A chair a ticket order bought: priced by `category_id` (a ticket category), labelled as sold. */

@@ -75,8 +75,10 @@ export function GuestInfoPage() {
 }
 
 interface Report {
+  kind: 'REPORT' | 'SUPPORT' | 'FEEDBACK'
   id: number
-  reportType: string
+  reportType: string | null
+  subject: string | null
   eventId: number | null
   eventName: string | null
   reason: string
@@ -94,25 +96,28 @@ export function ReportsPage() {
   const { data, error } = useResource<{ items: Report[]; total: number }>(`/proxy/api/agency/reports?page=${page}&perPage=${perPage}`)
   return (
     <>
-      <PageHeader title={t('report.list.title')} />
+      <PageHeader title={t('report.list.title')} subtitle={t('report.list.hint')} />
       {error && <Alert tone="error">{error.errorTranslation ?? error.errorMessage}</Alert>}
       {!data && !error && <Spinner />}
       {data && data.total === 0 && <EmptyState>{t('report.list.empty')}</EmptyState>}
       {data && data.total > 0 && (
         <>
           <ul class="reports-list">
-            {data.items.map((r) => (
-              <li key={r.id} class="card">
-                <p class="muted">
-                  #{r.id} · {formatDate(r.createdAt)}, {formatTime(r.createdAt)} {r.eventName && `· ${r.eventName}`}
-                </p>
-                <h2 class="reports-type">
-                  {t(`report.type.${r.reportType}`)} {r.important && <Badge tone="warn">{t('report.field.important')}</Badge>}
-                </h2>
-                <p class="reports-reason">{r.reason}</p>
-                <p class="muted">{r.email ? `${[r.firstName, r.lastName].filter(Boolean).join(' ')} <${r.email}>` : t('report.list.anonymous')}</p>
-              </li>
-            ))}
+            {data.items.map((r) => {
+              const who = [r.firstName, r.lastName].filter(Boolean).join(' ')
+              return (
+                <li key={`${r.kind}-${r.id}`} class="card">
+                  <p class="muted">
+                    {t(`report.kind.${r.kind}`)} #{r.id} · {formatDate(r.createdAt)}, {formatTime(r.createdAt)} {r.eventName && `· ${r.eventName}`}
+                  </p>
+                  <h2 class="reports-type">
+                    {r.kind === 'REPORT' ? t(`report.type.${r.reportType}`) : r.kind === 'SUPPORT' ? r.subject : t('report.kind.FEEDBACK')} {r.important && <Badge tone="warn">{t('report.field.important')}</Badge>}
+                  </h2>
+                  <p class="reports-reason">{r.reason}</p>
+                  <p class="muted">{r.email ? `${who ? `${who} ` : ''}<${r.email}>` : who || t('report.list.anonymous')}</p>
+                </li>
+              )
+            })}
           </ul>
           <Pager page={page} perPage={perPage} total={data.total} onPage={setPage} />
         </>

@@ -40,7 +40,8 @@ function Field(p: { name: string; label: string; value: string; onInput(v: strin
 const errorsOf = (e: ApiError | null) => Object.fromEntries((e?.errorFields ?? []).map((f) => [f.field.replace(/^invoiceAddress\./, ''), f.errorType]))
 
 export function InvoiceAddressStep({ info, proceed }: { info: Info; proceed: Proceed }) {
-  const a = info.ticketOrder.invoiceAddress
+  // not given yet: the address the registration offers (userAccount, §3)
+  const a = info.ticketOrder.invoiceAddress ?? info.userAccount?.invoiceAddress ?? null
   const [v, setV] = useState<Record<string, string>>({
     receiver: a?.receiver ?? info.ticketOrder.fullName ?? '',
     addition: a?.addition ?? '',

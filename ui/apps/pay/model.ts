@@ -70,6 +70,8 @@ export interface Info {
   /** appearance per escort property (spec §3 `fields`): what step 5 asks */
   fields?: Record<string, 'HIDDEN' | 'VISIBLE' | 'REQUIRED'>
   visitor: { visitorCount: number } | null
+  /** §3: the buyer as the registration knows them; invoiceAddress: the one given, or the one their address offers */
+  userAccount?: { firstName: string | null; lastName: string | null; email: string | null; invoiceAddress: InvoiceAddress | null } | null
   useInvoiceXML: boolean
   requireReferenceId: boolean
   imprintUrl: string | null

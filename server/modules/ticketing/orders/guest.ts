@@ -74,6 +74,43 @@ export async function stepState(db: Db, order: TicketOrderRow, now: Date, method
   }
 }
 
+type Address = { street: string | null; streetNumber: string | null; postCode: string | null; city: string | null; country: string | null }
+const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)
+
+/**
+ * The Ticket info's userAccount (§3: firstName, lastName, email, address, invoiceAddress) from real
+ * data: the registration's names and e-mail (the buyer's own, also after the place was passed on),
+ * its ADDRESS answer or else the guest's account in the agency; the invoice address entered on step 1,
+ * or until then the one the registration's address offers. Null for an order without a registration.
+ */
+async function userAccountOf(db: Db, order: TicketOrderRow) {
+  if (order.visitor_id == null) return null
+  const v = await db.selectFrom('event_visitor').select(['id', 'user_id', 'first_name', 'last_name', 'email', 'company']).where('id', '=', order.visitor_id).executeTakeFirst()
+  if (!v) return null
+  const answer = await db
+    .selectFrom('visitor_field_value as a')
+    .innerJoin('event_field as f', 'f.id', 'a.field_id')
+    .select('a.value')
+    .where('a.visitor_id', '=', v.id)
+    .where('f.default_field', '=', 'ADDRESS')
+    .executeTakeFirst()
+  const parsed = fromJson<Record<string, unknown> | null>(answer?.value ?? null, null)
+  let address: Address | null = parsed && typeof parsed === 'object' ? { street: text(parsed.street), streetNumber: text(parsed.streetNumber), postCode: text(parsed.postCode), city: text(parsed.city), country: text(parsed.country) } : null
+  if (!address?.street && !address?.city && v.user_id != null) {
+    const acc = await db.selectFrom('account').select(['street', 'street_number', 'post_code', 'city', 'country']).where('user_id', '=', v.user_id).where('agency_id', '=', order.agency_id).orderBy('id').executeTakeFirst()
+    if (acc && (acc.street || acc.city)) address = { street: acc.street, streetNumber: acc.street_number, postCode: acc.post_code, city: acc.city, country: acc.country }
+  }
+  if (address && !Object.values(address).some(Boolean)) address = null
+  const name = [v.first_name, v.last_name].filter(Boolean).join(' ')
+  const given = fromJson<InvoiceAddress | null>(order.invoice_address, null)
+  const offered =
+    address?.street && address.postCode && address.city
+      ? { receiver: text(v.company) ?? name, addition: null, street: address.street, streetNumber: address.streetNumber, postCode: address.postCode, city: address.city, country: address.country ?? 'DEU' }
+      : null
+  return { firstName: v.first_name, lastName: v.last_name, email: v.email ?? order.email, address, invoiceAddress: given ?? offered }
+}
+
+/** The Ticket info's fields (§3): the appearance of each escort field of the event's form. */
 /** GET /api/guest/ticketOrder/{id}: the Ticket info of §3. */
 export async function ticketInfo(ctx: AppContext, publicId: string) {
   const order = await orderByPublicId(ctx.db, publicId)
@@ -143,7 +180,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     visitor: visitor ? { id: visitor.id, status: visitor.status, visitorCount: visitor.visitor_count, firstName: visitor.first_name, lastName: visitor.last_name } : null,
     useInvoiceXML: seller.useInvoiceXML,
     requireReferenceId: seller.requireReferenceId,
-    userAccount: null,
+    userAccount: await userAccountOf(ctx.db, order),
     // provider scripts (settings), loaded by the page only for their method (docs/payments.md)
     paymentScripts: { stripe: ctx.config.payments.stripe_js_url, paypal: ctx.config.payments.paypal_js_url },
     stripePayment: stripePaymentInfo ? await stripePaymentInfo(ctx, order, chosen) : null,
