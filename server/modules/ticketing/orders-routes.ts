@@ -5,7 +5,7 @@ import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
 import { organiserEvent } from './route-access'
 import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
-import { cancelOrder, exportOrdersCsv, markPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
+import { cancelOrder, exportOrdersCsv, markPaid, undoPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
 const tags = ['ticket orders (organiser)']
 const ev = z.object({ id: idParam() })
@@ -70,6 +70,14 @@ export function organiserOrderRoutes(ctx: AppContext) {
         return markPaid(ctx, actor, event, c.params.oid, c.body)
       },
       { params: one, body: MarkPaidInput, detail: { tags, summary: 'Record the payment (amount, date)' } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/undoPaid',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        return undoPaid(ctx, actor, event, c.params.oid)
+      },
+      { params: one, detail: { tags, summary: "Undo today's recorded payment by a counter-entry: the order is open again" } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/cancel',
