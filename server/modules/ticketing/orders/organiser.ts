@@ -92,7 +92,14 @@ export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSea
     filtered(ctx.db, event.id, s, now).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
   const owed = await refundsOwed(ctx.db, rows.map((o) => o.id))
-  return { items: rows.map((o) => ({ ...orderListDto(o, now), refundOwed: owed.get(o.id) ?? 0 })), total: Number(total.n), page: s.page, perPage: s.perPage }
+  // the payment entries of the page's paid orders: may today's "mark paid" still be undone
+  const paidIds = rows.filter((o) => o.status === 'PAID').map((o) => o.id)
+  const entries = paidIds.length
+    ? await ctx.db.selectFrom('ticket_order_history').select(['order_id', 'kind', 'at', 'data']).where('order_id', 'in', paidIds).where('kind', 'in', PAYMENT_ENTRIES).orderBy('id').execute()
+    : []
+  const clockNow = ctx.clock.now()
+  const undoable = (o: TicketOrderRow) => o.status === 'PAID' && !!undoablePayment(o, entries.filter((e) => e.order_id === o.id), event, clockNow)
+  return { items: rows.map((o) => ({ ...orderListDto(o, now), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o) })), total: Number(total.n), page: s.page, perPage: s.perPage }
 }
 
 async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
@@ -153,6 +160,7 @@ export async function markPaid(ctx: AppContext, actor: AccountActor, event: Even
 }
 
 type HistoryRow = { kind: string; at: string; data: string | null }
+const PAYMENT_ENTRIES = ['MARKED_PAID', 'MARKED_PAID_UNDONE', 'PAID_ONLINE']
 /**
  * The organiser's "mark paid" that may still be undone: the order is PAID by it (the last payment
  * entry is a MARKED_PAID, not undone) and it was recorded today in the event's time zone. Later the
@@ -160,7 +168,7 @@ type HistoryRow = { kind: string; at: string; data: string | null }
  */
 function undoablePayment(o: TicketOrderRow, history: HistoryRow[], event: EventRow, now: Date) {
   if (o.status !== 'PAID' || !o.paid_at) return null
-  const last = [...history].reverse().find((h) => h.kind === 'MARKED_PAID' || h.kind === 'MARKED_PAID_UNDONE' || h.kind === 'PAID_ONLINE')
+  const last = [...history].reverse().find((h) => PAYMENT_ENTRIES.includes(h.kind))
   if (last?.kind !== 'MARKED_PAID') return null
   const day = dayIn(event.timezone || 'Europe/Berlin')
   if (day.format(new Date(last.at)) !== day.format(now)) return null
