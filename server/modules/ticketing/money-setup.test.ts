@@ -79,11 +79,16 @@ forEachDialect('sales setup and mark paid (issue 20)', (h) => {
     // an amount that is not a price is refused at the field
     const bad = await admin.post(`${url}/markPaid`, { amount: -5, paidAt: new Date().toISOString() })
     expect(bad.status).toBe(400)
+    // money that has not come in yet: refused at the date
+    const future = await admin.post(`${url}/markPaid`, { amount: 2500, paidAt: new Date(h().clock.now().getTime() + 3 * 86400_000).toISOString() })
+    expect(future.status).toBe(400)
+    expect(future.body.errorFields).toEqual([{ field: 'paidAt', errorType: 'INVALID' }])
     const paidAt = new Date(h().clock.now().getTime() - 86400_000).toISOString()
     const paid = await admin.post(`${url}/markPaid`, { amount: 2000, paidAt })
     expect(paid.status).toBe(200)
     expect(paid.body).toMatchObject({ status: 'PAID', paidAmount: 2000, paidAt, canUndoPaid: true })
     expect(paid.body.history.at(-1)).toMatchObject({ kind: 'MARKED_PAID', accountId: admin.accountId, data: { amount: 2000, paidAt, from: 'OPEN' } })
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/search`, {})).body.items[0]).toMatchObject({ status: 'PAID', canUndoPaid: true })
     const undo = await admin.post(`${url}/undoPaid`)
     expect(undo.status).toBe(200)
     expect(undo.body).toMatchObject({ status: 'OPEN', paidAmount: null, paidAt: null, canUndoPaid: false })

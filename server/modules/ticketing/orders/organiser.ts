@@ -6,7 +6,7 @@ import { SqliteAdapter, sql } from 'kysely'
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
 import { bool, fromJson, isoNow } from '../../../db/types'
-import { AppError, notFound } from '../../../shared/errors'
+import { AppError, fieldError, notFound } from '../../../shared/errors'
 import type { EventRow } from '../../events/events.table'
 import type { AccountActor } from '../../identity/auth'
 import { unwantedAttempt } from '../../payments/unwanted'
@@ -139,6 +139,10 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
  */
 export async function markPaid(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, input: { amount: number; paidAt: string }) {
   const at = isoNow(ctx.clock.now())
+  // money that has not come in yet is not recorded (a day's grace for the zones east of the server)
+  if (input.amount <= 0 || Date.parse(input.paidAt) > ctx.clock.now().getTime() + 86400_000) {
+    throw fieldError([...(input.amount <= 0 ? [{ field: 'amount', errorType: 'INVALID' }] : []), ...(input.amount > 0 ? [{ field: 'paidAt', errorType: 'INVALID' }] : [])])
+  }
   await ctx.db.transaction().execute(async (trx) => {
     const o = await orderOfEvent(trx, event, orderId)
     const wasSettled = o.status === 'CONFIRMED'
