@@ -137,9 +137,11 @@ export async function mollieWebhook(ctx: AppContext, body: string) {
  * payment, or in another currency, is refused and logged.
  */
 async function mollieRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow): Promise<string> {
-  const list = [...(await callProvider(ctx, 'mollie.refunds', () => mollieClient(ctx, method).paymentRefunds.page({ paymentId: attempt.external_id!, limit: 250 })))]
   const current = await ctx.db.selectFrom('payment_attempt').select(['status', 'currency', 'amount']).where('id', '=', attempt.id).executeTakeFirstOrThrow()
   const recorded = await ctx.db.selectFrom('payment_refund').select(['id', 'provider_refund_id', 'amount', 'status']).where('attempt_id', '=', attempt.id).execute()
+  // a payment not paid (open, failed, expired) has no refunds: Mollie is not asked
+  if (current.status !== 'PAID' && !recorded.length) return 'REFUND_KNOWN'
+  const list = [...(await callProvider(ctx, 'mollie.refunds', () => mollieClient(ctx, method).paymentRefunds.page({ paymentId: attempt.external_id!, limit: 250 })))]
   for (const own of recorded.filter((x) => x.status !== 'FAILED')) {
     const listed = list.find((x) => x.id === own.provider_refund_id)
     if (!listed) continue
