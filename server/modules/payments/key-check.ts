@@ -40,8 +40,12 @@ async function tryKeys(ctx: AppContext, k: { method: string; publicKey: string |
     try {
       await stripe.balance.retrieve()
     } catch (e) {
-      // a restricted key without the balance permission is a key Stripe knows
-      if ((e as { type?: string }).type === 'StripePermissionError') return
+      // a restricted key without the balance permission is a key Stripe knows; with a connected
+      // account the same error says the key has no access to that account
+      if ((e as { type?: string }).type === 'StripePermissionError') {
+        if (!k.accountId) return
+        throw new AppError(400, 'PAYMENT_KEYS_REJECTED', { params: { provider: 'Stripe' }, fields: [{ field: 'accountId', errorType: 'PAYMENT_KEYS_REJECTED' }] })
+      }
       throw e
     }
     return
