@@ -73,6 +73,13 @@ test('provider keys checked, a payment method edited, the no-method warning, mar
     const online = await req.put(`${server.url}/proxy/api/events/${eventId}`, { data: { displayName: 'Jazznacht', visibility: 'PUBLIC', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kulturhalle', city: 'Leipzig', maxVisitors: 200 } })
     expect(online.status()).toBe(409)
     expect((await online.json()).errorMessage).toContain('keine Zahlungsart')
+    // … also from the event's own form, with the reason at the field
+    await page.goto(`${server.url}/events/${eventId}/edit`)
+    await page.getByLabel('Sichtbarkeit').selectOption('PUBLIC')
+    await page.getByRole('button', { name: 'Speichern' }).click()
+    await expect(page.getByText('Diese Veranstaltung verkauft Tickets, hat aber keine Zahlungsart.').first()).toBeVisible()
+    await shot(page, 'money-03b-event-online-refused')
+    await page.goto(`${server.url}/events/${eventId}/tickets`)
     await page.getByRole('checkbox', { name: /Überweisung/ }).check()
     await expect(warning).toHaveCount(0)
     expect(transfer).toBeGreaterThan(0)
