@@ -32,6 +32,7 @@ import * as m2811_200 from './2026-11-28-200_escort_rules'
 import * as m2811_400 from './2026-11-28-400_address_holds'
 import * as m2811_410 from './2026-11-28-410_upload_pool'
 import * as m2811_420 from './2026-11-28-420_feedback_agency'
+import * as m2811_300 from './2026-11-28-300_payment_event_per_method'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-400_address_holds': m2811_400,
   '2026-11-28-410_upload_pool': m2811_410,
   '2026-11-28-420_feedback_agency': m2811_420,
+  '2026-11-28-300_payment_event_per_method': m2811_300,
 }

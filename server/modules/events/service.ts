@@ -9,7 +9,7 @@ import { assertWithinLimit } from '../limits/service'
 import { assertLabelsOfAgency, setEventLabels } from '../tags/service'
 import { calendarChanged } from './calendar-sequence'
 import type { EventRow } from './events.table'
-import { onEventCopied } from './hooks'
+import { onEventCopied, onEventUpdating } from './hooks'
 import type { EventCopyInput, EventInput } from './model'
 import { findEvent } from './repository'
 import { sanitizeRichText } from './rich-text'
@@ -124,6 +124,7 @@ export async function updateEvent(ctx: AppContext, actor: AccountActor, eventId:
     // Capacity may shrink only down to the places already taken: checked in the UPDATE itself so a
     // registration committing meanwhile cannot slip under it.
     const columns = eventColumns(input)
+    for (const hook of onEventUpdating) await hook(ctx, trx, current, { currency: columns.currency, visibility: columns.visibility })
     const r = await trx
       .updateTable('event')
       .set((eb) => ({

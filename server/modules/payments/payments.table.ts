@@ -29,6 +29,8 @@ export interface PaymentEventTable {
   id: Id
   provider: string
   external_id: string
+  /** the method whose endpoint received it (0: none); events are unique per provider, method and id (migration 2026-11-28-300) */
+  payment_method_id: Generated<number>
   kind: string
   attempt_id: number | null
   outcome: string

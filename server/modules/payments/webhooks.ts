@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../../db/database'
 import { isoNow } from '../../db/types'
 import { AppError } from '../../shared/errors'
 import { applyRemote, attemptByExternal } from './attempts'
-import { fromDecimal, isoCurrency, payPalClient, payPalWebhookId, stripeClient, stripeWebhookSecret } from './clients'
+import { fromDecimal, isoCurrency, mollieClient, payPalClient, payPalWebhookId, stripeClient, stripeWebhookSecret } from './clients'
 import type { PaymentMethodRow } from '../ticketing/ticketing.table'
 import type { PaymentAttemptRow } from './payments.table'
 import { callProvider, fetchRemote, refundStateOf } from './providers'
@@ -20,11 +20,16 @@ import { checkPendingRefunds, settleRefund } from './refund-outcomes'
 
 const verifier = new Stripe('sk_unused', {})
 
-async function seen(ctx: AppContext, provider: string, externalId: string) {
-  return !!(await ctx.db.selectFrom('payment_event').select('id').where('provider', '=', provider).where('external_id', '=', externalId).executeTakeFirst())
+/**
+ * Seen before at this payment method's endpoint. Per method, not per provider: an event id ignored at
+ * another agency's endpoint (signed with its own secret, about a payment not its own) must still be
+ * applied where it belongs.
+ */
+async function seen(ctx: AppContext, provider: string, methodId: number, externalId: string) {
+  return !!(await ctx.db.selectFrom('payment_event').select('id').where('provider', '=', provider).where('payment_method_id', '=', methodId).where('external_id', '=', externalId).executeTakeFirst())
 }
 
-async function store(ctx: AppContext, e: { provider: string; external_id: string; kind: string; attempt_id: number | null; outcome: string }) {
+async function store(ctx: AppContext, e: { provider: string; payment_method_id: number; external_id: string; kind: string; attempt_id: number | null; outcome: string }) {
   try {
     await ctx.db.insertInto('payment_event').values({ ...e, received_at: isoNow(ctx.clock.now()) }).execute()
   } catch (err) {
@@ -43,7 +48,7 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
     ctx.log.warn('stripe webhook refused: bad signature', { methodId, error: e instanceof Error ? e.message : String(e) })
     throw new AppError(400, 'WEBHOOK_SIGNATURE_INVALID')
   }
-  if (await seen(ctx, 'STRIPE', event.id)) return { received: true, duplicate: true }
+  if (await seen(ctx, 'STRIPE', methodId, event.id)) return { received: true, duplicate: true }
   // the payment the event is about: the intent itself, or the intent of a charge or refund (a refund
   // made in Stripe's dashboard arrives as charge.refunded / refund.created / refund.updated)
   const obj = event.data.object as { object?: string; id?: string; payment_intent?: unknown }
@@ -51,12 +56,12 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
   const intentId = obj.object === 'payment_intent' ? obj.id : aboutRefund && typeof obj.payment_intent === 'string' ? obj.payment_intent : undefined
   const attempt = intentId ? await attemptByExternal(ctx.db, 'STRIPE', intentId) : undefined
   if (!attempt || attempt.agency_id !== method!.agency_id) {
-    await store(ctx, { provider: 'STRIPE', external_id: event.id, kind: event.type, attempt_id: null, outcome: 'IGNORED' })
+    await store(ctx, { provider: 'STRIPE', payment_method_id: methodId, external_id: event.id, kind: event.type, attempt_id: null, outcome: 'IGNORED' })
     return { received: true }
   }
   let outcome: string = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook')
   if (aboutRefund && outcome !== 'MISMATCH') outcome = await stripeRefunds(ctx, attempt, method!)
-  await store(ctx, { provider: 'STRIPE', external_id: event.id, kind: event.type, attempt_id: attempt.id, outcome })
+  await store(ctx, { provider: 'STRIPE', payment_method_id: methodId, external_id: event.id, kind: event.type, attempt_id: attempt.id, outcome })
   return { received: true, outcome }
 }
 
@@ -109,14 +114,59 @@ export async function mollieWebhook(ctx: AppContext, body: string) {
   const method = await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()
   if (!method) return { received: true }
   const remote = await fetchRemote(ctx, attempt, method)
-  // Mollie calls the payment's webhook after its refunds change too: those still on their way are looked at
-  await checkPendingRefunds(ctx, attempt.id)
   // Mollie's webhook has no id of its own: the payment and the state it reports make the event
   const key = `${id}:${remote.status}`
-  if (await seen(ctx, 'MOLLIE', key)) return { received: true, duplicate: true }
-  const outcome = await applyRemote(ctx, attempt, remote, 'webhook')
-  await store(ctx, { provider: 'MOLLIE', external_id: key, kind: `payment.${remote.status}`, attempt_id: attempt.id, outcome })
+  const duplicate = await seen(ctx, 'MOLLIE', method.id, key)
+  let outcome: string = duplicate ? 'ALREADY' : await applyRemote(ctx, attempt, remote, 'webhook')
+  // Mollie calls the payment's webhook after its refunds change too (the payment's state may be the
+  // same): its refunds are read from Mollie every time
+  if (outcome !== 'MISMATCH') {
+    const refunds = await mollieRefunds(ctx, attempt, method)
+    if (refunds !== 'REFUND_KNOWN') outcome = refunds
+  }
+  if (duplicate) return { received: true, duplicate: true }
+  await store(ctx, { provider: 'MOLLIE', payment_method_id: method.id, external_id: key, kind: `payment.${remote.status}`, attempt_id: attempt.id, outcome })
   return { received: true, outcome }
+}
+
+/**
+ * The refunds of a Mollie payment as Mollie lists them now: einlass's own still on their way made or
+ * failed, one that failed after Mollie had made it (the customer's account closed) owed again, and one
+ * made in Mollie's dashboard recorded once with its credit note (PENDING while on its way, like
+ * einlass's own); the one that refunds the rest ends the order (902). A refund that would exceed the
+ * payment, or in another currency, is refused and logged.
+ */
+async function mollieRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow): Promise<string> {
+  const current = await ctx.db.selectFrom('payment_attempt').select(['status', 'currency', 'amount']).where('id', '=', attempt.id).executeTakeFirstOrThrow()
+  const recorded = await ctx.db.selectFrom('payment_refund').select(['id', 'provider_refund_id', 'amount', 'status']).where('attempt_id', '=', attempt.id).execute()
+  // a payment not paid (open, failed, expired) has no refunds: Mollie is not asked
+  if (current.status !== 'PAID' && !recorded.length) return 'REFUND_KNOWN'
+  const list = [...(await callProvider(ctx, 'mollie.refunds', () => mollieClient(ctx, method).paymentRefunds.page({ paymentId: attempt.external_id!, limit: 250 })))]
+  for (const own of recorded.filter((x) => x.status !== 'FAILED')) {
+    const listed = list.find((x) => x.id === own.provider_refund_id)
+    if (!listed) continue
+    const state = refundStateOf('MOLLIE', String(listed.status))
+    if (state === 'FAILED' || (state === 'DONE' && own.status === 'PENDING')) await settleRefund(ctx, own.id, state, String(listed.status))
+    if (state === 'FAILED') own.status = 'FAILED'
+  }
+  let outcome = 'REFUND_KNOWN'
+  const known = new Set(recorded.map((x) => x.provider_refund_id))
+  let sum = recorded.filter((x) => x.status !== 'FAILED').reduce((a, x) => a + x.amount, 0)
+  // oldest first (Mollie lists the newest first): the credit notes follow Mollie's order
+  for (const r of [...list].reverse()) {
+    const state = refundStateOf('MOLLIE', String(r.status))
+    if (known.has(r.id) || state === 'FAILED') continue
+    const amount = fromDecimal(r.amount.value)
+    if (current.status !== 'PAID' || r.amount.currency !== isoCurrency(current.currency) || amount <= 0 || sum + amount > current.amount) {
+      ctx.log.warn('mollie refund refused: does not match the payment', { attemptId: attempt.id, refundId: r.id, amount, currency: r.amount.currency })
+      return 'MISMATCH'
+    }
+    const done = await recordRefund(ctx, attempt.id, { providerRefundId: r.id, amount, reason: 'PROVIDER', accountId: null, reserved: false, pending: state === 'PENDING' })
+    known.add(r.id)
+    sum += amount
+    if (done.recorded) outcome = done.ended ? 'REFUNDED' : 'PARTIAL_REFUND'
+  }
+  return outcome
 }
 
 // ---- PayPal (docs/payments.md, "PayPal webhooks") ------------------------------------------
@@ -152,8 +202,8 @@ export async function payPalWebhook(ctx: AppContext, methodId: number, body: str
     client.verifyWebhook({ authAlgo: h['paypal-auth-algo']!, certUrl: h['paypal-cert-url']!, transmissionId: h['paypal-transmission-id']!, transmissionSig: h['paypal-transmission-sig']!, transmissionTime: h['paypal-transmission-time']! }, webhookId, body),
   )
   if (verdict.status !== 200 || verdict.json?.verification_status !== 'SUCCESS') throw refuse(`PayPal answered ${verdict.json?.verification_status ?? verdict.status}`)
-  if (await seen(ctx, 'PAYPAL', event.id)) return { received: true, duplicate: true }
-  const store1 = (attemptId: number | null, outcome: string) => store(ctx, { provider: 'PAYPAL', external_id: event.id!, kind: event.event_type!, attempt_id: attemptId, outcome })
+  if (await seen(ctx, 'PAYPAL', methodId, event.id)) return { received: true, duplicate: true }
+  const store1 = (attemptId: number | null, outcome: string) => store(ctx, { provider: 'PAYPAL', payment_method_id: methodId, external_id: event.id!, kind: event.event_type!, attempt_id: attemptId, outcome })
   const resource = event.resource ?? {}
   let orderId: string | null = null
   let refund: { id: string; amount: number; currency: string; captureId: string } | null = null

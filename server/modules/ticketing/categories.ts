@@ -116,11 +116,25 @@ export async function deleteCategory(ctx: AppContext, event: EventRow, id: numbe
   })
 }
 
-// A copied event gets the categories (nothing sold) and so stays paid; coupons are not copied.
+// A copied event gets the categories (nothing sold) and so stays paid, its coupons (unused, bound to
+// the copied categories) and, within the agency, the payment methods it had enabled: the methods
+// belong to the agency, the copy only names the same ones (their credentials stay where they are). A
+// global preset of another agency comes without payment methods: its tickets tab says so and the copy
+// cannot go online before one is chosen (event-rules.ts).
 onEventCopied.push(async (ctx, trx, from, to) => {
   const rows = await listCategories(trx, from.id)
   const at = isoNow(ctx.clock.now())
-  for (const { id: _id, event_id: _e, sold: _s, created_at: _c, updated_at: _u, ...rest } of rows) {
-    await trx.insertInto('ticket_category').values({ ...rest, event_id: to.id, created_at: at, updated_at: at }).execute()
+  const ids = new Map<number, number>()
+  for (const { id, event_id: _e, sold: _s, created_at: _c, updated_at: _u, ...rest } of rows) {
+    const c = await trx.insertInto('ticket_category').values({ ...rest, event_id: to.id, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow()
+    ids.set(id, c.id)
+  }
+  const coupons = await trx.selectFrom('coupon').selectAll().where('event_id', '=', from.id).orderBy('id').execute()
+  for (const { id: _id, event_id: _e, used: _u, created_at: _c, category_id, ...rest } of coupons) {
+    await trx.insertInto('coupon').values({ ...rest, event_id: to.id, category_id: category_id == null ? null : (ids.get(category_id) ?? null), created_at: at }).execute()
+  }
+  if (from.agencyId === to.agencyId) {
+    const methods = await trx.selectFrom('event_payment_method').select('payment_method_id').where('event_id', '=', from.id).execute()
+    if (methods.length) await trx.insertInto('event_payment_method').values(methods.map((m) => ({ event_id: to.id, payment_method_id: m.payment_method_id }))).execute()
   }
 })

@@ -9,6 +9,7 @@ import { idParam } from '../../shared/validation'
 import { findEvent } from '../events/repository'
 import { listCategories } from './categories'
 import { formatPrice } from './money'
+import { eventPaymentMethods } from './payment-methods'
 import { AdditionalInformationsStep, BackStep, InvoiceAddressStep, PaymentPayStep, PaymentSelectionStep } from './model'
 import { orderState, proceedAdditionalInformations, proceedBack, proceedInvoiceAddress, proceedPaymentPay, proceedPaymentSelection, resetOrder, ticketInfo } from './orders/guest'
 
@@ -26,6 +27,8 @@ export function ticketOrderRoutes(ctx: AppContext) {
         const lang = c.query.language ?? 'de'
         const now = ctx.clock.now().toISOString()
         const free = e.max_visitors == null ? null : Math.max(0, e.max_visitors - e.seats_taken)
+        // without a payment method nothing with a price can be paid: said before the form, not after it (issue 20)
+        const payable = (await eventPaymentMethods(ctx.db, e)).length > 0
         const items = (await listCategories(ctx.db, e.id)).map((k) => {
           const left = k.quota == null ? free : Math.max(0, Math.min(k.quota - k.sold, free ?? Infinity))
           return {
@@ -36,7 +39,7 @@ export function ticketOrderRoutes(ctx: AppContext) {
             available: left,
             minPerOrder: k.min_per_order,
             maxPerOrder: k.max_per_order,
-            onSale: !((k.sale_from && k.sale_from > now) || (k.sale_until && k.sale_until < now)),
+            onSale: (payable || k.gross_price === 0) && !((k.sale_from && k.sale_from > now) || (k.sale_until && k.sale_until < now)),
           }
         })
         return { currency: e.currency, maxPerOrder: e.max_visitor_per_subscription, freePlaces: free, items }

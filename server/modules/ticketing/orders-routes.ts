@@ -7,7 +7,7 @@ import { organiserEvent } from './route-access'
 import { takeDeskPayment } from './orders/desk'
 import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
 import { exportOrdersCsv } from './orders/csv'
-import { cancelOrder, markPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
+import { cancelOrder, markPaid, undoPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
 const tags = ['ticket orders (organiser)']
 const ev = z.object({ id: idParam() })
@@ -80,6 +80,14 @@ export function organiserOrderRoutes(ctx: AppContext) {
         return markPaid(ctx, actor, event, c.params.oid, c.body)
       },
       { params: one, body: MarkPaidInput, detail: { tags, summary: 'Record the payment (amount, date)' } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/undoPaid',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        return undoPaid(ctx, actor, event, c.params.oid)
+      },
+      { params: one, detail: { tags, summary: "Undo today's recorded payment by a counter-entry: the order is open again" } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/cancel',

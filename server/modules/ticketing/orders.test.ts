@@ -204,7 +204,11 @@ forEachDialect('ticket orders', (h) => {
 
   test('a paid event without an enabled method refuses a priced order; TRANSFER needs the transfer data', async () => {
     const admin = await h().admin()
-    const { event, categories } = await paidEvent(admin, { methods: [] })
+    // an online event cannot drop its last method (issue 20); the agency deleting the method leaves it without one
+    const { event, categories } = await paidEvent(admin, { methods: [{ method: 'INVOICE' }] })
+    expect((await admin.put(`/proxy/api/events/${event.id}/paymentMethods`, { ids: [] })).body.errorType).toBe('EVENT_NO_PAYMENT_METHOD')
+    const [invoice] = (await admin.get(`/proxy/api/events/${event.id}/paymentMethods`)).body
+    expect((await admin.delete(`/proxy/api/agency/paymentMethods/${invoice.id}`)).status).toBe(200)
     const r = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }]))
     expect(r.status).toBe(409)
     expect(r.body.errorType).toBe('PAYMENT_METHOD_NOT_AVAILABLE')

@@ -109,12 +109,27 @@ const exists = (e: unknown) => {
   throw e
 }
 
+/**
+ * Tries an online method's keys at its provider before they are saved (payments/key-check.ts registers
+ * it, so ticketing does not import payments); throws the German error of what failed.
+ */
+export type CredentialCheck = (ctx: AppContext, keys: { method: string; publicKey: string | null; secretKey: string; testMode: boolean; accountId: string | null }) => Promise<void>
+let credentialCheck: CredentialCheck | null = null
+export const setCredentialCheck = (f: CredentialCheck) => void (credentialCheck = f)
+
+async function checkedColumns(ctx: AppContext, input: PaymentMethodInput, existing: PaymentMethodRow | null = null) {
+  const cols = columns(input, ctx.secrets, existing)
+  const secrets = ONLINE.has(input.method) && cols.secret_sealed ? methodSecrets(ctx.secrets, cols) : null
+  if (secrets && credentialCheck) await credentialCheck(ctx, { method: input.method, publicKey: cols.public_key, secretKey: secrets.secretKey, testMode: !!cols.test_mode, accountId: cols.account_id })
+  return cols
+}
+
 export const listPaymentMethods = (db: Db, agencyId: number) => db.selectFrom('payment_method').selectAll().where('agency_id', '=', agencyId).orderBy('id').execute()
 
 export async function createPaymentMethod(ctx: AppContext, agencyId: number, input: PaymentMethodInput) {
   return ctx.db
     .insertInto('payment_method')
-    .values({ agency_id: agencyId, ...columns(input, ctx.secrets), created_at: isoNow(ctx.clock.now()) })
+    .values({ agency_id: agencyId, ...(await checkedColumns(ctx, input)), created_at: isoNow(ctx.clock.now()) })
     .returningAll()
     .executeTakeFirstOrThrow()
     .catch(exists)
@@ -123,7 +138,7 @@ export async function createPaymentMethod(ctx: AppContext, agencyId: number, inp
 export async function updatePaymentMethod(ctx: AppContext, agencyId: number, id: number, input: PaymentMethodInput) {
   const existing = await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', id).where('agency_id', '=', agencyId).executeTakeFirst()
   if (!existing) throw notFound()
-  const row = await ctx.db.updateTable('payment_method').set(columns(input, ctx.secrets, existing)).where('id', '=', id).where('agency_id', '=', agencyId).returningAll().executeTakeFirst().catch(exists)
+  const row = await ctx.db.updateTable('payment_method').set(await checkedColumns(ctx, input, existing)).where('id', '=', id).where('agency_id', '=', agencyId).returningAll().executeTakeFirst().catch(exists)
   if (!row) throw notFound()
   return row
 }
@@ -165,6 +180,11 @@ export async function setEventPaymentMethods(ctx: AppContext, event: EventRow, i
       return []
     })
     if (problems.length) throw fieldError(problems)
+    // an online event that sells tickets keeps at least one (issue 20): guests could not pay otherwise
+    if (!unique.length && event.status === 'OK' && event.visibility !== 'OFFLINE') {
+      const priced = await trx.selectFrom('ticket_category').select('id').where('event_id', '=', event.id).where('gross_price', '>', 0).limit(1).executeTakeFirst()
+      if (priced) throw new AppError(409, 'EVENT_NO_PAYMENT_METHOD', { fields: [{ field: 'ids', errorType: 'EVENT_NO_PAYMENT_METHOD' }] })
+    }
     await trx.deleteFrom('event_payment_method').where('event_id', '=', event.id).execute()
     if (unique.length) await trx.insertInto('event_payment_method').values(unique.map((id) => ({ event_id: event.id, payment_method_id: id }))).execute()
   })

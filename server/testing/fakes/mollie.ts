@@ -27,6 +27,8 @@ export interface FakeMollieRefund {
   amount: { currency: string; value: string }
   value: string
   status: FakeMollieRefundStatus
+  createdAt: string
+  description: string
 }
 
 export interface MollieFake extends FakeBase {
@@ -35,11 +37,16 @@ export interface MollieFake extends FakeBase {
   setStatus(id: string, status: FakeMolliePayment['status']): void
   /** Mollie moving a refund on (refunded), or failing / cancelling it later */
   setRefundStatus(id: string, status: FakeMollieRefundStatus): void
+  /** a refund made in Mollie's dashboard (not through einlass) */
+  refundOutside(paymentId: string, cents: number, status?: FakeMollieRefundStatus): FakeMollieRefund
+  /** the API keys Mollie knows (any other answers 401); the test key of payments/testing.ts by default */
+  keys: Set<string>
 }
 
 export function startMollieFake(): MollieFake {
   const payments = new Map<string, FakeMolliePayment>()
   const refunds: MollieFake['refunds'] = []
+  const keys = new Set(['test_einlassMollieKey0123456789abcd'])
   /** cents refunded or on the way (a failed or canceled refund gives its amount back) */
   const refundedOf = (paymentId: string) => refunds.filter((r) => r.paymentId === paymentId && r.status !== 'failed' && r.status !== 'canceled').reduce((s, r) => s + Math.round(Number(r.value) * 100), 0)
   const base: MollieFake = Object.assign(
@@ -58,7 +65,10 @@ export function startMollieFake(): MollieFake {
           { headers: { 'content-type': 'text/html; charset=utf-8' } },
         )
       }
-      if (!(req.headers.get('authorization') ?? '').match(/^Bearer (test|live)_\w+/)) return Response.json({ status: 401, title: 'Unauthorized Request', detail: 'Missing authentication' }, { status: 401 })
+      const key = (req.headers.get('authorization') ?? '').replace(/^Bearer /, '')
+      if (!keys.has(key)) return Response.json({ status: 401, title: 'Unauthorized Request', detail: 'Missing authentication, or failed to authenticate', _links: { documentation: { href: 'https://docs.mollie.com/overview/authentication', type: 'text/html' } } }, { status: 401 })
+      // the key check when an organiser saves the method (GET /v2/methods, as Mollie answers it)
+      if (url.pathname === '/v2/methods' && req.method === 'GET') return Response.json({ count: 1, _embedded: { methods: [{ resource: 'method', id: 'creditcard', description: 'Kreditkarte', status: 'activated', _links: { self: { href: `${base.url}/v2/methods/creditcard`, type: 'application/hal+json' } } }] }, _links: { self: { href: `${base.url}/v2/methods`, type: 'application/hal+json' }, documentation: { href: 'https://docs.mollie.com', type: 'text/html' } } })
       if (url.pathname === '/v2/payments' && req.method === 'POST') {
         const b = JSON.parse(body)
         const id = rid('tr')
@@ -87,12 +97,17 @@ export function startMollieFake(): MollieFake {
       if (m) {
         const p = payments.get(m[1])
         if (!p) return notFoundJson('payment')
+        if (m[2] && req.method === 'GET') {
+          // a payment's refunds, newest first (GET /v2/payments/{id}/refunds)
+          const list = refunds.filter((r) => r.paymentId === p.id).reverse()
+          return Response.json({ count: list.length, _embedded: { refunds: list }, _links: { self: { href: `${base.url}${url.pathname}`, type: 'application/hal+json' }, previous: null, next: null, documentation: { href: 'https://docs.mollie.com', type: 'text/html' } } })
+        }
         if (m[2] && req.method === 'POST') {
           const b = JSON.parse(body)
           const done = refundedOf(p.id)
           const want = Math.round(Number(b.amount.value) * 100)
           if (p.status !== 'paid' || done + want > Math.round(Number(p.amount.value) * 100)) return Response.json({ status: 422, title: 'Unprocessable Entity', detail: 'The amount is higher than the refundable amount' }, { status: 422 })
-          const r: FakeMollieRefund = { resource: 'refund', id: rid('re'), paymentId: p.id, amount: b.amount, value: b.amount.value, status: 'pending' }
+          const r: FakeMollieRefund = { resource: 'refund', id: rid('re'), paymentId: p.id, amount: b.amount, value: b.amount.value, status: 'pending', createdAt: new Date().toISOString(), description: b.description ?? '' }
           refunds.push(r)
           p.amountRefunded = { currency: p.amount.currency, value: ((done + want) / 100).toFixed(2) }
           return Response.json(r, { status: 201 })
@@ -102,8 +117,17 @@ export function startMollieFake(): MollieFake {
       return notFoundJson(url.pathname)
     }),
     {
+      keys,
       payments,
       refunds,
+      refundOutside(paymentId: string, cents: number, status: FakeMollieRefundStatus = 'refunded') {
+        const p = payments.get(paymentId)!
+        const value = (cents / 100).toFixed(2)
+        const r: FakeMollieRefund = { resource: 'refund', id: rid('re'), paymentId, amount: { currency: p.amount.currency, value }, value, status, createdAt: new Date().toISOString(), description: 'im Mollie-Dashboard erstattet' }
+        refunds.push(r)
+        p.amountRefunded = { currency: p.amount.currency, value: (refundedOf(p.id) / 100).toFixed(2) }
+        return r
+      },
       setStatus: (id: string, status: FakeMolliePayment['status']) => void (payments.get(id)!.status = status),
       setRefundStatus(id: string, status: FakeMollieRefundStatus) {
         const r = refunds.find((x) => x.id === id)!

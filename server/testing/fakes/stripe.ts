@@ -44,6 +44,8 @@ export interface StripeFake extends FakeBase {
    * charge.refunded carries it) or one of its refunds (refund.created / refund.updated).
    */
   webhook(id: string, opts?: { type?: string; eventId?: string; secret?: string; amount?: number; about?: 'charge' | { refund: string } }): Promise<{ body: string; signature: string }>
+  /** the secret keys Stripe knows (any other answers 401 as Stripe does for a made-up key); sk_test_einlass and sk_test_fake by default */
+  keys: Set<string>
 }
 
 const parseForm = (body: string) => {
@@ -59,9 +61,13 @@ export function startStripeFake(webhookSecret: string): StripeFake {
   let clock = Math.floor(Date.now() / 1000)
   const created = () => ++clock
   const stripe = new Stripe('sk_test_fake', {})
+  const keys = new Set(['sk_test_einlass', 'sk_test_fake'])
   const base = startFake((req, url, body) => {
-    if (!(req.headers.get('authorization') ?? '').startsWith('Bearer sk_')) return Response.json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }, { status: 401 })
+    const key = (req.headers.get('authorization') ?? '').replace(/^Bearer /, '')
+    if (!keys.has(key)) return Response.json({ error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${key.slice(0, 8)}***` } }, { status: 401 })
     const f = parseForm(body)
+    // the key check when an organiser saves the method (GET /v1/balance, as Stripe answers it)
+    if (url.pathname === '/v1/balance' && req.method === 'GET') return Response.json({ object: 'balance', available: [{ amount: 0, currency: 'eur', source_types: { card: 0 } }], pending: [{ amount: 0, currency: 'eur', source_types: { card: 0 } }], livemode: false })
     const m = url.pathname.match(/^\/v1\/payment_intents(?:\/([^/]+))?(?:\/(cancel))?$/)
     if (m && req.method === 'POST' && !m[1]) {
       const id = rid('pi')
@@ -102,6 +108,7 @@ export function startStripeFake(webhookSecret: string): StripeFake {
     return notFoundJson(url.pathname)
   })
   const fake: StripeFake = Object.assign(base, {
+    keys,
     intents,
     refunds,
     refundStatusOnCreate: 'succeeded' as FakeRefund['status'],

@@ -5,7 +5,7 @@ import { SqliteAdapter, sql } from 'kysely'
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
 import { bool, fromJson, isoNow } from '../../../db/types'
-import { AppError, notFound } from '../../../shared/errors'
+import { AppError, fieldError, notFound } from '../../../shared/errors'
 import type { EventRow } from '../../events/events.table'
 import type { AccountActor } from '../../identity/auth'
 import { unwantedAttempt } from '../../payments/unwanted'
@@ -92,7 +92,14 @@ export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSea
     filtered(ctx.db, event.id, s, now).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
   const owed = await refundsOwed(ctx.db, rows.map((o) => o.id))
-  return { items: rows.map((o) => ({ ...orderListDto(o, now), refundOwed: owed.get(o.id) ?? 0 })), total: Number(total.n), page: s.page, perPage: s.perPage }
+  // the payment entries of the page's paid orders: may today's "mark paid" still be undone
+  const paidIds = rows.filter((o) => o.status === 'PAID').map((o) => o.id)
+  const entries = paidIds.length
+    ? await ctx.db.selectFrom('ticket_order_history').select(['order_id', 'kind', 'at', 'data']).where('order_id', 'in', paidIds).where('kind', 'in', PAYMENT_ENTRIES).orderBy('id').execute()
+    : []
+  const clockNow = ctx.clock.now()
+  const undoable = (o: TicketOrderRow) => o.status === 'PAID' && !!undoablePayment(o, entries.filter((e) => e.order_id === o.id), event, clockNow)
+  return { items: rows.map((o) => ({ ...orderListDto(o, now), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o) })), total: Number(total.n), page: s.page, perPage: s.perPage }
 }
 
 async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
@@ -112,6 +119,7 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
   return {
     ...orderListDto(o, isoNow(ctx.clock.now())),
     refundOwed: owed.get(o.id) ?? 0,
+    canUndoPaid: !!undoablePayment(o, history, event, ctx.clock.now()),
     publicId: o.public_id,
     payUrl: `${ctx.config.baseUrl}/pay/${o.public_id}`,
     tax: o.tax_price,
@@ -124,9 +132,17 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
   }
 }
 
-/** Records the payment; a transfer, invoice or location order becomes PAID (and settles if it was not yet). */
+/**
+ * Records the payment the organiser received (amount and date as entered, who in the history); a
+ * transfer, invoice or location order becomes PAID (and settles if it was not yet). The history entry
+ * keeps the status and step the order had, so an undo the same day can put them back (undoPaid).
+ */
 export async function markPaid(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, input: { amount: number; paidAt: string }) {
   const at = isoNow(ctx.clock.now())
+  // money that has not come in yet is not recorded (a day's grace for the zones east of the server)
+  if (input.amount <= 0 || Date.parse(input.paidAt) > ctx.clock.now().getTime() + 86400_000) {
+    throw fieldError([...(input.amount <= 0 ? [{ field: 'amount', errorType: 'INVALID' }] : []), ...(input.amount > 0 ? [{ field: 'paidAt', errorType: 'INVALID' }] : [])])
+  }
   await ctx.db.transaction().execute(async (trx) => {
     const o = await orderOfEvent(trx, event, orderId)
     const wasSettled = o.status === 'CONFIRMED'
@@ -139,11 +155,58 @@ export async function markPaid(ctx: AppContext, actor: AccountActor, event: Even
       .returningAll()
       .executeTakeFirst()
     if (!row) throw new AppError(409, 'ORDER_NOT_OPEN')
-    await addHistory(trx, o.id, at, 'MARKED_PAID', actor.account.id, { amount: input.amount, paidAt: input.paidAt })
+    await addHistory(trx, o.id, at, 'MARKED_PAID', actor.account.id, { amount: input.amount, paidAt: input.paidAt, from: o.status, fromStep: o.step })
     if (!wasSettled) await onOrderSettled(ctx, trx, row)
     await enqueueOrderMail(ctx, trx, row, 'paid')
   })
   ctx.notifyMail()
+  return orderDetail(ctx, event, orderId)
+}
+
+type HistoryRow = { kind: string; at: string; data: string | null }
+const PAYMENT_ENTRIES = ['MARKED_PAID', 'MARKED_PAID_UNDONE', 'PAID_ONLINE']
+/**
+ * The organiser's "mark paid" that may still be undone: the order is PAID by it (the last payment
+ * entry is a MARKED_PAID, not undone) and it was recorded today in the event's time zone. Later the
+ * books of the day are closed: a refund or cancel is the way then.
+ */
+function undoablePayment(o: TicketOrderRow, history: HistoryRow[], event: EventRow, now: Date) {
+  if (o.status !== 'PAID' || !o.paid_at) return null
+  const last = [...history].reverse().find((h) => PAYMENT_ENTRIES.includes(h.kind))
+  if (last?.kind !== 'MARKED_PAID') return null
+  const day = dayIn(event.timezone || 'Europe/Berlin')
+  if (day.format(new Date(last.at)) !== day.format(now)) return null
+  return fromJson<{ amount?: number; paidAt?: string; from?: string; fromStep?: number }>(last.data, {})
+}
+
+/**
+ * Undoes today's "mark paid" by a counter-entry (MARKED_PAID_UNDONE with the negative amount; both
+ * stay in the history, nothing is deleted): the order is open again as it was before (OPEN awaiting
+ * its transfer, CONFIRMED to pay later or at the door). The invoice issued when it settled stays (it
+ * is issued once per order; paying again does not issue another). Otherwise 409 MARK_PAID_UNDO_NOT_ALLOWED.
+ */
+export async function undoPaid(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
+  const now = ctx.clock.now()
+  const at = isoNow(now)
+  await ctx.db.transaction().execute(async (trx) => {
+    const o = await orderOfEvent(trx, event, orderId)
+    const history = await trx.selectFrom('ticket_order_history').select(['kind', 'at', 'data']).where('order_id', '=', o.id).orderBy('id').execute()
+    const paid = undoablePayment(o, history, event, now)
+    if (!paid) throw new AppError(409, 'MARK_PAID_UNDO_NOT_ALLOWED')
+    const to = paid.from === 'CONFIRMED' ? 'CONFIRMED' : 'OPEN'
+    // an order still in checkout when it was marked paid goes back to its step, held again for its 30 minutes
+    const inCheckout = to === 'OPEN' && paid.fromStep != null && paid.fromStep < STEP.FINISHED
+    const row = await trx
+      .updateTable('ticket_order')
+      .set({ status: to, step: inCheckout ? paid.fromStep! : STEP.FINISHED, paid_amount: null, paid_at: null, hold_until: inCheckout ? isoNow(new Date(now.getTime() + 30 * 60_000)) : null, updated_at: at })
+      .where('id', '=', o.id)
+      .where('status', '=', 'PAID')
+      .where('paid_at', '=', o.paid_at)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) throw new AppError(409, 'MARK_PAID_UNDO_NOT_ALLOWED')
+    await addHistory(trx, o.id, at, 'MARKED_PAID_UNDONE', actor.account.id, { amount: -(o.paid_amount ?? 0), paidAt: o.paid_at, to })
+  })
   return orderDetail(ctx, event, orderId)
 }
 
@@ -209,7 +272,15 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, e
   return orderDetail(ctx, event, orderId)
 }
 
-/** Records an offline refund of a paid order: REFUNDED (step 902), tickets back, cancellation invoice. */
+const ONLINE_METHODS = ['STRIPE', 'PAYPAL', 'MOLLIE']
+const PROVIDER_NAMES: Record<string, string> = { STRIPE: 'Stripe', PAYPAL: 'PayPal', MOLLIE: 'Mollie' }
+
+/**
+ * Records an offline refund of a paid order: REFUNDED (step 902), tickets back, cancellation invoice.
+ * An order paid online is refused (REFUND_ONLINE_PAYMENT): its money goes back only through its
+ * provider (refundPayment), and marking it refunded here would leave nothing refunded while the
+ * provider refund then answers ORDER_NOT_PAID.
+ */
 export async function refundOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
   const at = isoNow(ctx.clock.now())
   await ctx.db.transaction().execute(async (trx) => {
@@ -219,10 +290,12 @@ export async function refundOrder(ctx: AppContext, actor: AccountActor, event: E
       .where('id', '=', orderId)
       .where('event_id', '=', event.id)
       .where('status', '=', 'PAID')
+      .where((eb) => eb.or([eb('payment_method', 'is', null), eb('payment_method', 'not in', ONLINE_METHODS)]))
       .returningAll()
       .executeTakeFirst()
     if (!row) {
-      await orderOfEvent(trx, event, orderId)
+      const o = await orderOfEvent(trx, event, orderId)
+      if (o.status === 'PAID' && ONLINE_METHODS.includes(o.payment_method ?? '')) throw new AppError(409, 'REFUND_ONLINE_PAYMENT', { params: { provider: PROVIDER_NAMES[o.payment_method!]! } })
       throw new AppError(409, 'ORDER_NOT_PAID')
     }
     await releaseOrder(trx, row, at)

@@ -6,13 +6,14 @@ import { formatDateTime, formatMoney } from '../../../../server/i18n/format'
 import { errorText, post, put } from '../../../api/client'
 import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
-import { Badge, Button, Card, EmptyState, Spinner } from '../../../components/ui'
+import { Alert, Badge, Button, Card, EmptyState, Spinner } from '../../../components/ui'
 import { t } from '../../../i18n'
 import { type Draft, EditableList, Err } from './editable-list'
 import { money, parseCents } from './money'
 import { RefundDialog } from './refund-dialog'
 import { InvoiceTickets } from './invoice-tickets'
 import { SeatingLinkWarning } from './seating-warning'
+import { MarkPaidDialog, UndoPaidDialog } from './mark-paid-dialog'
 import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { usePermission } from '../common'
 import type { EventFull } from '../event-model'
@@ -61,6 +62,9 @@ interface OrderRow {
   currency: string
   paymentMethod: string | null
   paidAt: string | null
+  paidAmount: number | null
+  /** a payment the organiser recorded today: may be undone (a counter-entry) */
+  canUndoPaid: boolean
   overdue: boolean
   /** cents an online refund that failed at the provider still owes (docs/payments.md) */
   refundOwed: number
@@ -71,14 +75,22 @@ export function TicketsTab({ event }: { event: EventFull }) {
   const canEdit = usePermission('EVENT.EDIT')
   const canGuests = usePermission('EVENT.GUEST.VIEW')
   const cats = useResource<{ currency: string; taxCodes: string[]; items: Category[] }>(`/proxy/api/events/${event.id}/ticketCategories`)
+  const enabled = useResource<Method[]>(`/proxy/api/events/${event.id}/paymentMethods`)
+  // selling tickets without a payment method: guests could not pay, and the event cannot go online (issue 20)
+  const noMethods = !!cats.data?.items.some((c) => c.grossPrice > 0) && enabled.data?.length === 0
   return (
     <div class="tickets-tab">
       {canEdit && <SeatingLinkWarning eventId={event.id} />}
+      {noMethods && (
+        <Alert tone="warn">
+          {t('payments.admin.noMethods')}
+        </Alert>
+      )}
       <Categories event={event} res={cats} canEdit={canEdit} />
       {cats.data && cats.data.items.length > 0 && (
         <>
           <Coupons event={event} categories={cats.data.items} canEdit={canEdit} />
-          <PaymentMethods event={event} canEdit={canEdit} />
+          <PaymentMethods event={event} canEdit={canEdit} enabled={enabled} />
           <InvoiceTickets eventId={event.id} canEdit={canEdit} />
           {canGuests && <Orders event={event} />}
         </>
@@ -259,9 +271,8 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
   )
 }
 
-function PaymentMethods({ event, canEdit }: { event: EventFull; canEdit: boolean }) {
+function PaymentMethods({ event, canEdit, enabled }: { event: EventFull; canEdit: boolean; enabled: ReturnType<typeof useResource<Method[]>> }) {
   const agency = useResource<Method[]>(usePermission('AGENCY.MANAGE') ? '/proxy/api/agency/paymentMethods' : null)
-  const enabled = useResource<Method[]>(`/proxy/api/events/${event.id}/paymentMethods`)
   // the box shows the click at once (the saved state follows the answer; an error puts it back)
   const [saving, setSaving] = useState<Set<number> | null>(null)
   if (!enabled.data) return <Spinner />
@@ -309,15 +320,8 @@ function Orders({ event }: { event: EventFull }) {
     }
   }, [filter, generation])
   const reload = () => setGeneration((g) => g + 1)
-  const markPaid = async (o: OrderRow) => {
-    try {
-      await post(`/proxy/api/events/${event.id}/orders/${o.id}/markPaid`, { amount: o.grossPrice, paidAt: new Date().toISOString() })
-      toast(t('ticketing.admin.markedPaid'))
-      reload()
-    } catch (err) {
-      toast(errorText(err), 'error')
-    }
-  }
+  // "mark paid" asks for amount and date first; today's entry may be undone (mark-paid-dialog.tsx)
+  const [paying, setPaying] = useState<{ order: OrderRow; undo: boolean } | null>(null)
   // recording an offline refund and cancelling ask first, in a dialog that also shows the server's error
   const [confirming, setConfirming] = useState<{ order: OrderRow; action: 'cancel' | 'refund' } | null>(null)
   const confirmed = async ({ order, action }: { order: OrderRow; action: 'cancel' | 'refund' }) => {
@@ -386,8 +390,13 @@ function Orders({ event }: { event: EventFull }) {
                   {canManage && (
                     <td class="tickets-actions">
                       {!o.paidAt && ['OPEN', 'CONFIRMED'].includes(o.status) && (
-                        <Button variant="secondary" onClick={() => void markPaid(o)}>
+                        <Button variant="secondary" onClick={() => setPaying({ order: o, undo: false })}>
                           {t('ticketing.admin.markPaid')}
+                        </Button>
+                      )}
+                      {o.canUndoPaid && (
+                        <Button variant="ghost" onClick={() => setPaying({ order: o, undo: true })}>
+                          {t('payments.admin.undoPaid')}
                         </Button>
                       )}
                       {o.status === 'PAID' && !ONLINE.includes(o.paymentMethod ?? '') && (
@@ -436,6 +445,8 @@ function Orders({ event }: { event: EventFull }) {
           <p>{t(confirming.action === 'refund' ? 'ticketing.admin.refundConfirm' : 'ticketing.admin.cancelConfirm', { number: confirming.order.number })}</p>
         </ConfirmDialog>
       )}
+      {paying && !paying.undo && <MarkPaidDialog eventId={event.id} order={paying.order} onClose={() => setPaying(null)} onDone={() => (setPaying(null), reload())} />}
+      {paying?.undo && <UndoPaidDialog eventId={event.id} order={paying.order} onClose={() => setPaying(null)} onDone={reload} />}
       {refunding && <RefundDialog eventId={event.id} order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
     </Card>
   )

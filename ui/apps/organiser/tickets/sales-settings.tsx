@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { errorText, get, post, put, del } from '../../../api/client'
 import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
-import { Button, Card, PageHeader, Spinner } from '../../../components/ui'
+import { Alert, Button, Card, PageHeader, Spinner } from '../../../components/ui'
 import { fieldMessage, t } from '../../../i18n'
 
 interface Seller {
@@ -39,6 +39,7 @@ interface Method {
   testMode?: boolean | null
   hasSecretKey?: boolean | null
   publicKey?: string | null
+  accountId?: string | null
   payPalClientId?: string | null
   payPalTestMode?: boolean | null
   disabledFundings?: string[] | null
@@ -139,19 +140,57 @@ function MethodsCard() {
   const [sandbox, setSandbox] = useState(true)
   const [f, setF] = useState(blank)
   const [errors, setErrors] = useState<Record<string, string>>({})
+  // the method being edited (PUT; its secrets stay when their fields are left empty), or null: a new one
+  const [editing, setEditing] = useState<Method | null>(null)
+  // a refusal of the provider (made-up keys) or its absence, said above the button
+  const [problem, setProblem] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
   if (!res.data) return <Spinner />
+  const startEdit = (m: Method) => {
+    setEditing(m)
+    setErrors({})
+    setProblem(null)
+    setSandbox(m.payPalTestMode ?? true)
+    setF({
+      ...blank,
+      method: m.method,
+      currency: m.currency,
+      accountHolder: m.accountHolder ?? '',
+      iban: m.iban ?? '',
+      bic: m.bic ?? '',
+      bank: m.bank ?? '',
+      transferReferencePrefix: m.transferReferencePrefix ?? '',
+      confirmationText: m.confirmationText ?? '',
+      publicKey: m.publicKey ?? m.payPalClientId ?? '',
+      accountId: m.accountId ?? '',
+    })
+  }
+  const stopEdit = () => {
+    setEditing(null)
+    setF(blank)
+    setErrors({})
+    setProblem(null)
+  }
   const add = async (e: Event) => {
     e.preventDefault()
+    setBusy(true)
+    setProblem(null)
     try {
-      await post('/proxy/api/agency/paymentMethods', { ...f, testMode: sandbox })
-      setF(blank)
-      setErrors({})
-      toast(t('ticketing.sales.methodSaved'))
+      // empty secrets are not sent: the server keeps the stored ones
+      const body = { ...f, testMode: sandbox, disabledFundings: editing?.disabledFundings ?? undefined, secretKey: f.secretKey || null, webhookSecret: f.webhookSecret || null, webhookId: f.webhookId || null }
+      if (editing) await put(`/proxy/api/agency/paymentMethods/${editing.id}`, body)
+      else await post('/proxy/api/agency/paymentMethods', body)
+      stopEdit()
+      toast(t(editing ? 'payments.admin.methodSaved' : 'ticketing.sales.methodSaved'))
       await res.reload()
     } catch (err) {
       const list = (err as { errorFields?: Array<{ field: string; errorType: string }> }).errorFields ?? []
       if (list.length) setErrors(Object.fromEntries(list.map((x) => [x.field, x.errorType])))
-      else toast(errorText(err), 'error')
+      else setErrors({})
+      // the provider's refusal names what failed in its own words; field codes alone would not
+      if (!list.length || list.some((x) => x.errorType === 'PAYMENT_KEYS_REJECTED')) setProblem(errorText(err))
+    } finally {
+      setBusy(false)
     }
   }
   const remove = async (m: Method) => {
@@ -179,6 +218,9 @@ function MethodsCard() {
             {m.testMode != null && <span class={`badge ${m.testMode ? 'badge-warn' : 'badge-ok'}`}>{t(m.testMode ? 'payments.admin.testMode' : 'payments.admin.liveMode')}</span>}{' '}
             {m.method === 'STRIPE' && <small class="muted break">{t('payments.admin.webhook', { url: `${location.origin}/proxy/api/payments/stripe/webhook/${m.id}` })}</small>}
             {m.method === 'PAYPAL' && <PayPalWebhook m={m} />}
+            <Button variant="ghost" onClick={() => startEdit(m)} aria-label={`${t('payments.admin.editMethod')}: ${t(`ticketing.method.${m.method}`)} (${m.currency})`}>
+              {t('payments.admin.editMethod')}
+            </Button>
             <Button variant="ghost" onClick={() => void remove(m)}>
               {t('ticketing.admin.delete')}
             </Button>
@@ -186,9 +228,10 @@ function MethodsCard() {
         ))}
       </ul>
       <form class="tickets-form" onSubmit={add} noValidate>
+        {editing && <h3 class="tickets-form-title">{t('payments.admin.editMethodTitle')}: {t(`ticketing.method.${editing.method}`)} ({editing.currency})</h3>}
         <label>
           {t('ticketing.sales.method')}
-          <select value={f.method} onChange={(e) => setF({ ...f, method: (e.target as HTMLSelectElement).value })}>
+          <select value={f.method} disabled={!!editing} onChange={(e) => setF({ ...f, method: (e.target as HTMLSelectElement).value })}>
             {['TRANSFER', 'INVOICE', 'LOCATION', 'STRIPE', 'PAYPAL', 'MOLLIE'].map((m) => (
               <option key={m} value={m}>
                 {t(`ticketing.method.${m}`)}
@@ -233,8 +276,21 @@ function MethodsCard() {
         )}
         {f.method === 'MOLLIE' && input('secretKey', t('payments.admin.apiKey'), true)}
         {input('confirmationText', t('ticketing.sales.confirmationText'))}
+        {editing?.hasSecretKey && <small class="muted">{t('payments.admin.keepSecret')}</small>}
+        {problem && (
+          <Alert tone="error" role="alert">
+            {problem}
+          </Alert>
+        )}
         <div class="tickets-form-actions">
-          <Button type="submit">{t('ticketing.sales.addMethod')}</Button>
+          {editing && (
+            <Button variant="secondary" onClick={stopEdit}>
+              {t('ticketing.admin.cancelEdit')}
+            </Button>
+          )}
+          <Button type="submit" busy={busy}>
+            {editing ? t('ticketing.admin.save') : t('ticketing.sales.addMethod')}
+          </Button>
         </div>
       </form>
     </Card>
