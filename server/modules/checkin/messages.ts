@@ -12,13 +12,13 @@ export const de = {
   'errors.NO_TICKET': 'Für diese Anmeldung gibt es kein Ticket.',
   'errors.NO_GUESTS_SELECTED': 'Es wurden keine Gästen ausgewählt.',
   'field.NO_GUESTS_SELECTED': 'Es wurden keine Gästen ausgewählt.',
-  'errors.SELF_CHECKIN_NOT_ALLOWED': 'Du hast keine Berechtigung zum Ein- oder Auschecken.',
+  'errors.SELF_CHECKIN_NOT_ALLOWED': 'Sie haben keine Berechtigung zum Ein- oder Auschecken.',
   'errors.CHECKIN_NOT_OPEN': 'Der Check-in öffnet am {date} um {time} Uhr.',
   'selfCheckin.title': 'Check-in',
   'selfCheckin.loading': 'Check-in wird geladen …',
   'selfCheckin.notFound': 'Dieser Check-in-Link ist ungültig.',
   'selfCheckin.error': 'Entschuldigung, hier ist etwas schief gelaufen.',
-  'selfCheckin.noPermission': 'Du hast keine Berechtigung zum Ein- oder Auschecken.',
+  'selfCheckin.noPermission': 'Sie haben keine Berechtigung zum Ein- oder Auschecken.',
   'selfCheckin.closed': 'Der Check-in öffnet am {date} um {time} Uhr.',
   'selfCheckin.noGuests': 'Es wurden keine Gästen ausgewählt.',
   'selfCheckin.allIn': 'Alle Personen sind eingecheckt.',
@@ -39,16 +39,21 @@ export const de = {
   'selfCheckin.checkoutAll': 'Alle auschecken',
   'selfCheckin.checkinSelection': 'Auswahl einchecken',
   'selfCheckin.checkoutSelection': 'Auswahl auschecken',
-  'selfCheckin.done.in': '{n} Person(en) eingecheckt.',
-  'selfCheckin.done.out': '{n} Person(en) ausgecheckt.',
+  'selfCheckin.done.in': '{n, plural, one {# Person} other {# Personen}} eingecheckt.',
+  'selfCheckin.done.out': '{n, plural, one {# Person} other {# Personen}} ausgecheckt.',
   'selfCheckin.signatures': 'Einverständniserklärungen: {done} von {total} erledigt',
   'selfCheckin.signNow': 'Jetzt unterschreiben',
   'selfCheckin.missing': 'Bitte unterschreibe zuerst die erforderlichen Einverständniserklärungen.',
+  'selfCheckin.redirecting': 'Sie werden weitergeleitet …',
+  'selfCheckin.closedPage': 'Sie können dieses Fenster jetzt schließen.',
+}
+type Keys = keyof typeof de
+export const deDu: Partial<Record<Keys, string>> = {
+  'errors.SELF_CHECKIN_NOT_ALLOWED': 'Du hast keine Berechtigung zum Ein- oder Auschecken.',
+  'selfCheckin.noPermission': 'Du hast keine Berechtigung zum Ein- oder Auschecken.',
   'selfCheckin.redirecting': 'Du wirst weitergeleitet …',
   'selfCheckin.closedPage': 'Du kannst dieses Fenster jetzt schließen.',
 }
-type Keys = keyof typeof de
-export const deDu: Partial<Record<Keys, string>> = {}
 export const en: Record<Keys, string> = {
   'errors.TICKET_NOT_FOUND': 'There is no ticket with this code.',
   'errors.TICKET_OTHER_EVENT': 'This ticket belongs to “{event}”.',
@@ -89,8 +94,8 @@ export const en: Record<Keys, string> = {
   'selfCheckin.checkoutAll': 'Check out all',
   'selfCheckin.checkinSelection': 'Check in selection',
   'selfCheckin.checkoutSelection': 'Check out selection',
-  'selfCheckin.done.in': '{n} person(s) checked in.',
-  'selfCheckin.done.out': '{n} person(s) checked out.',
+  'selfCheckin.done.in': '{n, plural, one {# person} other {# persons}} checked in.',
+  'selfCheckin.done.out': '{n, plural, one {# person} other {# persons}} checked out.',
   'selfCheckin.signatures': 'Agreements: {done} of {total} done',
   'selfCheckin.signNow': 'Sign now',
   'selfCheckin.missing': 'Please sign the required agreements first.',
