@@ -37,6 +37,8 @@ export const de = {
   'ticketing.sales.invoiceNumberPrefix': "Präfix der Rechnungsnummern",
   'ticketing.sales.imprintUrl': "Link zum Impressum",
   'ticketing.sales.privacyUrl': "Link zur Datenschutzerklärung",
+  // not under ticketing.: the pay page bundles that part
+  'sales.legalShared': "Impressum und Datenschutzerklärung sind dieselben wie unter „Impressum und Kontakt“: eine Änderung hier gilt auch dort und auf allen Gästeseiten.",
   'ticketing.sales.paymentTermsDays': "Zahlungsziel (Tage)",
   'ticketing.sales.useInvoiceXML': "E-Rechnungen (XRechnung) ausstellen",
   'ticketing.sales.requireReferenceId': "Leitweg-ID / Referenznummer verlangen",
@@ -342,6 +344,7 @@ export const en: Record<Keys, string> = {
   'ticketing.sales.invoiceNumberPrefix': "Invoice number prefix",
   'ticketing.sales.imprintUrl': "Imprint link",
   'ticketing.sales.privacyUrl': "Privacy policy link",
+  'sales.legalShared': "Imprint and privacy policy are the same as under “Imprint and contact”: a change here applies there and on every guest page too.",
   'ticketing.sales.paymentTermsDays': "Payment terms (days)",
   'ticketing.sales.useInvoiceXML': "Issue e-invoices (XRechnung)",
   'ticketing.sales.requireReferenceId': "Require a Leitweg-ID / reference number",
