@@ -198,6 +198,8 @@ forEachDialect(
       await h().deliverMail()
       const mails = h().smtp.mails.filter((m) => m.to.includes(o.email!))
       expect(mails.filter((m) => m.subject === `Teilerstattung: ${o.number}`).length).toBe(5)
+      // the buyer greeted as a German letter does (buyer(): Frau Berta Käuferin)
+      expect(mails.find((m) => m.subject === `Teilerstattung: ${o.number}`)!.text.startsWith('Sehr geehrte Frau Käuferin,')).toBe(true)
       // the last mail names what the last refund gave back, not the order's total
       expect(mails.find((m) => m.subject === `Bestellung erstattet: ${o.number}`)!.text).toContain('den Betrag von 5,00 €')
 

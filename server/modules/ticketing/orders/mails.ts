@@ -83,7 +83,7 @@ async function renderOrderMail(ctx: AppContext, db: Db, order: TicketOrderRow, k
 }
 
 /** The buyer greeted as the registration names them (salutation, title, names), else by the order's name. */
-async function orderGreeting(db: Db, order: TicketOrderRow): Promise<string> {
+export async function orderGreeting(db: Db, order: Pick<TicketOrderRow, 'visitor_id' | 'language' | 'full_name'>): Promise<string> {
   const v = order.visitor_id == null ? undefined : await db.selectFrom('event_visitor').select(['salutation', 'title', 'first_name', 'last_name']).where('id', '=', order.visitor_id).executeTakeFirst()
   return mailGreeting(order.language, v ? { salutation: v.salutation, title: v.title, firstName: v.first_name, lastName: v.last_name } : { firstName: order.full_name })
 }
