@@ -16,6 +16,12 @@ describe('wording', () => {
     expect(t('de', 'selfCheckin.done.in', { n: 1 })).toBe('1 Person eingecheckt.')
     expect(t('de', 'selfCheckin.done.out', { n: 2 })).toBe('2 Personen ausgecheckt.')
     expect(t('en', 'selfCheckin.done.in', { n: 1 })).toBe('1 person checked in.')
+    expect(t('de', 'errors.TOO_MANY_PERSONS', { max: 1 })).toBe('Pro Anmeldung ist höchstens 1 Person erlaubt.')
+    expect(t('de', 'errors.TOO_MANY_PERSONS', { max: 3 })).toBe('Pro Anmeldung sind höchstens 3 Personen erlaubt.')
+    expect(t('de', 'events.placesUnlimited', { taken: 1 })).toBe('1 Person angemeldet')
+    expect(t('de', 'field.ABOVE_MAX_PER_ORDER', { max: 1 })).toBe('Höchstens 1 Ticket dieser Kategorie pro Bestellung.')
+    expect(t('de', 'selfCheckin.counts', { in: 0, total: 1, out: 0 })).toBe('0 von 1 Person eingecheckt, 0 ausgecheckt')
+    expect(t('de', 'selfCheckin.counts', { in: 1, total: 2, out: 0 })).toBe('1 von 2 Personen eingecheckt, 0 ausgecheckt')
   })
 
   test('no "Person(en)", "Plätze" after a count of one, or "(s)" in any catalogue', () => {
