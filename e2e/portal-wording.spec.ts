@@ -137,8 +137,19 @@ test('organiser: invitation PDF from the guest detail; one imprint for Verkauf a
   await page.goto(`${server.url}/events/${ev.id}/guests`)
   await page.getByRole('row').filter({ hasText: 'Organisiert' }).click()
   const detail = page.getByRole('dialog', { name: 'Otto Organisiert' })
+  // the dialog's pending state: the prepare call is held until the dialog has shown it
+  let release = () => {}
+  const held = new Promise<void>((r) => (release = r))
+  await page.route('**/prepareDownloadInvitation', async (route) => {
+    await held
+    await route.continue()
+  })
   await detail.getByRole('button', { name: 'Einladung (PDF)' }).click()
   const dl = page.getByRole('dialog', { name: 'Einladung (PDF)' })
+  await expect(dl.getByText('Die Datei wird erstellt …')).toBeVisible()
+  await expect(dl.getByRole('link', { name: 'Herunterladen' })).toHaveCount(0)
+  await shot(page, 'portal20-07a-organiser-invitation-pending')
+  release()
   await expect(dl.getByRole('link', { name: 'Herunterladen' })).toBeVisible()
   await shot(page, 'portal20-07-organiser-invitation-dialog')
   const [download] = await Promise.all([page.waitForEvent('download'), dl.getByRole('link', { name: 'Herunterladen' }).click()])
