@@ -162,7 +162,7 @@ test('an organiser draws an area with two blocks of rows, a table and two price 
   await tools.getByRole('button', { name: 'Tisch', exact: true }).click()
   await tools.getByLabel('Plätze am Tisch').fill('6')
   await tools.getByRole('button', { name: 'Tisch einfügen' }).click()
-  await expect(page.getByRole('heading', { name: '1 Plätze ausgewählt' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: '1 Platz ausgewählt' })).toBeVisible()
   await expect(page.getByLabel('Bezeichnung')).toHaveValue('Tisch 1')
 
   // select row A with a rectangle (rows start at 8 % from the top, 10 % from the left)

@@ -33,6 +33,7 @@ import * as m2811_400 from './2026-11-28-400_address_holds'
 import * as m2811_410 from './2026-11-28-410_upload_pool'
 import * as m2811_420 from './2026-11-28-420_feedback_agency'
 import * as m2811_300 from './2026-11-28-300_payment_event_per_method'
+import * as m2811_720 from './2026-11-28-720_imprint_one_place'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-410_upload_pool': m2811_410,
   '2026-11-28-420_feedback_agency': m2811_420,
   '2026-11-28-300_payment_event_per_method': m2811_300,
+  '2026-11-28-720_imprint_one_place': m2811_720,
 }

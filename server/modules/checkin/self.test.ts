@@ -93,7 +93,7 @@ forEachDialect(
       expect((await io({ token: g2.token, checkinGuests: [0] })).status).toBe(200)
       const refused = await io({ token: g2.token, checkoutGuests: [0] })
       expect(refused.status).toBe(403)
-      expect(refused.body).toMatchObject({ errorType: 'SELF_CHECKIN_NOT_ALLOWED', errorMessage: 'Du hast keine Berechtigung zum Ein- oder Auschecken.' })
+      expect(refused.body).toMatchObject({ errorType: 'SELF_CHECKIN_NOT_ALLOWED', errorMessage: 'Sie haben keine Berechtigung zum Ein- oder Auschecken.' })
 
       const noSelf = await createEvent(admin)
       const g3 = await guestWithToken(noSelf.id, 0)

@@ -31,12 +31,14 @@ forEachDialect('guest documents: download tokens, ticket PDF, QR codes, calendar
     // stable across views
     const again = (await g.guest.get('/proxy/api/guest/events')).body.confirmedEvents.find((x: any) => x.id === g.id)
     expect(again.tokens).toEqual(entry.tokens)
-    // an invited guest of the same user gets no document tokens
+    // an invited guest of the same user gets the invitation's token only (no ticket, calendar, wallet)
     const other = await createEvent(admin, { displayName: 'Winterball' })
     const inv = await addGuest(admin, other.id, { email: g.email })
     await h().ctx.db.updateTable('event_visitor').set({ user_id: g.userId, status: 'INVITED' }).where('id', '=', inv.id).execute()
     const dash2 = await g.guest.get('/proxy/api/guest/events')
-    expect(dash2.body.invitedEvents.find((x: any) => x.id === inv.id).tokens).toEqual({})
+    const invTokens = dash2.body.invitedEvents.find((x: any) => x.id === inv.id).tokens
+    expect(Object.keys(invTokens).sort()).toEqual(['downloadLinkInvitation', 'downloadToken'])
+    expect(invTokens.downloadLinkInvitation).toBe(`/proxy/api/download/${invTokens.downloadToken}/invitation`)
   })
 
   test('twenty first views at once agree on one calendar and one wallet token', async () => {

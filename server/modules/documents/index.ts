@@ -4,7 +4,9 @@ import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
-import { requireGuest, requireOrganiser } from '../identity/auth'
+import { currentGuest, currentUser, requireOrganiser } from '../identity/auth'
+import { can, isGuestRole } from '../identity/roles'
+import { notAuthenticated } from '../../shared/errors'
 import { DocumentParams, DocumentSettingsInput, TokenParams } from './model'
 import { download, prepareInvitation } from './service'
 import { readSettings, saveSettings } from './settings'
@@ -57,8 +59,22 @@ export function documentRoutes(ctx: AppContext) {
     })
     .post(
       '/proxy/api/guest/:id/prepareDownloadInvitation',
-      async (c) => prepareInvitation(ctx, await requireGuest(ctx, c), c.params.id),
-      { params: z.object({ id: idParam() }), detail: { tags: ['guest'], summary: 'Prepare the invitation PDF of the guest\'s registration {id}: answers at once with status DONE and the download link (another guest\'s registration: 404)' } },
+      async (c) => {
+        // the guest (link or session) for their own registration; an organiser (EVENT.GUEST.VIEW) for
+        // the guests of their agency, from the guest detail
+        const [guest, user] = await Promise.all([currentGuest(ctx, c), currentUser(ctx, c).catch(() => null)])
+        const account = user?.account
+        const organiserAgencyId = account && account.status === 'OK' && !isGuestRole(account.user_role) && can(account.user_role, 'EVENT.GUEST.VIEW') ? account.agency_id : null
+        if (!guest && organiserAgencyId == null) throw notAuthenticated()
+        return prepareInvitation(ctx, { guestUserId: guest?.user.id ?? null, organiserAgencyId }, c.params.id)
+      },
+      {
+        params: z.object({ id: idParam() }),
+        detail: {
+          tags: ['guest'],
+          summary: 'Prepare the invitation PDF of registration {id} (the download dialog): the registration\'s guest, or an organiser of its agency (guest detail); renders it, then answers status DONE with the download link (anyone else: 404)',
+        },
+      },
     )
     .get(
       '/proxy/api/agency/documentSettings',

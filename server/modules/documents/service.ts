@@ -11,7 +11,6 @@ import { ensureTicketCode, formatTicketCode } from '../checkin/ticket'
 import { BLOCK_ERROR, type TicketBlock, ticketBlock } from '../checkin/ticket-validity'
 import type { EventRow } from '../events/events.table'
 import { ENTRY_PASS_FEATURE } from '../identity/dto'
-import type { GuestActor } from '../identity/auth'
 import { placesOfVisitor } from '../seating/holds'
 import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
 import type { DocumentSettingsRow } from './documents.table'
@@ -279,14 +278,27 @@ async function walletData(ctx: AppContext, r: Resolved): Promise<WalletData> {
   }
 }
 
+/** Who asks for an invitation: the registration's guest, or an organiser of the event's agency. */
+export interface InvitationCaller {
+  guestUserId: number | null
+  organiserAgencyId: number | null
+}
+
 /**
- * prepareDownloadInvitation: the invitation PDF is made when its link is opened (well under a second),
- * so no task is queued: the answer is at once DONE with the link the dialog's button opens.
+ * prepareDownloadInvitation (the download dialog: pending, then a download button): renders the
+ * invitation PDF into the render cache while the dialog shows its pending state, then answers DONE
+ * with the link its button opens (which then serves the rendered file). The registration's guest or
+ * an organiser of its agency (the guest detail); anyone else, declined or deleted registrations and
+ * deleted events: 404.
  */
-export async function prepareInvitation(ctx: AppContext, guest: GuestActor, visitorId: number) {
-  const v = await ctx.db.selectFrom('event_visitor').select(['id', 'user_id', 'status', 'download_token', 'event_id']).where('id', '=', visitorId).executeTakeFirst()
-  if (!v || v.user_id !== guest.user.id || !(INVITATION_STATUSES as readonly string[]).includes(v.status)) throw notFound()
-  const event = await ctx.db.selectFrom('event').select('status').where('id', '=', v.event_id).executeTakeFirst()
+export async function prepareInvitation(ctx: AppContext, caller: InvitationCaller, visitorId: number) {
+  const v = await ctx.db.selectFrom('event_visitor').selectAll().where('id', '=', visitorId).executeTakeFirst()
+  if (!v || !(INVITATION_STATUSES as readonly string[]).includes(v.status)) throw notFound()
+  const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', v.event_id).executeTakeFirst()
   if (!event || event.status === 'DELETED') throw notFound()
+  const own = caller.guestUserId != null && v.user_id === caller.guestUserId
+  if (!own && caller.organiserAgencyId !== event.agency_id) throw notFound()
+  const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
+  await pdfDownload(ctx, { kind: 'PDF', v, event, agency }, 'invitation')
   return { status: 'DONE' as const, pending: false, downloadToken: v.download_token, downloadLink: downloadPath(v.download_token, 'invitation') }
 }

@@ -27,6 +27,8 @@ export interface DocumentTokens {
   downloadLinkAppleWallet?: string
   downloadLinkGoogleWallet?: string
   downloadLinkNameTags?: string
+  /** invited, pending and open registrations: the invitation PDF (the dashboard's download dialog) */
+  downloadLinkInvitation?: string
 }
 
 export const downloadPath = (token: string, document?: string) => `/proxy/api/download/${token}${document ? `/${document}` : ''}`
@@ -100,8 +102,9 @@ export interface TokenSource {
 /**
  * The dashboard's `tokens` per registration: only the kinds that apply. Registered (CONFIRMED,
  * APPEARED): ticket PDF, calendar entry, name tags, and the wallet pass/link when the agency set them
- * up; under SYSTEM_COVIDOO only the entry-ticket PDF. Other statuses: none (the invitation PDF comes
- * from prepareDownloadInvitation).
+ * up; under SYSTEM_COVIDOO only the entry-ticket PDF. Invited, pending and open registrations
+ * (INVITATION_STATUSES that are not registered): the PDF token with the invitation's link, which the
+ * dashboard's download dialog opens after prepareDownloadInvitation. Others: none.
  */
 export async function dashboardTokens(ctx: AppContext, rows: TokenSource[], blocks: Map<number, TicketBlock> = new Map()): Promise<Map<number, DocumentTokens>> {
   const out = new Map<number, DocumentTokens>()
@@ -111,7 +114,8 @@ export async function dashboardTokens(ctx: AppContext, rows: TokenSource[], bloc
   const [filled, wallets] = await Promise.all([ensureKindTokens(ctx.db, missing), entryPass ? new Map<number, WalletAvailability>() : walletAvailability(ctx.db, registered.map((r) => r.agency_id))])
   for (const r of rows) {
     if (!isRegistered(r.v_status)) {
-      out.set(r.v_id, {})
+      const invited = (INVITATION_STATUSES as readonly string[]).includes(r.v_status) && !entryPass
+      out.set(r.v_id, invited ? { downloadToken: r.v_download_token, downloadLinkInvitation: downloadPath(r.v_download_token, 'invitation') } : {})
       continue
     }
     if (entryPass) {

@@ -97,6 +97,10 @@ export const de = {
   'registration.mail.waitingList': 'vielen Dank für Ihr Interesse an „{event}“ am {date} um {time} Uhr. Die Veranstaltung ist derzeit ausgebucht; Sie stehen auf der Warteliste. Wird ein Platz frei und rücken Sie nach, erhalten Sie eine weitere E-Mail.',
   'visitorStatus.WAITING_LIST': 'Warteliste',
 
+  // the salutations as shown in other languages (stored and bundled in German: the value is the German word)
+  'salutationOption.Herr': 'Herr',
+  'salutationOption.Frau': 'Frau',
+  'salutationOption.Divers': 'Divers',
   'gender.MALE': 'Männlich',
   'gender.FEMALE': 'Weiblich',
   'gender.OTHER': 'Divers',
@@ -366,6 +370,9 @@ export const en: Record<Keys, string> = {
   'registration.mail.subjectWaitingList': 'You are on the waiting list: {event}',
   'registration.mail.waitingList': 'thank you for your interest in “{event}” on {date} at {time}. The event is fully booked at the moment; you are on the waiting list. When a place becomes free and you move up, you will receive another e-mail.',
   'visitorStatus.WAITING_LIST': 'Waiting list',
+  'salutationOption.Herr': 'Mr',
+  'salutationOption.Frau': 'Ms',
+  'salutationOption.Divers': 'Mx',
   'gender.MALE': 'Male',
   'gender.FEMALE': 'Female',
   'gender.OTHER': 'Diverse',

@@ -23,7 +23,7 @@ import { formContext } from '../registration/service'
 import { NO, releaseSlot } from '../reservations/service'
 import { escortDto } from '../visitors/dto'
 import { escortsOf } from '../visitors/repository'
-import { canEditData, ownRegistration, registrationDetails, registrationExpired } from './details'
+import { canEditData, guestChangeFields, ownRegistration, registrationDetails, registrationExpired } from './details'
 import type { DataChangeInput } from './model'
 
 const EDITABLE: readonly string[] = ['CONFIRMED', 'PENDING', 'INVITED', 'REQUIRE_APPROVAL', 'WAITING_LIST', 'OPEN']
@@ -39,7 +39,7 @@ export async function currentFormData(ctx: AppContext, guest: GuestActor, visito
   // Fields hidden from guests are not sent to them (neither definition nor value); escorts are edited
   // in the details dialog. The guest's own choices count as free for them, and slots they hold are
   // marked as kept (no new reservation needed).
-  const visibleDefs = ownPlacesFree(defs, values, v.seats_held > 0).filter((f) => f.appearance !== 'HIDDEN' && f.type !== 'DELEGATE_EMAIL' && !f.defaultField?.startsWith('ESCORT_') && !BASIC.includes(f.defaultField ?? ''))
+  const visibleDefs = guestChangeFields(ownPlacesFree(defs, values, v.seats_held > 0))
   const ids = new Set(visibleDefs.map((f) => f.id))
   const kept = (f: FieldDef | undefined, value: unknown) => (f && kindOf(f) === 'TIMESLOT' && Array.isArray(value) ? value.map((x) => ({ ...x, reservationToken: KEPT })) : value)
   return {
@@ -59,8 +59,6 @@ export async function currentFormData(ctx: AppContext, guest: GuestActor, visito
   }
 }
 
-/** Basic data: shown in the details dialog, never changed by the guest (guest-side.md 5). */
-const BASIC: readonly string[] = ['SALUTATION', 'TITLE', 'FIRST_NAME', 'LAST_NAME', 'EMAIL']
 
 /** Marks a timeslot pick the registration already holds (a real token is 24 random characters). */
 const KEPT = '__kept__'

@@ -41,6 +41,16 @@ export function registrationExpired(event: EventRow, now: Date): boolean {
 
 export const canEditData = (event: Pick<EventRow, 'options'>) => fromJson<string[]>(event.options, []).includes('CAN_EDIT_REGISTRATION_DATA')
 
+/** Basic data: shown in the details dialog, never changed by the guest (guest-side.md 5). */
+export const BASIC_FIELDS: readonly string[] = ['SALUTATION', 'TITLE', 'FIRST_NAME', 'LAST_NAME', 'EMAIL']
+
+/** The fields of the guest's change form: what a guest sees there (not hidden, no basic data, escorts or delegate). */
+export const guestChangeFields = (defs: FieldDef[]) =>
+  defs.filter((f) => f.appearance !== 'HIDDEN' && f.type !== 'DELEGATE_EMAIL' && !f.defaultField?.startsWith('ESCORT_') && !BASIC_FIELDS.includes(f.defaultField ?? ''))
+
+/** Whether that form has anything to fill in (separators and explanations are not): otherwise "Angaben ändern" is not offered. */
+export const hasGuestChangeFields = (defs: FieldDef[]) => guestChangeFields(defs).some((f) => isFormField(f) && kindOf(f) !== 'SEPARATOR' && kindOf(f) !== 'EXPLANATION')
+
 /** Statuses whose registration the guest may still shape (escorts, data). */
 const EDITABLE: readonly string[] = ['CONFIRMED', 'PENDING', 'INVITED', 'REQUIRE_APPROVAL', 'WAITING_LIST', 'OPEN']
 
@@ -93,7 +103,7 @@ export async function registrationDetails(ctx: AppContext, guest: GuestActor, vi
     /** escorts may be added, changed and removed (section 4: until the registration has expired) */
     canEditEscorts: editable,
     /** the whole form may be changed (option CAN_EDIT_REGISTRATION_DATA) */
-    canEditRegistrationData: editable && canEditData(event),
+    canEditRegistrationData: editable && canEditData(event) && hasGuestChangeFields(defs),
     escortPersons: escorts.map(escortDto),
     /** which escort properties the event asks for (HIDDEN, VISIBLE, REQUIRED) */
     escortFields: escortAppearance(defs),

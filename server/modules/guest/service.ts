@@ -5,7 +5,8 @@ import { publicEventDto } from '../events/dto'
 import { escortDto } from '../visitors/dto'
 import { bool, fromJson } from '../../db/types'
 import { waitingListPositions } from '../visitors/repository'
-import { canEditData, registrationExpired } from './details'
+import { canEditData, hasGuestChangeFields, registrationExpired } from './details'
+import { formDefinitions } from '../forms/service'
 import { canTransfer, transferDeadline } from './transfer'
 import { dashboardTokens, ticketBlocks } from '../documents/tokens'
 import { missingRequiredAgreements } from '../agreements/repository'
@@ -87,6 +88,12 @@ export async function guestEvents(ctx: AppContext, userId: number) {
         .map(async (r) => [r.v_id, await missingRequiredAgreements(ctx.db, { id: r.id, agency_id: r.agency_id }, r.v_id)] as const),
     ),
   )
+  // "Angaben ändern" only where the form has something the guest may change (per event, cached forms)
+  const changeable = new Map(
+    await Promise.all(
+      [...new Map(rows.filter((r) => canEditData(r)).map((r) => [r.id, r])).values()].map(async (e) => [e.id, hasGuestChangeFields(await formDefinitions(ctx.db, e))] as const),
+    ),
+  )
   const lists: Record<GuestList, unknown[]> = { pendingEvents: [], confirmedEvents: [], invitedEvents: [], openEvents: [], declinedEvents: [] }
   for (const r of rows) {
     const list = LIST_OF_STATUS[r.v_status]
@@ -107,7 +114,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       /** WAITING_LIST only: the place in the event's waiting list */
       waitingListPosition: positions.get(r.v_id) ?? null,
       /** guest portal: what the dashboard offers for this registration */
-      canEditRegistrationData: canEditData(r) && !registrationExpired(r, now),
+      canEditRegistrationData: canEditData(r) && !registrationExpired(r, now) && changeable.get(r.id) === true,
       registrationExpired: registrationExpired(r, now),
       canTransfer: canTransfer(r, { status: r.v_status, main_guest_checked_in: r.v_main_guest_checked_in }, now),
       transferUntil: bool(r.allow_transfer) ? transferDeadline(r) : null,

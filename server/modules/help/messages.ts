@@ -8,7 +8,7 @@ export const de = {
   'report.close': 'Schließen',
   'report.send': 'Absenden',
   'report.success': 'Anfrage wurde übermittelt.',
-  'report.failure': 'Deine Anfrage konnte nicht übermittelt werden.',
+  'report.failure': 'Ihre Anfrage konnte nicht übermittelt werden.',
   'report.type.EVENT_RELATED': 'Frage oder Problem zur Veranstaltung',
   'report.type.CANCEL_EVENT': 'Teilnahme stornieren',
   'report.type.FRAUD': 'Betrug',
@@ -64,7 +64,7 @@ export const de = {
   'help.feedback.email': 'E-Mail (optional)',
   'help.feedback.message': 'Nachricht',
   'help.feedback.send': 'Feedback senden',
-  'help.feedback.success': 'Vielen Dank, dein Feedback wurde übermittelt.',
+  'help.feedback.success': 'Vielen Dank, Ihr Feedback wurde übermittelt.',
   'help.feedback.failure': 'Das hat leider nicht geklappt.',
   'help.imprint.open': 'Impressum',
   'help.imprint.title': 'Impressum und Datenschutz',
@@ -111,6 +111,8 @@ export const de = {
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
+  'report.failure': 'Deine Anfrage konnte nicht übermittelt werden.',
+  'help.feedback.success': 'Vielen Dank, dein Feedback wurde übermittelt.',
   'help.imprint.settingsHint': 'Diese Angaben sehen deine Gäste im Gästebereich. Gib einen Text oder eine Adresse an.',
   'report.contact.intro': 'Bitte wende dich mit diesem Anliegen direkt an den Veranstalter:',
   'field.CHECKBOX_REQUIRED': 'Bitte bestätige dieses Feld.',

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { t } from '../../i18n/catalogue'
 import { formatDate, formatTime } from '../../i18n/format'
+import { type GreetedPerson, mailGreeting } from '../mail/greeting'
 import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 
@@ -14,11 +15,23 @@ interface Recipient {
 
 const footer = (lang: string) => t(lang, 'identity.mail.footer')
 
+/**
+ * Whom a mail greets: the names of the user's newest account, else of their newest registration
+ * (a guest without an account); nobody known greets without a name ("Guten Tag,").
+ */
+async function personOf(db: Db, userId: number): Promise<GreetedPerson> {
+  const named = (eb: any) => eb.or([eb('first_name', 'is not', null), eb('last_name', 'is not', null)])
+  const account = await db.selectFrom('account').select(['salutation', 'title', 'first_name', 'last_name']).where('user_id', '=', userId).where(named).orderBy('id', 'desc').executeTakeFirst()
+  const p = account ?? (await db.selectFrom('event_visitor').select(['salutation', 'title', 'first_name', 'last_name']).where('user_id', '=', userId).where(named).orderBy('id', 'desc').executeTakeFirst())
+  return p ? { salutation: p.salutation, title: p.title, firstName: p.first_name, lastName: p.last_name } : {}
+}
+
 async function send(db: Db, kind: string, to: Recipient, parts: { subject: string; paragraphs: string[]; button?: { label: string; url: string } }) {
   const lang = to.language
   const mail = renderMail({
     subject: parts.subject,
-    greeting: t(lang, 'identity.mail.greeting'),
+    // the salutation with the name in the recipient's language and form of address (mail/greeting.ts)
+    greeting: mailGreeting(lang, await personOf(db, to.id)),
     paragraphs: parts.paragraphs,
     button: parts.button,
     after: parts.button ? [t(lang, 'mail.linkFallback', { url: parts.button.url })] : [],

@@ -148,18 +148,25 @@ describe('invoice files', () => {
     const s = buildSnapshot(SHAPES.twoRates!, 'RE-00042')
     const pdf = await renderInvoicePdf(s)
     const text = run(['pdftotext', '-layout', '-', '-'], pdf)
-    // the spec's money format: the currency, then two decimals with a comma
-    for (const part of ['Rechnung RE-00042', 'Agentur Sonnenschein GmbH', 'Greta Gast', 'Sommerfest – Stehplatz', '€ 20,00', '€ 40,00', 'Nettobetrag 19 %', '€ 33,61', 'Umsatzsteuer 19 %', '€ 6,39', 'Umsatzsteuer 7 %', '€ 0,84', 'Gesamtbetrag', '€ 52,90', 'DE89 3704 0044 0532 0130 00', 'Leistungsdatum', '24.12.2026', 'USt-IdNr. DE123456789']) {
+    // the money format of the screens (formatPrice): two decimals with a comma, then the currency
+    for (const part of ['Rechnung RE-00042', 'Agentur Sonnenschein GmbH', 'Greta Gast', 'Sommerfest – Stehplatz', '20,00 €', '40,00 €', 'Nettobetrag 19 %', '33,61 €', 'Umsatzsteuer 19 %', '6,39 €', 'Umsatzsteuer 7 %', '0,84 €', 'Gesamtbetrag', '52,90 €', 'DE89 3704 0044 0532 0130 00', 'Leistungsdatum', '24.12.2026', 'USt-IdNr. DE123456789']) {
       expect(text).toContain(part)
     }
+    expect(text).not.toMatch(/€ -?\d/)
     const chf = run(['pdftotext', '-layout', '-', '-'], await renderInvoicePdf(buildSnapshot(SHAPES.chf!, 'RE-CH-1')))
     expect(chf).toContain('Umsatzsteuer 8,1 %')
-    expect(chf).toContain('CHF 91,80')
+    expect(chf).toContain('91,80 CHF')
     expect(chf).toContain('vor Ort')
+    // what was paid is taken off the total: its sign before the number, the currency after it
+    const paid = run(['pdftotext', '-layout', '-', '-'], await renderInvoicePdf(buildSnapshot(SHAPES.leitwegPaid!, 'RE-00044')))
+    expect(paid).toMatch(/Bereits bezahlt\s+-52,90 €/)
+    expect(paid).toMatch(/Offener Betrag\s+0,00 €/)
     const storno = run(['pdftotext', '-layout', '-', '-'], await renderInvoicePdf(buildSnapshot(shapes.at(-1)![1], 'RE-00043')))
     expect(storno).toContain('Stornorechnung RE-00043')
-    expect(storno).toMatch(/Gesamtbetrag\s+€ -52,90/)
-    expect(storno).toContain('RE-00001')
+    expect(storno).toMatch(/Gesamtbetrag\s+-52,90 €/)
+    // a cancellation invoice names the invoice it cancels as a "Stornorechnung zur Rechnung"
+    expect(storno).toMatch(/Stornorechnung zur Rechnung\s+RE-00001 vom/)
+    expect(storno).not.toContain('Storniert Rechnung')
   })
 
   test.skipIf(!validatorReady)('ZUGFeRD / Factur-X: the PDF carries its XRechnung, and that XML is valid', async () => {

@@ -1,9 +1,10 @@
 // The invoice as PDF (A4, pdf-lib with DejaVu Sans embedded so umlauts, € and CHF print in the
 // compiled binary too). It renders the snapshot only: the same numbers as the XML.
 import { type PDFFont, type PDFPage, rgb } from 'pdf-lib'
-import { formatMoney } from '../../i18n/format'
 import { newPdf, wrap } from '../../shared/pdf-kit'
 import { countryName } from '../forms/countries'
+// the screens' money format ("35,00 €"), so an invoice reads as the order did on screen
+import { formatPrice } from '../ticketing/money'
 import type { InvoiceSnapshot, TaxRate } from './snapshot'
 
 const A4: [number, number] = [595.28, 841.89]
@@ -23,7 +24,7 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   doc.setCreator('einlass')
   let page: PDFPage = doc.addPage(A4)
   let y = A4[1] - M
-  const money = (c: number) => formatMoney(c, s.currency)
+  const money = (c: number) => formatPrice(c, s.currency)
   const text = (t: string, x: number, at: number, o: { size?: number; font?: PDFFont; color?: ReturnType<typeof rgb>; right?: boolean } = {}) => {
     const size = o.size ?? 9.5
     const font = o.font ?? regular
@@ -57,7 +58,7 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
     ['Bestellnummer', s.orderNumber],
     ...(s.buyerReference !== s.orderNumber ? ([['Leitweg-ID / Referenz', s.buyerReference]] as Array<[string, string]>) : []),
     ...(s.buyer.taxId ? ([['USt-IdNr. des Kunden', s.buyer.taxId]] as Array<[string, string]>) : []),
-    ...(s.cancels ? ([['Storniert Rechnung', `${s.cancels.number} vom ${ddmmyyyy(s.cancels.issueDate)}`]] as Array<[string, string]>) : []),
+    ...(s.cancels ? ([['Stornorechnung zur Rechnung', `${s.cancels.number} vom ${ddmmyyyy(s.cancels.issueDate)}`]] as Array<[string, string]>) : []),
   ]
   for (const [k, v] of facts) {
     text(k, M, y, { color: MUTED })

@@ -50,3 +50,26 @@ forEachDialect('mail greeting in sent mails', (h) => {
     expect(inv.text).not.toContain('Divers')
   })
 })
+
+forEachDialect('mail greeting in the access-link mail', (h) => {
+  test('the access link greets the guest by name, formally, in du form or in English (issue 20, item 30)', async () => {
+    const admin = await h().admin()
+    const event = (await admin.post('/proxy/api/events', eventBody())).body
+    const cases: Array<[string, string, string]> = [
+      ['de', 'Sehr geehrte Frau Becker,', 'Mit diesem Link sehen Sie'],
+      ['de-du', 'Hallo Anna,', 'Mit diesem Link siehst du'],
+      ['en', 'Dear Ms Becker,', 'This link shows your events'],
+    ]
+    for (const [language, greeting, body] of cases) {
+      const email = uniqueEmail(`anna-${language}`)
+      const r = await h().request('POST', `/proxy/api/public/events/${event.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Anna', lastName: 'Becker', email, language } })
+      expect(r.status).toBe(201)
+      expect((await h().request('POST', '/proxy/api/public/visitor/resendMail', { body: { email } })).status).toBe(200)
+      await h().deliverMail()
+      const mail = await h().smtp.waitFor((m) => m.to.includes(email) && m.text.includes(body))
+      expect(mail.text).toContain(`${greeting}\n\n${body}`)
+      expect(mail.text).not.toContain('Guten Tag,')
+      expect(mail.text).not.toContain('Frau Anna')
+    }
+  })
+})

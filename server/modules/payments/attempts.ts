@@ -13,7 +13,7 @@ import { renderMail } from '../mail/render'
 import { enqueueTask } from '../tasks/runner'
 import { formatPrice } from '../ticketing/money'
 import { addHistory } from '../ticketing/orders/create'
-import { enqueueOrderMail } from '../ticketing/orders/mails'
+import { enqueueOrderMail, orderGreeting } from '../ticketing/orders/mails'
 import { releaseOrder, reholdOrder } from '../ticketing/orders/release'
 import { onOrderSettled } from '../ticketing/orders/settle'
 import { STEP } from '../ticketing/orders/steps'
@@ -217,7 +217,7 @@ async function tellLateRefund(ctx: AppContext, trx: Db, order: TicketOrderRow, a
   const params = { number: order.number, event: event?.display_name ?? '', total: formatPrice(amount, order.currency) }
   const url = `${ctx.config.baseUrl}/pay/${order.public_id}`
   if (order.email) {
-    const m = renderMail({ subject: t(order.language, 'payments.mail.lateRefunded.subject', params), greeting: t(order.language, 'ticketing.mail.greeting', { name: order.full_name ?? '' }), paragraphs: [t(order.language, 'payments.mail.lateRefunded.body', params)], button: { label: t(order.language, 'ticketing.mail.button'), url }, accentColor: event?.primary_color })
+    const m = renderMail({ subject: t(order.language, 'payments.mail.lateRefunded.subject', params), greeting: await orderGreeting(trx, order), paragraphs: [t(order.language, 'payments.mail.lateRefunded.body', params)], button: { label: t(order.language, 'ticketing.mail.button'), url }, accentColor: event?.primary_color })
     await enqueueMail(trx, { kind: 'PAYMENT_LATE_REFUNDED', to: order.email, toName: order.full_name, ...m, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id })
   }
   const seller = await trx.selectFrom('seller_settings').select(['email']).where('agency_id', '=', order.agency_id).executeTakeFirst()

@@ -87,7 +87,8 @@ const url = () =>
     .trim()
     .max(500, 'TOO_LONG')
     .nullish()
-    .transform((v) => (v ? v : null))
+    // absent stays absent (the seller form without the imprint keeps the agency's), empty is null
+    .transform((v) => (v === undefined ? undefined : v ? v : null))
     .refine((v) => v == null || /^https?:\/\/\S+$/.test(v), 'INVALID_URL')
 
 export const SellerSettingsInput = z.object({

@@ -54,6 +54,8 @@ forEachDialect('order mails carry tickets and invoice', (h) => {
     ])
     expect(mail.text).toContain('Ihre Tickets finden Sie im Anhang.')
     expect(mail.text).toContain('Die Rechnung RE-00001 liegt bei.')
+    // a German letter's salutation, not "Guten Tag Greta Gast," (issue 20, item 30)
+    expect(mail.text.startsWith('Sehr geehrte Frau Gast,')).toBe(true)
     const ticket = pdfText(file(mail, /^Ticket/))
     expect(ticket).toContain('Sommerfest')
     expect(ticket).toContain('Greta Gast')

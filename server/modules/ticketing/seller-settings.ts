@@ -1,11 +1,15 @@
-// Seller and invoice settings per agency (docs/ticketing.md, "Seller settings").
+// Seller and invoice settings per agency (docs/ticketing.md, "Seller settings"). The imprint and
+// privacy addresses are the agency's own (agency.imprint_url / privacy_url, which "Impressum und
+// Kontakt" edits and the guest pages show): read and written here, stored once.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
 import type { SellerSettingsInput } from './model'
 import type { SellerSettingsRow } from './ticketing.table'
 
-export function sellerDto(agencyId: number, s: SellerSettingsRow | undefined) {
+type Legal = { imprint_url: string | null; privacy_url: string | null } | undefined
+
+export function sellerDto(agencyId: number, s: SellerSettingsRow | undefined, legal: Legal) {
   return {
     agencyId,
     name: s?.name ?? null,
@@ -23,14 +27,18 @@ export function sellerDto(agencyId: number, s: SellerSettingsRow | undefined) {
     useInvoiceXML: bool(s?.use_invoice_xml),
     requireReferenceId: bool(s?.require_reference_id),
     paymentTermsDays: s?.payment_terms_days ?? 14,
-    imprintUrl: s?.imprint_url ?? null,
-    privacyUrl: s?.privacy_url ?? null,
+    imprintUrl: legal?.imprint_url ?? null,
+    privacyUrl: legal?.privacy_url ?? null,
   }
 }
 export type SellerSettings = ReturnType<typeof sellerDto>
 
 export async function sellerSettings(db: Db, agencyId: number): Promise<SellerSettings> {
-  return sellerDto(agencyId, await db.selectFrom('seller_settings').selectAll().where('agency_id', '=', agencyId).executeTakeFirst())
+  const [s, legal] = await Promise.all([
+    db.selectFrom('seller_settings').selectAll().where('agency_id', '=', agencyId).executeTakeFirst(),
+    db.selectFrom('agency').select(['imprint_url', 'privacy_url']).where('id', '=', agencyId).executeTakeFirst(),
+  ])
+  return sellerDto(agencyId, s, legal)
 }
 
 export async function saveSellerSettings(ctx: AppContext, agencyId: number, input: SellerSettingsInput) {
@@ -50,14 +58,17 @@ export async function saveSellerSettings(ctx: AppContext, agencyId: number, inpu
     use_invoice_xml: input.useInvoiceXML,
     require_reference_id: input.requireReferenceId,
     payment_terms_days: input.paymentTermsDays,
-    imprint_url: input.imprintUrl,
-    privacy_url: input.privacyUrl,
     updated_at: isoNow(ctx.clock.now()),
   }
-  await ctx.db
-    .insertInto('seller_settings')
-    .values({ agency_id: agencyId, ...cols })
-    .onConflict((oc) => oc.column('agency_id').doUpdateSet(cols))
-    .execute()
+  // the imprint and privacy addresses: only those sent change (a form without them keeps the agency's)
+  const legal = { ...(input.imprintUrl !== undefined ? { imprint_url: input.imprintUrl ?? null } : {}), ...(input.privacyUrl !== undefined ? { privacy_url: input.privacyUrl ?? null } : {}) }
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('seller_settings')
+      .values({ agency_id: agencyId, ...cols })
+      .onConflict((oc) => oc.column('agency_id').doUpdateSet(cols))
+      .execute()
+    if (Object.keys(legal).length) await trx.updateTable('agency').set(legal).where('id', '=', agencyId).execute()
+  })
   return sellerSettings(ctx.db, agencyId)
 }

@@ -81,8 +81,6 @@ export interface SellerSettingsTable {
   use_invoice_xml: GenBool
   require_reference_id: GenBool
   payment_terms_days: Generated<number>
-  imprint_url: string | null
-  privacy_url: string | null
   updated_at: Generated<Timestamp>
 }
 export type SellerSettingsRow = Selectable<SellerSettingsTable>

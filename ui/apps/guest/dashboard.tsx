@@ -54,7 +54,7 @@ function EventCard({ e, list, reload, entryPass }: { e: GuestEntry; list: ListNa
           ))}
         </ul>
       )}
-      {!entryPass && <GuestExtras entry={e as never} />}
+      {!entryPass && <GuestExtras entry={e as never} reload={reload} />}
       {list === 'confirmedEvents' && <RegisteredOptions e={e} reload={reload} entryPass={entryPass} />}
       {list === 'pendingEvents' && <PendingOptions e={e} reload={reload} />}
       {list !== 'confirmedEvents' && list !== 'pendingEvents' && <OtherOptions e={e} reload={reload} />}

@@ -13,7 +13,7 @@ import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine } from '../../components/form-engine'
 import { newIdentification } from '../../components/form-engine/reservations'
 import { OverlayMessage } from '../../components/overlay'
-import { Alert, Spinner } from '../../components/ui'
+import { Alert, Button, Spinner } from '../../components/ui'
 import { currentLanguage, t } from '../../i18n'
 
 interface DataForm {
@@ -45,11 +45,34 @@ export function DataDialog({ visitorId, onClose }: { visitorId: number; onClose(
     }
   }
   const labels = fieldError ? Object.fromEntries(((fieldError.body.missingFields as Array<{ field: string; displayName: string }>) ?? []).map((m) => [m.field, m.displayName])) : {}
+  const basic = form && [[form.values.salutation, form.values.title, form.values.firstName, form.values.lastName].filter(Boolean).join(' '), form.values.email].filter(Boolean).join(' · ')
+  // the form's fields a guest fills in (a form of only separators and explanations has none)
+  const nothing = form && !form.fields.some((f) => f.type !== 'SEPARATOR' && f.type !== 'EXPLANATION')
   return (
-    <Dialog title={t('guestPortal.data.title')} onClose={() => onClose(false)} wide>
+    <Dialog
+      title={t('guestPortal.data.title')}
+      onClose={() => onClose(false)}
+      wide
+      actions={
+        nothing ? (
+          <Button variant="secondary" onClick={() => onClose(false)}>
+            {t('common.close')}
+          </Button>
+        ) : undefined
+      }
+    >
       {error && <Alert tone="error">{error}</Alert>}
       {!form && !error && <Spinner />}
-      {form && (
+      {/* what the guest cannot change here, for reference: name and e-mail */}
+      {basic && (
+        <p class="guest-data-basic" data-testid="data-basic">
+          <strong>{basic}</strong>
+          <br />
+          <small class="muted">{t('guestPortal.data.basic')}</small>
+        </p>
+      )}
+      {nothing && <p>{t('guestPortal.data.nothing')}</p>}
+      {form && !nothing && (
         <FormEngine
           // escorts are edited in the details dialog
           event={{ ...form.event, maxVisitorPerSubscription: 1 }}

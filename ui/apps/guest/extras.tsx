@@ -22,7 +22,8 @@ export interface ExtrasEntry {
   event: { id: number; displayName: string; useReporting?: boolean; agency?: { id: number } | null }
 }
 
-function Agreements({ visitorId }: { visitorId: number }) {
+/** `onSaved`: the card's own lines ("Noch zu unterschreiben: …") come with the dashboard, which reloads */
+function Agreements({ visitorId, onSaved }: { visitorId: number; onSaved?: () => void }) {
   const [list, setList] = useState<GuestAgreement[] | null>(null)
   const [open, setOpen] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -48,6 +49,7 @@ function Agreements({ visitorId }: { visitorId: number }) {
               setList(await post<GuestAgreement[]>(path, { agreements }))
               setOpen(false)
               toast(t('guestAgreements.saved'))
+              onSaved?.()
             } catch (e) {
               setError(errorText(e))
             } finally {
@@ -61,13 +63,13 @@ function Agreements({ visitorId }: { visitorId: number }) {
   )
 }
 
-export function GuestExtras({ entry }: { entry: ExtrasEntry }) {
+export function GuestExtras({ entry, reload }: { entry: ExtrasEntry; reload?: () => Promise<void> }) {
   const [report, setReport] = useState(false)
   const [imprint, setImprint] = useState(false)
   const registered = entry.registrationStatus.status === 'CONFIRMED' || entry.registrationStatus.status === 'APPEARED'
   return (
     <div class="guest-extras">
-      {registered && <Agreements visitorId={entry.id} />}
+      {registered && <Agreements visitorId={entry.id} onSaved={() => void reload?.()} />}
       <p class="guest-extras-links">
         {registered && (entry.allowSelfCheckin || entry.allowSelfCheckout) && <a href={`/guest/checkin/${encodeURIComponent(entry.eventToken)}`}>{t('selfCheckin.title')}</a>}
         {entry.event.useReporting && (

@@ -17,6 +17,7 @@ import { TicketQr } from './ticket-qr'
 const DetailsDialog = lazy(() => import('./details-dialog').then((m) => ({ default: m.DetailsDialog })))
 // the form engine loads only when a guest changes their data (guest pages' script budget)
 const DataDialog = lazy(() => import('./data-dialog').then((m) => ({ default: m.DataDialog })))
+const DownloadDialog = lazy(() => import('../../components/download-dialog').then((m) => ({ default: m.DownloadDialog })))
 
 export interface GuestEntry {
   id: number
@@ -24,7 +25,7 @@ export interface GuestEntry {
   /** REQUIRED agreements not signed yet (the card names each) */
   missingAgreements?: Array<{ id: number; displayName: string }>
   registrationStatus: { status: string; options: string[] }
-  tokens: { downloadToken?: string | null; downloadTokenIcs?: string | null; downloadTokenWallet?: string | null; downloadLinkGoogleWallet?: string | null }
+  tokens: { downloadToken?: string | null; downloadTokenIcs?: string | null; downloadTokenWallet?: string | null; downloadLinkGoogleWallet?: string | null; downloadLinkInvitation?: string | null }
   downloadLinkGoogleWallet?: string | null
   visitorCount: number
   waitingListPosition?: number | null
@@ -112,6 +113,24 @@ function Downloads({ e, entryPass }: { e: GuestEntry; entryPass: boolean }) {
         </a>
       ))}
     </div>
+  )
+}
+
+/** The invitation PDF of an invited, pending or open registration: the download dialog (pending, then a download button). */
+function InvitationDownload({ e }: { e: GuestEntry }) {
+  const [open, setOpen] = useState(false)
+  if (!e.tokens?.downloadLinkInvitation) return null
+  return (
+    <>
+      <Button variant="secondary" class="guest-btn" onClick={() => setOpen(true)}>
+        {t('guestPortal.invitationPdf')}
+      </Button>
+      {open && (
+        <Suspense fallback={null}>
+          <DownloadDialog title={t('guestPortal.invitationPdf')} prepare={() => post<{ downloadLink: string }>(`/proxy/api/guest/${e.id}/prepareDownloadInvitation`, {})} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
   )
 }
 
@@ -351,6 +370,7 @@ export function PendingOptions({ e, reload }: { e: GuestEntry; reload(): Promise
       <div class="guest-card-actions">
         <Decision e={e} reload={reload} />
         <DetailsButtons e={e} reload={reload} />
+        <InvitationDownload e={e} />
         <LinkButton href={`/public/event/${e.event.id}`} variant="ghost" class="guest-btn">
           {t('guest.toEvent')}
         </LinkButton>
@@ -376,6 +396,7 @@ export function OtherOptions({ e, reload }: { e: GuestEntry; reload(): Promise<v
             {t('guestPortal.sendInvitation')}
           </Button>
         )}
+        <InvitationDownload e={e} />
         <LinkButton href={`/public/event/${e.event.id}`} variant="ghost" class="guest-btn">
           {t('guest.toEvent')}
         </LinkButton>

@@ -172,13 +172,16 @@ export function SelfCheckin({ params }: { params: { token: string } }) {
             {view.redirectUrl && ` ${t('selfCheckin.redirecting')}`}
           </Alert>
           <div class="selfcheckin-actions">
-            <Button onClick={() => setDone(null)}>{t('selfCheckin.checkinMore')}</Button>
+            {/* with everyone in there is nobody left to check in: closing is the main action then */}
+            <Button variant={allIn ? 'secondary' : 'primary'} onClick={() => setDone(null)}>
+              {t('selfCheckin.checkinMore')}
+            </Button>
             {nameTags && (
               <a class="btn btn-secondary" href={nameTags}>
                 {t('selfCheckin.nameTags')}
               </a>
             )}
-            <Button variant="secondary" onClick={() => setClosed(true)}>
+            <Button variant={allIn ? 'primary' : 'secondary'} onClick={() => setClosed(true)}>
               {t('selfCheckin.close')}
             </Button>
           </div>

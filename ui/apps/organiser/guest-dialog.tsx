@@ -1,5 +1,6 @@
 // Add or edit one guest with escort persons; status actions (approve, decline, invite, re-invite,
 // delete, restore), VIP, and what happened so far (ticket code, agreements, presence periods).
+import { Suspense, lazy } from 'preact/compat'
 import { useState } from 'preact/hooks'
 import { useFieldArray, useForm } from 'react-hook-form'
 import { formatDateTime } from '../../../server/i18n/format'
@@ -17,6 +18,10 @@ import { Alert, Badge, Button, CancelSave, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker, StatusBadge, usePermission } from './common'
 import type { EventFull } from './event-model'
+
+const DownloadDialog = lazy(() => import('../../components/download-dialog').then((m) => ({ default: m.DownloadDialog })))
+/** Registrations that have an invitation PDF (documents/tokens.ts INVITATION_STATUSES). */
+const WITH_INVITATION = ['INVITED', 'PENDING', 'OPEN', 'ADDED', 'CONFIRMED', 'APPEARED']
 
 export interface GuestDetail extends Contact {
   id: number
@@ -111,6 +116,7 @@ function Actions({ event, guest, onChanged }: { event: EventFull; guest: GuestDe
   const [busy, setBusy] = useState(false)
   const [reason, setReason] = useState('')
   const [reserve, setReserve] = useState(false)
+  const [printing, setPrinting] = useState(false)
   const canManage = usePermission('EVENT.GUEST.MANAGE')
   const canInvite = usePermission('EVENT.INVITE')
   const run = async (action: string, body: Record<string, unknown>, done: string) => {
@@ -170,7 +176,18 @@ function Actions({ event, guest, onChanged }: { event: EventFull; guest: GuestDe
             {t('guests.action.restore')}
           </Button>
         )}
+        {/* the invitation as PDF, to print or send by post (the download dialog) */}
+        {WITH_INVITATION.includes(guest.status) && (
+          <Button variant="secondary" onClick={() => setPrinting(true)}>
+            {t('guestPortal.invitationPdf')}
+          </Button>
+        )}
       </div>
+      {printing && (
+        <Suspense fallback={null}>
+          <DownloadDialog title={t('guestPortal.invitationPdf')} prepare={() => post<{ downloadLink: string }>(`/proxy/api/guest/${guest.id}/prepareDownloadInvitation`, {})} onClose={() => setPrinting(false)} />
+        </Suspense>
+      )}
       {canInvite && may('invite') && guest.email && (
         <label class="inline-check">
           <input type="checkbox" checked={reserve} onChange={(e) => setReserve((e.target as HTMLInputElement).checked)} />

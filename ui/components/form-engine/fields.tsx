@@ -199,7 +199,13 @@ export function SelectInput({ c, value, onChange, onBlur, options, placeholder =
   )
 }
 
-export const salutationOptions = () => SALUTATIONS.map((s) => ({ value: s, label: s }))
+/** The stored value stays German ("Frau"); other languages show their word (German needs no text in the bundle). */
+const salutationLabel = (s: string) => {
+  const k = `salutationOption.${s}`
+  const x = t(k)
+  return x === k ? s : x
+}
+export const salutationOptions = () => SALUTATIONS.map((s) => ({ value: s, label: salutationLabel(s) }))
 export const genderOptions = () => GENDERS.map((g) => ({ value: g, label: t(`gender.${g}`) }))
 export const covidOptions = (disabled: readonly string[]) => COVID_STATES.filter((s) => !disabled.includes(s)).map((s) => ({ value: s, label: t(`covidState.${s}`) }))
 

@@ -15,6 +15,7 @@ import { renderInvoicePdf } from '../../invoices/pdf'
 import { snapshotOf } from '../../invoices/service'
 import { renderFacturX, renderXml } from '../../invoices/xml'
 import type { MailAttachment } from '../../mail/mail.table'
+import { mailGreeting } from '../../mail/greeting'
 import { enqueueMail, enqueueTemplateMail } from '../../mail/outbox'
 import { renderMail } from '../../mail/render'
 import { MailSubjectGone, registerMailTemplate } from '../../mail/templates'
@@ -72,13 +73,19 @@ async function renderOrderMail(ctx: AppContext, db: Db, order: TicketOrderRow, k
   const url = `${ctx.config.baseUrl}/pay/${order.public_id}`
   const m = renderMail({
     subject: t(lang, `ticketing.mail.${kind}.subject`, params),
-    greeting: t(lang, 'ticketing.mail.greeting', { name: order.full_name ?? '' }),
+    greeting: await orderGreeting(db, order),
     paragraphs,
     button: { label: t(lang, 'ticketing.mail.button'), url },
     after: [t(lang, 'mail.linkFallback', { url })],
     accentColor: event.primary_color,
   })
   return { ...m, attachments }
+}
+
+/** The buyer greeted as the registration names them (salutation, title, names), else by the order's name. */
+export async function orderGreeting(db: Db, order: Pick<TicketOrderRow, 'visitor_id' | 'language' | 'full_name'>): Promise<string> {
+  const v = order.visitor_id == null ? undefined : await db.selectFrom('event_visitor').select(['salutation', 'title', 'first_name', 'last_name']).where('id', '=', order.visitor_id).executeTakeFirst()
+  return mailGreeting(order.language, v ? { salutation: v.salutation, title: v.title, firstName: v.first_name, lastName: v.last_name } : { firstName: order.full_name })
 }
 
 const base64 = (b: Uint8Array | string) => Buffer.from(b).toString('base64')

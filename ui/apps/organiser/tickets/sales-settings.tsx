@@ -116,6 +116,7 @@ function SellerCard() {
             {errors[k] && <small class="field-error">{fieldMessage(errors[k])}</small>}
           </label>
         ))}
+        <p class="muted tickets-form-note">{t('sales.legalShared')}</p>
         <label>
           {t('ticketing.sales.paymentTermsDays')}
           <input inputMode="numeric" value={String(v.paymentTermsDays)} onInput={(e) => setV({ ...v, paymentTermsDays: Number((e.target as HTMLInputElement).value) || 0 })} />
