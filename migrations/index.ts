@@ -26,14 +26,14 @@ import * as m2511_640 from './2026-11-25-640_agency_logo'
 import * as m2511_650 from './2026-11-25-650_chair_hold_index'
 import * as m2611_700 from './2026-11-26-700_setup_generation'
 import * as m2711_710 from './2026-11-27-710_refund_status'
-import * as m2811_900 from './2026-11-28-900_audit_log'
 import * as m2811_100 from './2026-11-28-100_invoice_tickets'
 import * as m2811_200 from './2026-11-28-200_escort_rules'
+import * as m2811_300 from './2026-11-28-300_payment_event_per_method'
 import * as m2811_400 from './2026-11-28-400_address_holds'
 import * as m2811_410 from './2026-11-28-410_upload_pool'
 import * as m2811_420 from './2026-11-28-420_feedback_agency'
-import * as m2811_300 from './2026-11-28-300_payment_event_per_method'
 import * as m2811_720 from './2026-11-28-720_imprint_one_place'
+import * as m2811_900 from './2026-11-28-900_audit_log'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -61,12 +61,12 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-650_chair_hold_index': m2511_650,
   '2026-11-26-700_setup_generation': m2611_700,
   '2026-11-27-710_refund_status': m2711_710,
-  '2026-11-28-900_audit_log': m2811_900,
   '2026-11-28-100_invoice_tickets': m2811_100,
   '2026-11-28-200_escort_rules': m2811_200,
+  '2026-11-28-300_payment_event_per_method': m2811_300,
   '2026-11-28-400_address_holds': m2811_400,
   '2026-11-28-410_upload_pool': m2811_410,
   '2026-11-28-420_feedback_agency': m2811_420,
-  '2026-11-28-300_payment_event_per_method': m2811_300,
   '2026-11-28-720_imprint_one_place': m2811_720,
+  '2026-11-28-900_audit_log': m2811_900,
 }

@@ -118,9 +118,10 @@ test('under steady writes the WAL starts over instead of growing without bound',
   expect(rounds).toBeGreaterThan(5)
   // it started over again and again (12–17 times here; without the restart twice, at the start)
   expect(salts.size).toBeGreaterThan(3)
-  // without the restart the WAL holds everything written (1.45 × `total` here); the file keeps its
-  // peak size, 13–60 % of `total` here and two thirds on a loaded CI machine (checkpoints wait their turn)
-  expect(wal).toBeLessThan(total * 0.9)
+  // The file's size is only printed: it keeps its peak, which depends on how long checkpoints waited
+  // their turn (13–60 % of `total` on a quiet machine, 123 % with eight test runs on two cores, 145 %
+  // without any restart), so it cannot tell a restart from a busy machine; the salts above can.
+  console.log(`WAL file ${Math.round(wal / 1e6)} MB after ${Math.round(total / 1e6)} MB written, ${salts.size - 1} restarts`)
   await h.close()
 })
 

@@ -65,6 +65,29 @@ forEachDialect('audit log', (h) => {
     expect(failed[0]).toMatchObject({ actorEmail: admin.email, actionLabel: 'Anmeldung fehlgeschlagen' })
   })
 
+  test('a guest declined, a form field changed, the imprint saved, a guest checked out at the desk', async () => {
+    const added = await admin.post(`/proxy/api/events/${eventId}/visitors`, { firstName: 'Greta', lastName: 'Gast', email: 'greta@example.org', status: 'CONFIRMED' })
+    expect(added.status).toBe(201)
+    const vid = added.body.id
+    expect((await admin.post(`/proxy/api/events/${eventId}/checkin`, { visitorId: vid, checkinGuests: [0] })).status).toBe(200)
+    expect((await admin.post(`/proxy/api/events/${eventId}/checkin`, { visitorId: vid, checkoutGuests: [0], note: 'versehentlich eingecheckt' })).status).toBe(200)
+    const other = (await admin.post(`/proxy/api/events/${eventId}/visitors`, { firstName: 'Greta', lastName: 'Gast', email: 'greta2@example.org', status: 'CONFIRMED' })).body.id
+    expect((await admin.post(`/proxy/api/events/${eventId}/visitors/${other}/decline`, { reason: 'Doppelt angemeldet' })).status).toBe(200)
+    const fields = (await admin.get(`/proxy/api/events/${eventId}/fields`)).body
+    const company = ((fields.fields ?? fields) as Array<{ id: number; defaultField: string | null; appearance: string }>).find((f) => f.defaultField === 'COMPANY')!
+    expect((await admin.put(`/proxy/api/events/${eventId}/fields/${company.id}`, { ...company, appearance: 'REQUIRED' })).status).toBe(200)
+    expect((await admin.put('/proxy/api/agency/imprint', { imprintUrl: 'https://agentur.example.org/impressum' })).status).toBe(200)
+    const items = (await admin.get(`/proxy/api/agency/audit?size=200`)).body.items
+    const byAction = (a: string) => items.filter((i: any) => i.action === a)
+    expect(byAction('checkin.correct')).toHaveLength(1)
+    expect(byAction('checkin.correct')[0]).toMatchObject({ eventId, detail: { checkout: [0], note: 'versehentlich eingecheckt' } })
+    expect(byAction('guest.status')[0]).toMatchObject({ entityId: String(other), changes: { status: ['CONFIRMED', 'DECLINED'] }, detail: { action: 'decline', guest: 'Greta Gast', reason: 'Doppelt angemeldet' } })
+    expect(byAction('form.change')[0]).toMatchObject({ entityId: String(company.id), changes: { appearance: [company.appearance, 'REQUIRED'] }, detail: { op: 'update' } })
+    expect(byAction('settings.change')[0]).toMatchObject({ entityType: 'imprint', changes: { imprintUrl: [null, 'https://agentur.example.org/impressum'] } })
+    // a check-in is the desk's everyday work: not in the log
+    expect(items.some((i: any) => i.action === 'checkin.correct' && !i.detail.checkout)).toBe(false)
+  })
+
   test('filters: who, what, event, time; the CSV of a selection; exporting is recorded', async () => {
     expect((await admin.get(`/proxy/api/agency/audit?actor=${encodeURIComponent(admin.email.slice(0, 8).toUpperCase())}`)).body.total).toBeGreaterThan(3)
     expect((await admin.get('/proxy/api/agency/audit?actor=nobody-like-this')).body.total).toBe(0)

@@ -31,6 +31,15 @@ export const AUDIT_ACTIONS = {
   'guests.import': 'Gäste importiert',
   'invitations.send': 'Einladungen versandt',
   'audit.export': 'Protokoll exportiert',
+  'guest.status': 'Gaststatus geändert',
+  'order.markPaid': 'Als bezahlt markiert',
+  'order.undoPaid': 'Zahlung zurückgenommen',
+  'order.cancel': 'Bestellung storniert',
+  'order.refund': 'Bestellung erstattet',
+  'order.refund.online': 'Über Zahlungsdienst erstattet',
+  'checkin.correct': 'Am Einlass ausgecheckt',
+  'form.change': 'Formular geändert',
+  'settings.change': 'Einstellungen geändert',
 } as const
 export type AuditAction = keyof typeof AUDIT_ACTIONS
 
@@ -89,6 +98,13 @@ export async function audit(ctx: AppContext, db: Db, e: AuditEntry): Promise<voi
       detail: e.detail ? toJson(e.detail) : null,
     })
     .execute()
+}
+
+/** A setting saved by an organiser: what changed in it (before/after), nothing when nothing did. */
+export async function auditSettings(ctx: AppContext, actor: AuditActor & { account: { agency_id: number } }, what: string, before: object | null, after: object | null, eventId: number | null = null) {
+  const changes = changesOf((before ?? {}) as Record<string, unknown>, (after ?? {}) as Record<string, unknown>)
+  if (!changes && before && after) return
+  await audit(ctx, ctx.db, { agencyId: actor.account.agency_id, actor, action: 'settings.change', entityType: what, eventId, changes, detail: { settings: what, ...(before ? {} : { created: true }), ...(after ? {} : { deleted: true }) } })
 }
 
 export interface AuditQuery {

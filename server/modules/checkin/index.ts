@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import QRCode from 'qrcode'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
+import { audit } from '../audit/service'
 import { AppError, notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
@@ -41,7 +42,12 @@ export function checkinRoutes(ctx: AppContext) {
         const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
         const event = await eventOfAgency(ctx, actor, c.params.id)
         if (event.status === 'DELETED') throw notFound()
-        return performCheckin(ctx, event, actor.account.id, c.body)
+        const result = await performCheckin(ctx, event, actor.account.id, c.body)
+        // a check-out at the desk is how a wrong check-in is put right: recorded (check-ins are not,
+        // they are the desk's everyday work and the hot path)
+        const out = c.body.checkoutGuests
+        if (out === 'ALL' || out.length) await audit(ctx, ctx.db, { agencyId: event.agency_id, actor, action: 'checkin.correct', entityType: 'registration', entityId: c.body.visitorId ?? null, eventId: event.id, detail: { checkout: out, ...(c.body.code ? { code: c.body.code.slice(0, 12) } : {}), ...(c.body.note ? { note: c.body.note } : {}) } })
+        return result
       },
       { params: EventParams, body: CheckinInput, detail: { tags: ['checkin'], summary: 'Check persons of a registration in and/or out (idempotent with nonce)' } },
     )

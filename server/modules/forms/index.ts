@@ -3,6 +3,9 @@ import { Elysia } from 'elysia'
 import { effectiveAgreements } from '../agreements/repository'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
+import { audit, changesOf } from '../audit/service'
+import type { AccountActor } from '../identity/auth'
+import type { EventRow } from '../events/events.table'
 import { bool } from '../../db/types'
 import { notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
@@ -12,7 +15,7 @@ import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
 import { FieldInput, FieldOrderInput, FormSettingsInput } from './model'
 import { copyEventForm } from './copy'
-import { builderFields, createField, deleteField, isPaidEvent, liveDefinitions, reorderFields, updateField, updateFormSettings } from './service'
+import { builderFields, createField, deleteField, formDefinitions, isPaidEvent, liveDefinitions, reorderFields, updateField, updateFormSettings } from './service'
 
 // A copied event (or one made from a preset) starts with the same registration form, places empty.
 onEventCopied.push((ctx, trx, from, to) => copyEventForm(trx, from.id, to.id, ctx.clock.now()))
@@ -36,7 +39,10 @@ export function formRoutes(ctx: AppContext) {
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
         c.set.status = 201
-        return createField(ctx, await eventOfAgency(ctx, actor, c.params.id), c.body)
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        const field = await createField(ctx, event, c.body)
+        await auditForm(ctx, actor, event, 'create', field.id, null, field)
+        return field
       },
       { params: EventParams, body: FieldInput, detail: { tags, summary: 'Add a field to the end of the form' } },
     )
@@ -44,7 +50,10 @@ export function formRoutes(ctx: AppContext) {
       '/proxy/api/events/:id/fields/order',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        return { fields: await reorderFields(ctx, await eventOfAgency(ctx, actor, c.params.id), c.body.ids) }
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        const fields = await reorderFields(ctx, event, c.body.ids)
+        await auditForm(ctx, actor, event, 'reorder', null, null, null, { order: c.body.ids })
+        return { fields }
       },
       { params: EventParams, body: FieldOrderInput, detail: { tags, summary: 'Put the form\'s fields in this order (every field id once)' } },
     )
@@ -52,7 +61,11 @@ export function formRoutes(ctx: AppContext) {
       '/proxy/api/events/:id/fields/:fieldId',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        return updateField(ctx, await eventOfAgency(ctx, actor, c.params.id), c.params.fieldId, c.body)
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        const before = (await formDefinitions(ctx.db, event)).find((f) => f.id === c.params.fieldId) ?? null
+        const field = await updateField(ctx, event, c.params.fieldId, c.body)
+        await auditForm(ctx, actor, event, 'update', field.id, before, field)
+        return field
       },
       { params: FieldParams, body: FieldInput, detail: { tags, summary: 'Replace a field (its defined values and timeslots are matched by id)' } },
     )
@@ -60,7 +73,10 @@ export function formRoutes(ctx: AppContext) {
       '/proxy/api/events/:id/fields/:fieldId',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        await deleteField(ctx, await eventOfAgency(ctx, actor, c.params.id), c.params.fieldId)
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        const before = (await formDefinitions(ctx.db, event)).find((f) => f.id === c.params.fieldId) ?? null
+        await deleteField(ctx, event, c.params.fieldId)
+        await auditForm(ctx, actor, event, 'delete', c.params.fieldId, before, null)
         return { deleted: true }
       },
       { params: FieldParams, detail: { tags, summary: 'Remove a field (not the default form\'s, not while guests hold its places)' } },
@@ -69,7 +85,10 @@ export function formRoutes(ctx: AppContext) {
       '/proxy/api/events/:id/form-settings',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        return updateFormSettings(ctx, await eventOfAgency(ctx, actor, c.params.id), c.body)
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        const saved = await updateFormSettings(ctx, event, c.body)
+        await auditForm(ctx, actor, event, 'settings', null, null, null, { ...c.body })
+        return saved
       },
       { params: EventParams, body: FormSettingsInput, detail: { tags, summary: 'Registration settings of the form: waiting list when full' } },
     )
@@ -90,4 +109,19 @@ export function formRoutes(ctx: AppContext) {
       },
       { params: EventParams, detail: { tags, summary: 'The registration form of a public event with free places per defined value and timeslot' } },
     )
+}
+
+/** a form change for the audit log: the field's properties before and after (create: after only) */
+function auditForm(ctx: AppContext, actor: AccountActor, event: EventRow, op: string, fieldId: number | null, before: object | null, after: object | null, extra: Record<string, unknown> = {}) {
+  const name = ((after ?? before) as { displayName?: string } | null)?.displayName ?? null
+  return audit(ctx, ctx.db, {
+    agencyId: event.agency_id,
+    actor,
+    action: 'form.change',
+    entityType: 'field',
+    entityId: fieldId,
+    eventId: event.id,
+    changes: changesOf((before ?? {}) as Record<string, unknown>, (after ?? {}) as Record<string, unknown>, ['displayName', 'type', 'appearance', 'defaultField', 'conditions', 'values', 'timeslots', 'maxPerGuest', 'description']),
+    detail: { op, ...(name ? { field: name } : {}), ...extra },
+  })
 }

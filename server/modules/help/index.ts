@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
+import { auditSettings } from '../audit/service'
 import { clientIp } from '../../http/client-address'
 import { idParam } from '../../shared/validation'
 import { currentGuest, requireOrganiser } from '../identity/auth'
@@ -66,7 +67,10 @@ export function helpRoutes(ctx: AppContext) {
       '/proxy/api/agency/imprint',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
-        return saveImprint(ctx.db, actor.account.agency_id, c.body)
+        const before = await imprintOf(ctx.db, actor.account.agency_id)
+        const saved = await saveImprint(ctx.db, actor.account.agency_id, c.body)
+        await auditSettings(ctx, actor, 'imprint', before, saved)
+        return saved
       },
       { body: ImprintInput, detail: { tags: ['help'], summary: 'Change the imprint and privacy notice (text is sanitised rich text; URLs http(s))' } },
     )

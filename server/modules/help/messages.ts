@@ -100,7 +100,7 @@ export const de = {
   'support.mail.dialog': 'Dialog',
   'support.mail.language': 'Sprache',
   'support.mail.lang.de': 'Deutsch',
-  'support.mail.lang.de-du': 'Deutsch (Du)',
+  'support.mail.lang.de-du': 'Deutsch, persönliche Anrede',
   'support.mail.lang.en': 'Englisch',
   'help.about': 'Betrifft',
   'help.about.other': 'Keine bestimmte Veranstaltung',

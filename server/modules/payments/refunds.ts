@@ -8,6 +8,7 @@
 // the recorded refunds reach the paid amount the order ends: REFUNDED (902), tickets back, mail.
 import { sql } from 'kysely'
 import type { AppContext } from '../../context'
+import { audit } from '../audit/service'
 import type { Db } from '../../db/database'
 import { isoNow } from '../../db/types'
 import { t } from '../../i18n/catalogue'
@@ -207,6 +208,7 @@ export async function refundPayment(ctx: AppContext, actor: AccountActor, event:
   if (order.status !== 'PAID' && !(paid && paid.attempt.refunded_amount < paid.attempt.amount && (await failedCount(ctx.db, paid.attempt.id)) > 0)) throw new AppError(409, 'ORDER_NOT_PAID')
   if (!paid) throw new AppError(409, 'REFUND_NOT_ONLINE')
   await refundThroughProvider(ctx, order as TicketOrderRow, paid, input.amount ?? null, { accountId: actor.account.id, reason: 'ORGANISER' })
+  await audit(ctx, ctx.db, { agencyId: event.agency_id, actor, action: 'order.refund.online', entityType: 'order', entityId: order.number, eventId: event.id, detail: { amount: input.amount ?? paid.attempt.amount - paid.attempt.refunded_amount, provider: paid.attempt.provider } })
   return { ...(await orderDetail(ctx, event, order.id)), refunds: await refundsOf(ctx, order.id) }
 }
 

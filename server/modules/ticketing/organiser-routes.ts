@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
+import { auditSettings } from '../audit/service'
 import { idParam } from '../../shared/validation'
 import { requireOrganiser } from '../identity/auth'
 import { organiserEvent } from './route-access'
@@ -99,9 +100,12 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .put(
       '/proxy/api/events/:id/paymentMethods',
       async (c) => {
-        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
+        const { actor, event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
+        const before = (await eventPaymentMethods(ctx.db, e)).map((m) => m.id)
         await setEventPaymentMethods(ctx, e, c.body.ids)
-        return (await eventPaymentMethods(ctx.db, e)).map(paymentMethodDto)
+        const after = await eventPaymentMethods(ctx.db, e)
+        await auditSettings(ctx, actor, 'eventPaymentMethods', { methods: before }, { methods: after.map((m) => m.id) }, e.id)
+        return after.map(paymentMethodDto)
       },
       { params: ev, body: EventPaymentMethodsInput, detail: { tags, summary: 'Enable payment methods of the agency for an event' } },
     )
@@ -116,8 +120,9 @@ export function ticketingSetupRoutes(ctx: AppContext) {
     .put(
       '/proxy/api/events/:id/ticketSettings',
       async (c) => {
-        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
+        const { actor, event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
         await ctx.db.updateTable('event').set({ invoice_tickets: c.body.invoiceTickets }).where('id', '=', e.id).execute()
+        await auditSettings(ctx, actor, 'ticketSettings', { invoiceTickets: e.invoice_tickets }, { invoiceTickets: c.body.invoiceTickets }, e.id)
         return { invoiceTickets: c.body.invoiceTickets }
       },
       { params: ev, body: TicketSettingsInput, detail: { tags, summary: "Change the event's ticketing settings" } },
@@ -135,7 +140,9 @@ export function ticketingSetupRoutes(ctx: AppContext) {
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
         c.set.status = 201
-        return paymentMethodDto(await createPaymentMethod(ctx, actor.account.agency_id, c.body))
+        const created = paymentMethodDto(await createPaymentMethod(ctx, actor.account.agency_id, c.body))
+        await auditSettings(ctx, actor, 'paymentMethod', null, created)
+        return created
       },
       { body: PaymentMethodInput, detail: { tags, summary: 'Create a payment method (TRANSFER: IBAN and BIC checked)' } },
     )
@@ -143,7 +150,10 @@ export function ticketingSetupRoutes(ctx: AppContext) {
       '/proxy/api/agency/paymentMethods/:pid',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
-        return paymentMethodDto(await updatePaymentMethod(ctx, actor.account.agency_id, c.params.pid, c.body))
+        const before = (await listPaymentMethods(ctx.db, actor.account.agency_id)).find((m) => m.id === c.params.pid)
+        const updated = paymentMethodDto(await updatePaymentMethod(ctx, actor.account.agency_id, c.params.pid, c.body))
+        await auditSettings(ctx, actor, 'paymentMethod', before ? paymentMethodDto(before) : null, updated)
+        return updated
       },
       { params: sub, body: PaymentMethodInput, detail: { tags, summary: 'Change a payment method' } },
     )
@@ -151,7 +161,9 @@ export function ticketingSetupRoutes(ctx: AppContext) {
       '/proxy/api/agency/paymentMethods/:pid',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        const before = (await listPaymentMethods(ctx.db, actor.account.agency_id)).find((m) => m.id === c.params.pid)
         await deletePaymentMethod(ctx, actor.account.agency_id, c.params.pid)
+        await auditSettings(ctx, actor, 'paymentMethod', before ? paymentMethodDto(before) : { id: c.params.pid }, null)
         return { deleted: true }
       },
       { params: sub, detail: { tags, summary: 'Delete a payment method' } },
@@ -168,7 +180,10 @@ export function ticketingSetupRoutes(ctx: AppContext) {
       '/proxy/api/agency/sellerSettings',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
-        return saveSellerSettings(ctx, actor.account.agency_id, c.body)
+        const before = await sellerSettings(ctx.db, actor.account.agency_id)
+        const saved = await saveSellerSettings(ctx, actor.account.agency_id, c.body)
+        await auditSettings(ctx, actor, 'sellerSettings', before, saved)
+        return saved
       },
       { body: SellerSettingsInput, detail: { tags, summary: 'Save the seller and invoice settings' } },
     )

@@ -1,6 +1,7 @@
 // Guest list use cases. Every change of places goes through takeSeats/releaseSeats and seats_held in
 // the transaction that changes the status, so event.seats_taken always equals the sum of seats_held.
 import type { AppContext } from '../../context'
+import { audit } from '../audit/service'
 import type { Db } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
@@ -220,7 +221,11 @@ export async function changeStatus(ctx: AppContext, actor: AccountActor, eventId
     if (event.status === 'DELETED') throw notFound()
     const v = await visitorOfEvent(ctx.db, event, visitorId)
     if (!ACTION_FROM[action].includes(v.status)) throw new AppError(409, 'STATUS_TRANSITION_NOT_ALLOWED', { params: { status: v.status } })
-    const row = await cancelOrderWithRegistration(ctx, actor, event, visitorId, action, async (trx) => applyAction(ctx, trx, event, await visitorOfEvent(trx, event, visitorId), action, opts))
+    const row = await cancelOrderWithRegistration(ctx, actor, event, visitorId, action, async (trx) => {
+      const changed = await applyAction(ctx, trx, event, await visitorOfEvent(trx, event, visitorId), action, opts)
+      await auditStatus(ctx, trx, actor, event, v, changed, action, opts.reason)
+      return changed
+    })
     if (row) {
       ctx.notifyMail()
       return row
@@ -230,10 +235,26 @@ export async function changeStatus(ctx: AppContext, actor: AccountActor, eventId
     const event = await eventOfAgency(ctx, actor, eventId, trx)
     if (event.status === 'DELETED') throw notFound()
     const v = await visitorOfEvent(trx, event, visitorId)
-    return applyAction(ctx, trx, event, v, action, opts)
+    const changed = await applyAction(ctx, trx, event, v, action, opts)
+    await auditStatus(ctx, trx, actor, event, v, changed, action, opts.reason)
+    return changed
   })
   ctx.notifyMail()
   return row
+}
+
+/** a guest's status changed by the organiser, for the audit log (who, which guest, from → to) */
+function auditStatus(ctx: AppContext, trx: Db, actor: AccountActor, event: EventRow, before: EventVisitorRow, after: EventVisitorRow, action: VisitorAction, reason?: string | null) {
+  return audit(ctx, trx, {
+    agencyId: event.agency_id,
+    actor,
+    action: 'guest.status',
+    entityType: 'registration',
+    entityId: before.id,
+    eventId: event.id,
+    changes: before.status === after.status ? null : { status: [before.status, after.status] },
+    detail: { action, guest: [before.first_name, before.last_name].filter(Boolean).join(' ') || null, ...(reason ? { reason } : {}) },
+  })
 }
 type ActionInputT = { reservePlace?: boolean; notify?: boolean; reason?: string | null }
 export type { ActionInput }

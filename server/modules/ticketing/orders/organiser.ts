@@ -3,6 +3,7 @@
 // cancel (gives everything back), resend the mail, revenue per category (the CSV export: orders/csv.ts).
 import { SqliteAdapter, sql } from 'kysely'
 import type { AppContext } from '../../../context'
+import { audit } from '../../audit/service'
 import type { Db } from '../../../db/database'
 import { bool, fromJson, isoNow } from '../../../db/types'
 import { AppError, fieldError, notFound } from '../../../shared/errors'
@@ -156,6 +157,7 @@ export async function markPaid(ctx: AppContext, actor: AccountActor, event: Even
       .executeTakeFirst()
     if (!row) throw new AppError(409, 'ORDER_NOT_OPEN')
     await addHistory(trx, o.id, at, 'MARKED_PAID', actor.account.id, { amount: input.amount, paidAt: input.paidAt, from: o.status, fromStep: o.step })
+    await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.markPaid', entityType: 'order', entityId: o.number, eventId: event.id, changes: { status: [o.status, 'PAID'] }, detail: { amount: input.amount, paidAt: input.paidAt } })
     if (!wasSettled) await onOrderSettled(ctx, trx, row)
     await enqueueOrderMail(ctx, trx, row, 'paid')
   })
@@ -206,6 +208,7 @@ export async function undoPaid(ctx: AppContext, actor: AccountActor, event: Even
       .executeTakeFirst()
     if (!row) throw new AppError(409, 'MARK_PAID_UNDO_NOT_ALLOWED')
     await addHistory(trx, o.id, at, 'MARKED_PAID_UNDONE', actor.account.id, { amount: -(o.paid_amount ?? 0), paidAt: o.paid_at, to })
+    await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.undoPaid', entityType: 'order', entityId: o.number, eventId: event.id, changes: { status: ['PAID', to] }, detail: { amount: -(o.paid_amount ?? 0) } })
   })
   return orderDetail(ctx, event, orderId)
 }
@@ -265,6 +268,7 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, e
     await cancelOrderInvoice(ctx, trx, row)
     // a paid order cancelled offline: what was paid is recorded as given back (with the cancellation invoice)
     await addHistory(trx, row.id, at, 'CANCELED', actor?.account.id ?? null, { ...(row.paid_at ? { refundAmount: row.paid_amount } : {}), ...opts.history })
+    if (actor) await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.cancel', entityType: 'order', entityId: row.number, eventId: event.id, detail: { ...(row.paid_at ? { refundAmount: row.paid_amount } : {}), ...opts.history } })
     await enqueueOrderMail(ctx, trx, row, 'canceled')
     if (opts.inTransaction) await opts.inTransaction(trx)
   })
@@ -301,6 +305,7 @@ export async function refundOrder(ctx: AppContext, actor: AccountActor, event: E
     await releaseOrder(trx, row, at)
     await cancelOrderInvoice(ctx, trx, row)
     await addHistory(trx, row.id, at, 'REFUNDED', actor.account.id, { amount: row.paid_amount })
+    await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.refund', entityType: 'order', entityId: row.number, eventId: event.id, changes: { status: ['PAID', 'REFUNDED'] }, detail: { amount: row.paid_amount, offline: true } })
     await enqueueOrderMail(ctx, trx, row, 'refunded')
   })
   ctx.notifyMail()
