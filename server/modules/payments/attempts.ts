@@ -166,7 +166,8 @@ export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, 
     if (Number(flip.numUpdatedRows) !== 1) return false
     const failed = await trx
       .updateTable('ticket_order')
-      .set({ status: 'CANCELED', step: remote.status === 'expired' ? STEP.EXPIRED : STEP.FAILED, updated_at: at })
+      // the guest cancelled at the provider: PAYMENT_CANCELED (900), continued like a failure (ticketing/orders/guest.ts canContinue)
+      .set({ status: 'CANCELED', step: remote.status === 'expired' ? STEP.EXPIRED : remote.status === 'canceled' ? STEP.CANCELED : STEP.FAILED, updated_at: at })
       .where('id', '=', order0.id)
       .where('status', '=', 'OPEN')
       .where('step', 'in', [STEP.EXTERNAL_SITE, STEP.PROCESSING, STEP.WAIT])
