@@ -119,7 +119,7 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   const notes: string[] = []
   const p = s.payment
   if (s.kind === 'CANCELLATION') notes.push(`Diese Stornorechnung hebt die Rechnung ${s.cancels?.number ?? ''} auf.`)
-  else if (s.totals.payableCents <= 0) notes.push(p.kind === 'COUPON' ? 'Der Betrag ist durch einen Gutschein vollständig beglichen.' : 'Der Betrag ist bezahlt. Vielen Dank!')
+  else if (s.totals.payableCents <= 0) notes.push(p.kind === 'COUPON' ? 'Der Betrag ist durch einen Gutschein vollständig beglichen.' : p.kind === 'LOCATION' ? 'Der Betrag wurde vor Ort bezahlt. Vielen Dank!' : 'Der Betrag ist bezahlt. Vielen Dank!')
   else if (p.kind === 'TRANSFER' || p.kind === 'INVOICE') {
     notes.push(`Bitte überweisen Sie ${money(s.totals.payableCents)}${s.dueDate ? ` bis zum ${ddmmyyyy(s.dueDate)}` : ''} an:`)
     notes.push(`Kontoinhaber: ${p.accountHolder}\nIBAN: ${p.iban}${p.bic ? `\nBIC: ${p.bic}` : ''}\nVerwendungszweck: ${p.reference}`)

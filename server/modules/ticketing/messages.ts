@@ -262,6 +262,16 @@ export const de = {
   'ticketing.pay.completeFields': 'Angaben ergänzen',
   'ticketing.mail.button': 'Zur Bestellung',
   'ticketing.mail.greeting': 'Guten Tag {name},',
+  'ticketing.mail.portal': "Ihre Tickets und Bestellungen finden Sie jederzeit in Ihrem Gästeportal: {url}",
+  'ticketing.mail.seats': "Ihre Plätze: {seats}",
+  'ticketing.pay.paymentCanceled': "Die Zahlung wurde abgebrochen. Sie können die Bestellung fortsetzen, solange die Tickets verfügbar sind.",
+  'ticketing.pay.unknownStep': "Diese Bestellung kann hier gerade nicht angezeigt werden. Bitte laden Sie die Seite neu.",
+  'ticketing.pay.reload': "Neu laden",
+  'ticketing.pay.hold': "Ihre Tickets sind noch {time} Minuten für Sie reserviert.",
+  'ticketing.pay.holdOver': "Die Reservierung Ihrer Tickets ist abgelaufen.",
+  'ticketing.pay.toLink': "Weiter",
+  'ticketing.pay.seatsTitle': "Plätze",
+  'ticketing.sales.currencyPrefix': "Währungszeichen vor dem Betrag (€ 12,50 statt 12,50 €)",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -303,6 +313,12 @@ export const deDu: Partial<Record<Keys, string>> = {
   'errors.ORDER_PAYMENT_REQUIRED': 'Bitte schließe zuerst deine Bestellung ab.',
   'errors.ORDER_AWAITS_PAYMENT': 'Diese Anmeldung wartet auf die Bezahlung ihrer Bestellung. Markiere die Bestellung als bezahlt oder storniere sie.',
   'ticketing.mail.greeting': 'Hallo {name},',
+  'ticketing.mail.portal': "Deine Tickets und Bestellungen findest du jederzeit in deinem Gästeportal: {url}",
+  'ticketing.mail.seats': "Deine Plätze: {seats}",
+  'ticketing.pay.paymentCanceled': "Die Zahlung wurde abgebrochen. Du kannst die Bestellung fortsetzen, solange die Tickets verfügbar sind.",
+  'ticketing.pay.unknownStep': "Diese Bestellung kann hier gerade nicht angezeigt werden. Bitte lade die Seite neu.",
+  'ticketing.pay.hold': "Deine Tickets sind noch {time} Minuten für dich reserviert.",
+  'ticketing.pay.holdOver': "Die Reservierung deiner Tickets ist abgelaufen.",
 }
 export const en: Record<Keys, string> = {
   'errors.ORDER_NOT_PAID': "Only paid orders can be refunded.",
@@ -567,4 +583,14 @@ export const en: Record<Keys, string> = {
   'ticketing.pay.completeFields': 'Complete details',
   'ticketing.mail.button': 'View order',
   'ticketing.mail.greeting': 'Hello {name},',
+  'ticketing.mail.portal': "Your tickets and orders are always in your guest portal: {url}",
+  'ticketing.mail.seats': "Your seats: {seats}",
+  'ticketing.pay.paymentCanceled': "The payment was cancelled. You can continue the order while the tickets are available.",
+  'ticketing.pay.unknownStep': "This order cannot be shown here right now. Please reload the page.",
+  'ticketing.pay.reload': "Reload",
+  'ticketing.pay.hold': "Your tickets are reserved for you for another {time} minutes.",
+  'ticketing.pay.holdOver': "The reservation of your tickets has run out.",
+  'ticketing.pay.toLink': "Continue",
+  'ticketing.pay.seatsTitle': "Seats",
+  'ticketing.sales.currencyPrefix': "Currency sign before the amount (€ 12.50 instead of 12.50 €)",
 }

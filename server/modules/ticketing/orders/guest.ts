@@ -21,6 +21,7 @@ import { isValidLeitwegId } from './leitweg'
 import { enqueueOrderMail, transferReference } from './mails'
 import { type MissingField, fillMissingFields, missingFieldsOf } from './missing-fields'
 import { reholdOrder } from './release'
+import { orderSeatLabels } from './seats'
 import { onOrderSettled } from './settle'
 import { NOT_PAYABLE, STEP, USER_STEPS, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
 
@@ -129,6 +130,12 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     logoPath: event.image_asset_id ? `/proxy/api/asset/${event.image_asset_id}?dimension=Regular_400` : null,
     eventLink: `${ctx.config.baseUrl}/public/event/${event.id}`,
     qrCode,
+    /** the chosen method's text for the guest (payment instructions): while something is to be paid, not once it is paid */
+    confirmationText: chosen && order.status !== 'PAID' && order.status !== 'REFUNDED' ? chosen.confirmation_text : null,
+    /** the seats of the order (area · row and number), issue 20 item 23 */
+    seats: await orderSeatLabels(ctx.db, order),
+    /** where the page goes once the order is finished and settled (§4 "redirects to the returned URL"): the organiser's link after registration */
+    redirectUrl: order.step === STEP.FINISHED ? event.external_confirmation_link : null,
     paymentMethods: methods.map(paymentMethodDto),
     requiredActions: state.requiredActions,
     missingFields: state.missingFields,
@@ -301,7 +308,8 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
         status: r.status,
         full_name: input.fullName ?? order.full_name,
         hold_until: null,
-        payment_due_at: r.status === 'OPEN' || r.status === 'CONFIRMED' ? isoNow(new Date(now.getTime() + seller.paymentTermsDays * 86400_000)) : null,
+        // a due date for money still to be sent (transfer, invoice); paying at the door has none (issue 20 item 22)
+        payment_due_at: (r.status === 'OPEN' || r.status === 'CONFIRMED') && method !== 'LOCATION' ? isoNow(new Date(now.getTime() + seller.paymentTermsDays * 86400_000)) : null,
         ...(r.status === 'PAID' ? { paid_amount: r.paidAmount ?? order.gross_price, paid_at: isoNow(now) } : {}),
       },
       history: `PAY_${method}`,
@@ -316,6 +324,8 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
       },
     }
   })
+  // a finished order goes where the organiser's link after registration points (§4), if set
+  if (o.step === STEP.FINISHED && !redirectUrl) redirectUrl = (await ctx.db.selectFrom('event').select('external_confirmation_link').where('id', '=', o.event_id).executeTakeFirst())?.external_confirmation_link ?? null
   return answer(ctx, o, { qrCode, redirectUrl })
 }
 

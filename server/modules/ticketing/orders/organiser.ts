@@ -15,7 +15,7 @@ import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
-import { cancelOrderInvoice } from './invoicing'
+import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
 import { enqueueOrderMail } from './mails'
 import { releaseOrder } from './release'
 import { onOrderSettled } from './settle'
@@ -141,6 +141,7 @@ export async function markPaid(ctx: AppContext, actor: AccountActor, event: Even
     if (!row) throw new AppError(409, 'ORDER_NOT_OPEN')
     await addHistory(trx, o.id, at, 'MARKED_PAID', actor.account.id, { amount: input.amount, paidAt: input.paidAt })
     if (!wasSettled) await onOrderSettled(ctx, trx, row)
+    else await issueLocationInvoice(ctx, trx, row)
     await enqueueOrderMail(ctx, trx, row, 'paid')
   })
   ctx.notifyMail()
