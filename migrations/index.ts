@@ -26,6 +26,7 @@ import * as m2511_640 from './2026-11-25-640_agency_logo'
 import * as m2511_650 from './2026-11-25-650_chair_hold_index'
 import * as m2611_700 from './2026-11-26-700_setup_generation'
 import * as m2711_710 from './2026-11-27-710_refund_status'
+import * as m2811_500 from './2026-11-28-500_currency_prefix'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-650_chair_hold_index': m2511_650,
   '2026-11-26-700_setup_generation': m2611_700,
   '2026-11-27-710_refund_status': m2711_710,
+  '2026-11-28-500_currency_prefix': m2811_500,
 }

@@ -1,7 +1,7 @@
 // The invoice as PDF (A4, pdf-lib with DejaVu Sans embedded so umlauts, € and CHF print in the
 // compiled binary too). It renders the snapshot only: the same numbers as the XML.
 import { type PDFFont, type PDFPage, rgb } from 'pdf-lib'
-import { formatMoney } from '../../i18n/format'
+import { formatPrice } from '../../i18n/format'
 import { newPdf, wrap } from '../../shared/pdf-kit'
 import { countryName } from '../forms/countries'
 import type { InvoiceSnapshot, TaxRate } from './snapshot'
@@ -23,7 +23,8 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   doc.setCreator('einlass')
   let page: PDFPage = doc.addPage(A4)
   let y = A4[1] - M
-  const money = (c: number) => formatMoney(c, s.currency)
+  // the amount as the agency writes it everywhere else: "35,00 €", or "€ 35,00" with its currency prefix
+  const money = (c: number) => formatPrice(c, s.currency, s.currencyPrefix ?? false)
   const text = (t: string, x: number, at: number, o: { size?: number; font?: PDFFont; color?: ReturnType<typeof rgb>; right?: boolean } = {}) => {
     const size = o.size ?? 9.5
     const font = o.font ?? regular

@@ -12,6 +12,7 @@ import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 import { enqueueTask } from '../tasks/runner'
 import { formatPrice } from '../ticketing/money'
+import { currencyPrefixOf } from '../ticketing/seller-settings'
 import { addHistory } from '../ticketing/orders/create'
 import { enqueueOrderMail } from '../ticketing/orders/mails'
 import { releaseOrder, reholdOrder } from '../ticketing/orders/release'
@@ -215,7 +216,7 @@ async function refundUnwanted(ctx: AppContext, attempt: PaymentAttemptRow, amoun
 
 async function tellLateRefund(ctx: AppContext, trx: Db, order: TicketOrderRow, amount: number) {
   const event = await trx.selectFrom('event').select(['display_name', 'primary_color']).where('id', '=', order.event_id).executeTakeFirst()
-  const params = { number: order.number, event: event?.display_name ?? '', total: formatPrice(amount, order.currency) }
+  const params = { number: order.number, event: event?.display_name ?? '', total: formatPrice(amount, order.currency, await currencyPrefixOf(trx, order.agency_id)) }
   const url = `${ctx.config.baseUrl}/pay/${order.public_id}`
   if (order.email) {
     const m = renderMail({ subject: t(order.language, 'payments.mail.lateRefunded.subject', params), greeting: t(order.language, 'ticketing.mail.greeting', { name: order.full_name ?? '' }), paragraphs: [t(order.language, 'payments.mail.lateRefunded.body', params)], button: { label: t(order.language, 'ticketing.mail.button'), url }, accentColor: event?.primary_color })

@@ -9,6 +9,7 @@ import { idParam } from '../../shared/validation'
 import { findEvent } from '../events/repository'
 import { listCategories } from './categories'
 import { formatPrice } from './money'
+import { currencyPrefixOf } from './seller-settings'
 import { AdditionalInformationsStep, BackStep, InvoiceAddressStep, PaymentPayStep, PaymentSelectionStep } from './model'
 import { orderState, proceedAdditionalInformations, proceedBack, proceedInvoiceAddress, proceedPaymentPay, proceedPaymentSelection, resetOrder, ticketInfo } from './orders/guest'
 
@@ -26,20 +27,21 @@ export function ticketOrderRoutes(ctx: AppContext) {
         const lang = c.query.language ?? 'de'
         const now = ctx.clock.now().toISOString()
         const free = e.max_visitors == null ? null : Math.max(0, e.max_visitors - e.seats_taken)
+        const prefix = await currencyPrefixOf(ctx.db, e.agency_id)
         const items = (await listCategories(ctx.db, e.id)).map((k) => {
           const left = k.quota == null ? free : Math.max(0, Math.min(k.quota - k.sold, free ?? Infinity))
           return {
             id: k.id,
             displayName: fromJson<Array<{ language: string; displayName: string }>>(k.translations, []).find((x) => x.language === lang)?.displayName ?? k.display_name,
             grossPrice: k.gross_price,
-            grossPriceText: formatPrice(k.gross_price, e.currency),
+            grossPriceText: formatPrice(k.gross_price, e.currency, prefix),
             available: left,
             minPerOrder: k.min_per_order,
             maxPerOrder: k.max_per_order,
             onSale: !((k.sale_from && k.sale_from > now) || (k.sale_until && k.sale_until < now)),
           }
         })
-        return { currency: e.currency, maxPerOrder: e.max_visitor_per_subscription, freePlaces: free, items }
+        return { currency: e.currency, currencyPrefix: prefix, maxPerOrder: e.max_visitor_per_subscription, freePlaces: free, items }
       },
       { params: z.object({ id: idParam() }), query: z.object({ language: z.string().max(10).optional() }), detail: { tags, summary: 'Ticket categories of a public paid event with what is left' } },
     )

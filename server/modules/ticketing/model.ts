@@ -108,6 +108,8 @@ export const SellerSettingsInput = z.object({
   useInvoiceXML: z.boolean().default(false),
   requireReferenceId: z.boolean().default(false),
   paymentTermsDays: z.number().int().min(0).max(365).default(14),
+  /** the currency sign before the amount ("€ 12,50"), spec §9 "optional currency prefix" */
+  currencyPrefix: z.boolean().default(false),
   imprintUrl: url(),
   privacyUrl: url(),
 })

@@ -23,6 +23,7 @@ export function sellerDto(agencyId: number, s: SellerSettingsRow | undefined) {
     useInvoiceXML: bool(s?.use_invoice_xml),
     requireReferenceId: bool(s?.require_reference_id),
     paymentTermsDays: s?.payment_terms_days ?? 14,
+    currencyPrefix: bool(s?.currency_prefix),
     imprintUrl: s?.imprint_url ?? null,
     privacyUrl: s?.privacy_url ?? null,
   }
@@ -50,6 +51,7 @@ export async function saveSellerSettings(ctx: AppContext, agencyId: number, inpu
     use_invoice_xml: input.useInvoiceXML,
     require_reference_id: input.requireReferenceId,
     payment_terms_days: input.paymentTermsDays,
+    currency_prefix: input.currencyPrefix,
     imprint_url: input.imprintUrl,
     privacy_url: input.privacyUrl,
     updated_at: isoNow(ctx.clock.now()),
@@ -60,4 +62,10 @@ export async function saveSellerSettings(ctx: AppContext, agencyId: number, inpu
     .onConflict((oc) => oc.column('agency_id').doUpdateSet(cols))
     .execute()
   return sellerSettings(ctx.db, agencyId)
+}
+
+/** The agency's money format: whether the currency sign stands before the amount (issue 20 item 16). */
+export async function currencyPrefixOf(db: Db, agencyId: number): Promise<boolean> {
+  const r = await db.selectFrom('seller_settings').select('currency_prefix').where('agency_id', '=', agencyId).executeTakeFirst()
+  return bool(r?.currency_prefix)
 }

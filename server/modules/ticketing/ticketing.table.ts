@@ -83,6 +83,8 @@ export interface SellerSettingsTable {
   payment_terms_days: Generated<number>
   imprint_url: string | null
   privacy_url: string | null
+  /** the currency sign before the amount ("€ 12,50"); else after it ("12,50 €") */
+  currency_prefix: GenBool
   updated_at: Generated<Timestamp>
 }
 export type SellerSettingsRow = Selectable<SellerSettingsTable>

@@ -105,7 +105,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
       displaySteps: displayNumber(order.step, state)?.of ?? null,
       status: order.status,
       grossPrice: order.gross_price,
-      grossPriceText: formatPrice(order.gross_price, order.currency),
+      grossPriceText: formatPrice(order.gross_price, order.currency, seller.currencyPrefix),
       currency: order.currency,
       tax: order.tax_price,
       discount: order.discount,
@@ -144,6 +144,8 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     locale: order.language,
     email: order.email,
     visitor: visitor ? { id: visitor.id, status: visitor.status, visitorCount: visitor.visitor_count, firstName: visitor.first_name, lastName: visitor.last_name } : null,
+    /** the agency's money format: the currency sign before the amount */
+    currencyPrefix: seller.currencyPrefix,
     useInvoiceXML: seller.useInvoiceXML,
     requireReferenceId: seller.requireReferenceId,
     userAccount: null,

@@ -52,6 +52,7 @@ export async function invoiceDraft(ctx: AppContext, trx: Db, order: TicketOrderR
     draft: {
       kind: 'INVOICE',
       currency: order.currency as SpecCurrency,
+      currencyPrefix: seller.currencyPrefix,
       issueDate: isoDate(now, event.timezone),
       dueDate: paid >= order.gross_price || order.payment_method === 'LOCATION' ? null : order.payment_due_at ? isoDate(new Date(order.payment_due_at), event.timezone) : null,
       deliveryDate: isoDate(new Date(event.start_date), event.timezone),

@@ -21,7 +21,7 @@ import { MailSubjectGone, registerMailTemplate } from '../../mail/templates'
 import { GUEST_ACCESS, issueAccessToken } from '../../identity/access-tokens'
 import { giroCodePng } from '../girocode'
 import { formatPrice } from '../money'
-import { sellerSettings } from '../seller-settings'
+import { currencyPrefixOf, sellerSettings } from '../seller-settings'
 import type { PaymentMethodRow, TicketOrderRow } from '../ticketing.table'
 import { orderSeatLabels } from './seats'
 
@@ -69,7 +69,7 @@ async function renderOrderMail(ctx: AppContext, db: Db, order: TicketOrderRow, k
   const event = await db.selectFrom('event').select(['display_name', 'primary_color', 'timezone']).where('id', '=', order.event_id).executeTakeFirst()
   if (!event) return null
   const lang = order.language
-  const total = formatPrice(order.gross_price, order.currency)
+  const total = formatPrice(order.gross_price, order.currency, await currencyPrefixOf(db, order.agency_id))
   const params = { number: order.number, event: event.display_name, total, until: order.hold_until ? formatDateTime(order.hold_until, event.timezone) : '' }
   const paragraphs = [t(lang, `ticketing.mail.${kind}.body`, params)]
   const attachments: MailAttachment[] = []

@@ -16,6 +16,7 @@ import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
 import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
+import { currencyPrefixOf } from '../seller-settings'
 import { enqueueOrderMail } from './mails'
 import { releaseOrder } from './release'
 import { onOrderSettled } from './settle'
@@ -40,7 +41,7 @@ function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: string)
   return q
 }
 
-export function orderListDto(o: TicketOrderRow, now: string) {
+export function orderListDto(o: TicketOrderRow, now: string, prefix = false) {
   return {
     id: o.id,
     number: o.number,
@@ -49,7 +50,7 @@ export function orderListDto(o: TicketOrderRow, now: string) {
     email: o.email,
     fullName: o.full_name,
     grossPrice: o.gross_price,
-    grossPriceText: formatPrice(o.gross_price, o.currency),
+    grossPriceText: formatPrice(o.gross_price, o.currency, prefix),
     currency: o.currency,
     paymentMethod: o.payment_method,
     paidAmount: o.paid_amount,
@@ -92,7 +93,8 @@ export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSea
     filtered(ctx.db, event.id, s, now).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ])
   const owed = await refundsOwed(ctx.db, rows.map((o) => o.id))
-  return { items: rows.map((o) => ({ ...orderListDto(o, now), refundOwed: owed.get(o.id) ?? 0 })), total: Number(total.n), page: s.page, perPage: s.perPage }
+  const prefix = await currencyPrefixOf(ctx.db, event.agency_id)
+  return { items: rows.map((o) => ({ ...orderListDto(o, now, prefix), refundOwed: owed.get(o.id) ?? 0 })), total: Number(total.n), page: s.page, perPage: s.perPage, currencyPrefix: prefix }
 }
 
 async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
@@ -110,7 +112,7 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     refundsOwed(ctx.db, [o.id]),
   ])
   return {
-    ...orderListDto(o, isoNow(ctx.clock.now())),
+    ...orderListDto(o, isoNow(ctx.clock.now()), await currencyPrefixOf(ctx.db, event.agency_id)),
     refundOwed: owed.get(o.id) ?? 0,
     publicId: o.public_id,
     payUrl: `${ctx.config.baseUrl}/pay/${o.public_id}`,
@@ -342,7 +344,8 @@ export async function openLocationPayments(ctx: AppContext, event: EventRow, vis
   let q = ctx.db.selectFrom('ticket_order').selectAll().where('event_id', '=', event.id).where('payment_method', '=', 'LOCATION').where('status', '=', 'CONFIRMED').where('paid_at', 'is', null)
   if (visitorId != null) q = q.where('visitor_id', '=', visitorId)
   const now = isoNow(ctx.clock.now())
-  return (await q.orderBy('id').limit(200).execute()).map((o) => orderListDto(o, now))
+  const prefix = await currencyPrefixOf(ctx.db, event.agency_id)
+  return (await q.orderBy('id').limit(200).execute()).map((o) => orderListDto(o, now, prefix))
 }
 
 /** The desk takes a LOCATION payment: the full amount, now. */
