@@ -297,10 +297,30 @@ const BY_CODE = new Map(COUNTRIES.filter((c) => !c.spacer).map((c) => [c.code, c
 /** A selectable country code (spacer rows are not). */
 export const isCountryCode = (code: unknown): code is string => typeof code === 'string' && BY_CODE.has(code)
 
+/**
+ * A stored code's name in the reader's language (issue 20 item 24): the table's German and English
+ * names, any other language from Intl.DisplayNames (no table shipped for it); an unknown code as it is.
+ */
 export function countryName(code: string | null | undefined, language = 'de'): string {
   const c = code ? BY_CODE.get(code) : undefined
   if (!c) return code ?? ''
-  return language.startsWith('de') ? c.name : c.intName
+  if (language.startsWith('de')) return c.name
+  if (language.startsWith('en')) return c.intName
+  try {
+    const a2 = alpha2Of(c.code)
+    const n = a2 ? new Intl.DisplayNames([language], { type: 'region' }).of(a2) : undefined
+    return n && n !== a2 ? n : c.intName
+  } catch {
+    return c.intName
+  }
+}
+
+/** The selectable countries in their continent groups, named in the reader's language (the pay page's and the seller settings' list). */
+export function countryGroups(language = 'de'): Array<{ group: string; items: Array<{ code: string; name: string }> }> {
+  const groups = new Map<string, Array<{ code: string; name: string }>>()
+  const heading = new Map(COUNTRIES.filter((c) => c.spacer).map((c) => [c.group, language.startsWith('de') ? c.name : c.intName]))
+  for (const c of COUNTRIES) if (!c.spacer) groups.set(c.group, [...(groups.get(c.group) ?? []), { code: c.code, name: countryName(c.code, language) }])
+  return [...groups].map(([g, items]) => ({ group: heading.get(g) ?? g, items }))
 }
 
 let alpha2: Map<string, string> | null = null
