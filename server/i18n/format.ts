@@ -68,16 +68,6 @@ export function formatDateTime(date: Date | string, tz = DEFAULT_TIMEZONE): stri
 
 export const CURRENCY_SYMBOL: Record<string, string> = { EURO: '€', CHF: 'CHF' }
 
-/**
- * An amount with its currency as the agency writes it (spec §9 "optional currency prefix", the
- * agency's `currencyPrefix` under Verkauf): "12,50 €" / "12,50 CHF", or with the prefix "€ 12,50".
- * Every ticketing screen, mail and PDF writes money through this.
- */
-export function formatPrice(cents: number, currency: string | null | undefined, prefix = false): string {
-  const sign = CURRENCY_SYMBOL[currency ?? 'EURO'] ?? currency ?? '€'
-  return prefix ? `${sign} ${formatMoney(cents)}` : `${formatMoney(cents)} ${sign}`
-}
-
 /** Two decimals with a decimal comma and thousands dots; optional currency prefix (spec 9). */
 export function formatMoney(cents: number, currency?: string | null): string {
   const neg = cents < 0

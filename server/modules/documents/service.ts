@@ -18,7 +18,7 @@ import { renderIcs } from './ics'
 import { type DocData, type Logo, renderEntryTicketPdf, renderInvitationPdf, renderNameTagsPdf, renderTicketPdf } from './pdf'
 import { downloadPath, INVITATION_STATUSES, isRegistered, TOKEN_SHAPE } from './tokens'
 import { type WalletData, applePass, googleSaveUrl } from './wallet'
-import { countryName } from '../forms/countries'
+import { countryNameIn as countryName } from '../forms/country-names'
 
 export type TokenKind = 'PDF' | 'ICS' | 'WALLET'
 export const PDF_DOCUMENTS = ['ticket', 'entryTicket', 'nameTags', 'invitation'] as const

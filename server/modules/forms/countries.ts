@@ -297,51 +297,8 @@ const BY_CODE = new Map(COUNTRIES.filter((c) => !c.spacer).map((c) => [c.code, c
 /** A selectable country code (spacer rows are not). */
 export const isCountryCode = (code: unknown): code is string => typeof code === 'string' && BY_CODE.has(code)
 
-/**
- * A stored code's name in the reader's language (issue 20 item 24): the table's German and English
- * names, any other language from Intl.DisplayNames (no table shipped for it); an unknown code as it is.
- */
 export function countryName(code: string | null | undefined, language = 'de'): string {
   const c = code ? BY_CODE.get(code) : undefined
   if (!c) return code ?? ''
-  if (language.startsWith('de')) return c.name
-  if (language.startsWith('en')) return c.intName
-  try {
-    const a2 = alpha2Of(c.code)
-    const n = a2 ? new Intl.DisplayNames([language], { type: 'region' }).of(a2) : undefined
-    return n && n !== a2 ? n : c.intName
-  } catch {
-    return c.intName
-  }
-}
-
-/** The selectable countries in their continent groups, named in the reader's language (the pay page's and the seller settings' list). */
-export function countryGroups(language = 'de'): Array<{ group: string; items: Array<{ code: string; name: string }> }> {
-  const groups = new Map<string, Array<{ code: string; name: string }>>()
-  const heading = new Map(COUNTRIES.filter((c) => c.spacer).map((c) => [c.group, language.startsWith('de') ? c.name : c.intName]))
-  for (const c of COUNTRIES) if (!c.spacer) groups.set(c.group, [...(groups.get(c.group) ?? []), { code: c.code, name: countryName(c.code, language) }])
-  return [...groups].map(([g, items]) => ({ group: heading.get(g) ?? g, items }))
-}
-
-let alpha2: Map<string, string> | null = null
-/**
- * The ISO 3166-1 alpha-2 code of a stored alpha-3 code (e-invoices and wallet passes want two
- * letters). The table's English names are CLDR's, so Intl's region names map them back; built once.
- */
-export function alpha2Of(code: string): string | null {
-  if (!alpha2) {
-    const names = new Intl.DisplayNames(['en'], { type: 'region' })
-    const byName = new Map<string, string>()
-    const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
-    for (const a of A) {
-      for (const b of A) {
-        try {
-          const n = names.of(a + b)
-          if (n && n !== a + b) byName.set(n, a + b)
-        } catch {}
-      }
-    }
-    alpha2 = new Map(COUNTRIES.filter((c) => !c.spacer && byName.has(c.intName)).map((c) => [c.code, byName.get(c.intName)!]))
-  }
-  return alpha2.get(code) ?? null
+  return language.startsWith('de') ? c.name : c.intName
 }

@@ -48,6 +48,8 @@ export const RATE_LIMITS = {
   UPLOAD_ADDRESS: { max: 30, windowMs: 15 * MIN },
   /** timeslot and defined-value holds created from one client address */
   HOLD_ADDRESS: { max: 60, windowMs: 15 * MIN },
+  /** coupon codes tried on the public page's price preview from one client address (wrong ones count) */
+  COUPON_CHECK_ADDRESS: { max: 30, windowMs: 15 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 

@@ -1,7 +1,7 @@
 // The invoice as PDF (A4, pdf-lib with DejaVu Sans embedded so umlauts, € and CHF print in the
 // compiled binary too). It renders the snapshot only: the same numbers as the XML.
 import { type PDFFont, type PDFPage, rgb } from 'pdf-lib'
-import { formatPrice } from '../../i18n/format'
+import { formatPrice } from '../../i18n/price'
 import { newPdf, wrap } from '../../shared/pdf-kit'
 import { countryName } from '../forms/countries'
 import type { InvoiceSnapshot, TaxRate } from './snapshot'

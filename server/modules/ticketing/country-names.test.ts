@@ -6,17 +6,31 @@ import ICAL from 'ical.js'
 import { forEachDialect } from '../../testing/harness'
 import { createEvent } from '../../testing/organiser'
 import { guestWithToken, pdfText } from '../documents/test-helpers'
-import { countryGroups, countryName } from '../forms/countries'
+import { countryName } from '../forms/countries'
+import { COUNTRY_CODES, countryChoices, countryLabel } from '../forms/country-codes'
+import { COUNTRIES } from '../forms/countries'
+import { alpha2Of, countryGroups, countryNameIn } from '../forms/country-names'
 import { address, buy, buyer, paidEvent } from './testing'
 
 test('country names in the reader language: the table for de and en, Intl for others; the list in groups', () => {
   expect(countryName('DEU', 'de')).toBe('Deutschland')
   expect(countryName('CHE', 'en')).toBe('Switzerland')
-  expect(countryName('AUT', 'fr')).toBe('Autriche')
+  expect(countryNameIn('AUT', 'fr')).toBe('Autriche')
   expect(countryName('XYZ', 'de')).toBe('XYZ')
   const groups = countryGroups('en')
   expect(groups[0]).toMatchObject({ group: 'Europe (DACH)', items: [{ code: 'DEU', name: 'Germany' }, { code: 'AUT', name: 'Austria' }, { code: 'CHE', name: 'Switzerland' }] })
   expect(groups.flatMap((g) => g.items).length).toBeGreaterThan(240)
+})
+
+test('the compact list of the pay page is the table: every code, its alpha-2 code, DACH first, names from Intl', () => {
+  expect(COUNTRY_CODES.map(([c]) => c)).toEqual(COUNTRIES.filter((c) => !c.spacer).map((c) => c.code))
+  for (const [c, a2] of COUNTRY_CODES) if (c !== 'XKX') expect(alpha2Of(c)).toBe(a2)
+  expect(alpha2Of('FRA')).toBe('FR')
+  expect(alpha2Of('GBR')).toBe('GB')
+  expect(countryChoices('de').slice(0, 4).map((c) => c.name)).toEqual(['Deutschland', 'Österreich', 'Schweiz', 'Afghanistan'])
+  expect(countryLabel('DEU', 'en')).toBe('Germany')
+  // the table's German names are CLDR's: Intl names them alike
+  for (const c of COUNTRIES.filter((x) => !x.spacer && x.code !== 'XKX')) expect(countryLabel(c.code, 'de')).toBe(c.name)
 })
 
 forEachDialect('countries are chosen, documents name them', (h) => {

@@ -28,7 +28,7 @@ export const de = {
   'ticketing.sales.streetNumber': "Hausnummer",
   'ticketing.sales.postCode': "PLZ",
   'ticketing.sales.city': "Ort",
-  'ticketing.sales.country': "Land (ISO3)",
+  'ticketing.sales.country': "Land",
   'ticketing.sales.vatId': "USt-IdNr.",
   'ticketing.sales.taxNumber': "Steuernummer",
   'ticketing.sales.contactName': "Ansprechpartner für Rechnungen",
@@ -156,7 +156,6 @@ export const de = {
   'ticketing.pay.postCode': "PLZ",
   'ticketing.pay.city': "Ort",
   'ticketing.pay.country': "Land",
-  'ticketing.pay.countryHint': "Dreistelliger Ländercode, z. B. DEU, AUT, CHE",
   'ticketing.pay.referenceNumber': "Leitweg-ID / Referenznummer",
   'ticketing.pay.taxId': "Umsatzsteuer-ID",
   'ticketing.pay.invoiceReceiver': "Empfänger der Rechnung (Abteilung, Person)",
@@ -270,7 +269,6 @@ export const de = {
   'ticketing.pay.hold': "Ihre Tickets sind noch {time} Minuten für Sie reserviert.",
   'ticketing.pay.holdOver': "Die Reservierung Ihrer Tickets ist abgelaufen.",
   'ticketing.pay.toLink': "Weiter",
-  'ticketing.pay.seatsTitle': "Plätze",
   'ticketing.sales.currencyPrefix': "Währungszeichen vor dem Betrag (€ 12,50 statt 12,50 €)",
 }
 type Keys = keyof typeof de
@@ -349,7 +347,7 @@ export const en: Record<Keys, string> = {
   'ticketing.sales.streetNumber': "Number",
   'ticketing.sales.postCode': "Post code",
   'ticketing.sales.city': "City",
-  'ticketing.sales.country': "Country (ISO3)",
+  'ticketing.sales.country': "Country",
   'ticketing.sales.vatId': "VAT ID",
   'ticketing.sales.taxNumber': "Tax number",
   'ticketing.sales.contactName': "Contact person for invoices",
@@ -477,7 +475,6 @@ export const en: Record<Keys, string> = {
   'ticketing.pay.postCode': "Post code",
   'ticketing.pay.city': "City",
   'ticketing.pay.country': "Country",
-  'ticketing.pay.countryHint': "Three-letter country code, e.g. DEU, AUT, CHE",
   'ticketing.pay.referenceNumber': "Leitweg-ID / reference number",
   'ticketing.pay.taxId': "VAT ID",
   'ticketing.pay.invoiceReceiver': "Invoice addressee (department, person)",
@@ -591,6 +588,5 @@ export const en: Record<Keys, string> = {
   'ticketing.pay.hold': "Your tickets are reserved for you for another {time} minutes.",
   'ticketing.pay.holdOver': "The reservation of your tickets has run out.",
   'ticketing.pay.toLink': "Continue",
-  'ticketing.pay.seatsTitle': "Seats",
   'ticketing.sales.currencyPrefix': "Currency sign before the amount (€ 12.50 instead of 12.50 €)",
 }

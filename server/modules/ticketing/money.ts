@@ -51,7 +51,7 @@ export function split(amount: number, weights: number[], currency: string = 'EUR
 }
 
 /** "1.234,56 €" / "1.234,56 CHF", or "€ 1.234,56" with the agency's currency prefix (server/i18n/format.ts) */
-export { formatPrice } from '../../i18n/format'
+export { formatPrice } from '../../i18n/price'
 
 
 export interface PriceCategory {

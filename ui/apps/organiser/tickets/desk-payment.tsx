@@ -1,7 +1,6 @@
 // The check-in desk's open LOCATION payment of a registration: shown beside the persons, taken
 // with one button (the full amount, now). docs/ticketing.md, "Orders".
 import { useEffect, useState } from 'preact/hooks'
-import { formatMoney } from '../../../../server/i18n/format'
 import { errorText, get, post } from '../../../api/client'
 import { toast } from '../../../components/overlay'
 import { Alert, Button } from '../../../components/ui'
@@ -11,6 +10,8 @@ interface Open {
   id: number
   number: string
   grossPrice: number
+  /** the amount as the agency writes it (its currency prefix) */
+  grossPriceText: string
   currency: string
 }
 
@@ -26,7 +27,7 @@ export function DeskLocationPayment({ eventId, visitorId }: { eventId: number; v
     <div class="tickets-desk-payment">
       {open.map((o) => (
         <Alert tone="warn" key={o.id}>
-          <span>{t('ticketing.desk.open', { total: `${formatMoney(o.grossPrice)} ${o.currency === 'CHF' ? 'CHF' : '€'}`, number: o.number })}</span>{' '}
+          <span>{t('ticketing.desk.open', { total: o.grossPriceText, number: o.number })}</span>{' '}
           <Button
             busy={busy}
             onClick={async () => {

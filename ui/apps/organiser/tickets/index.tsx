@@ -9,7 +9,7 @@ import { toast } from '../../../components/overlay'
 import { Badge, Button, Card, EmptyState, Spinner } from '../../../components/ui'
 import { t } from '../../../i18n'
 import { type Draft, EditableList, Err } from './editable-list'
-import { money, parseCents } from './money'
+import { money, parseCents, useMoneyFormat } from './money'
 import { RefundDialog } from './refund-dialog'
 import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { usePermission } from '../common'
@@ -69,6 +69,8 @@ export function TicketsTab({ event }: { event: EventFull }) {
   const canEdit = usePermission('EVENT.EDIT')
   const canGuests = usePermission('EVENT.GUEST.VIEW')
   const cats = useResource<{ currency: string; taxCodes: string[]; items: Category[] }>(`/proxy/api/events/${event.id}/ticketCategories`)
+  // amounts follow the agency's money format (issue 20 item 16): the tab renders again once it is read
+  useMoneyFormat()
   return (
     <div class="tickets-tab">
       <Categories event={event} res={cats} canEdit={canEdit} />
