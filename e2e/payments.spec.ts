@@ -44,7 +44,8 @@ async function addressStep(g: Page) {
   await g.getByLabel(/^PLZ/).fill('04107')
   await g.getByLabel(/^Ort/).fill('Leipzig')
   await g.getByRole('button', { name: 'Weiter' }).click()
-  await expect(g.getByText('Schritt 3 von 3')).toBeVisible()
+  // address and confirmation: the single method is preselected (issue 20 item 23: each shown step its number)
+  await expect(g.getByText('Schritt 2 von 2')).toBeVisible()
 }
 
 async function phone(browser: Browser) {

@@ -5,11 +5,11 @@ import { useMemo } from 'preact/hooks'
 import { countryChoices } from '../../server/modules/forms/country-codes'
 import { currentLanguage } from '../i18n'
 
-export function CountrySelect(p: { id: string; name: string; value: string; onChange(code: string): void; invalid?: boolean; describedBy?: string }) {
+export function CountrySelect(p: { id: string; name: string; value: string; onChange(code: string): void; invalid?: boolean; describedBy?: string; labelledBy?: string }) {
   const lang = currentLanguage()
   const list = useMemo(() => countryChoices(lang), [lang])
   return (
-    <select id={p.id} name={p.name} value={p.value} autoComplete="country" aria-invalid={p.invalid} aria-describedby={p.describedBy} onChange={(e) => p.onChange((e.target as HTMLSelectElement).value)}>
+    <select id={p.id} name={p.name} value={p.value} autoComplete="country" aria-invalid={p.invalid} aria-describedby={p.describedBy} aria-labelledby={p.labelledBy} onChange={(e) => p.onChange((e.target as HTMLSelectElement).value)}>
       {list.map((c, i) => (
         <option key={c.code} value={c.code} class={i === 2 ? 'country-last-top' : undefined}>
           {c.name}

