@@ -154,11 +154,11 @@ describe('invoice files', () => {
     }
     const chf = run(['pdftotext', '-layout', '-', '-'], await renderInvoicePdf(buildSnapshot(SHAPES.chf!, 'RE-CH-1')))
     expect(chf).toContain('Umsatzsteuer 8,1 %')
-    expect(chf).toContain('CHF 91,80')
+    expect(chf).toContain('91,80 CHF')
     expect(chf).toContain('vor Ort')
     const storno = run(['pdftotext', '-layout', '-', '-'], await renderInvoicePdf(buildSnapshot(shapes.at(-1)![1], 'RE-00043')))
     expect(storno).toContain('Stornorechnung RE-00043')
-    expect(storno).toMatch(/Gesamtbetrag\s+€ -52,90/)
+    expect(storno).toMatch(/Gesamtbetrag\s+-52,90 €/)
     expect(storno).toContain('RE-00001')
   })
 
