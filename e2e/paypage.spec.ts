@@ -108,6 +108,12 @@ test('framed form → /pay in the top window, steps, countdown, country list, mo
     await site.close()
   }
 
+  // the organiser's orders write money the agency's way too
+  await page.goto(`${server.url}/events/${eventId}/tickets`)
+  const row = page.getByRole('row', { name: /clara@example\.org/ })
+  await expect(row).toContainText('€ 39,00')
+  await shot(page, 'paypage-08-organiser-orders-desktop')
+
   // the order mail names the guest portal; its link logs the buyer in from a fresh browser (a phone)
   const mail = await server.smtp.waitFor((m) => m.to.includes('clara@example.org') && m.text.includes('/guest/dashboard?token='), 20_000)
   expect(mail.text).toContain('Gästeportal')
