@@ -44,7 +44,8 @@ async function addressStep(g: Page) {
   await g.getByLabel(/^PLZ/).fill('04107')
   await g.getByLabel(/^Ort/).fill('Leipzig')
   await g.getByRole('button', { name: 'Weiter' }).click()
-  await expect(g.getByText('Schritt 3 von 3')).toBeVisible()
+  // address and confirmation: the single method is preselected (issue 20 item 23: each shown step its number)
+  await expect(g.getByText('Schritt 2 von 2')).toBeVisible()
 }
 
 async function phone(browser: Browser) {
@@ -146,6 +147,18 @@ test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a r
     await ask.getByRole('button', { name: 'Zahlung zurücksetzen' }).click()
     await expect(g.getByRole('button', { name: 'Weiter zur Zahlung bei Mollie' })).toBeVisible()
     expect((await (await page.request.get(`${server.url}/proxy/api/guest/ticketOrder/${id4}`)).json()).ticketOrder.step).toBe(40)
+    // cancelled at Mollie's checkout: PAYMENT_CANCELED (900) with continue-and-reset (issue 20 item 15)
+    const id5 = await order(page, server.url, mEv, 'Nora')
+    await g.goto(`${server.url}/pay/${id5}`)
+    await addressStep(g)
+    await g.getByRole('button', { name: 'Weiter zur Zahlung bei Mollie' }).click()
+    await expect(g.getByText('Testzahlung 25.00 EUR')).toBeVisible()
+    await g.getByRole('link', { name: 'Abbrechen' }).click()
+    await expect(g.getByText('Die Zahlung wurde abgebrochen.', { exact: false })).toBeVisible()
+    await shot(g, 'payments-06c-mollie-cancelled-continue-phone')
+    await g.getByRole('button', { name: 'Weiter und neu starten' }).click()
+    await expect(g.getByText('Ok, die Zahlung wurde zurückgesetzt.')).toBeVisible()
+    await expect(g.getByRole('button', { name: 'Weiter zur Zahlung bei Mollie' })).toBeVisible()
 
     // the organiser refunds the card order through Stripe: 10,00 € first, then the rest
     await page.goto(`${server.url}/events/${stripeEv.eventId}/tickets`)

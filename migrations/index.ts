@@ -34,6 +34,7 @@ import * as m2811_410 from './2026-11-28-410_upload_pool'
 import * as m2811_420 from './2026-11-28-420_feedback_agency'
 import * as m2811_720 from './2026-11-28-720_imprint_one_place'
 import * as m2811_900 from './2026-11-28-900_audit_log'
+import * as m2811_500 from './2026-11-28-500_currency_prefix'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-420_feedback_agency': m2811_420,
   '2026-11-28-720_imprint_one_place': m2811_720,
   '2026-11-28-900_audit_log': m2811_900,
+  '2026-11-28-500_currency_prefix': m2811_500,
 }

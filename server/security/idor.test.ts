@@ -26,6 +26,7 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'GET /proxy/api/public/events/{id}/seatingplan': 'the public plan of a public event',
   'POST /proxy/api/public/events/{id}/seatingplanArea': 'the public chairs of a public event',
   'GET /proxy/api/public/events/{id}/ticketCategories': 'the ticket categories a public paid event sells',
+  'POST /proxy/api/public/events/{id}/ticketPrice': 'the price of a ticket choice on a public paid event (the public page shows it)',
 }
 
 forEachDialect(

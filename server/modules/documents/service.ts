@@ -18,6 +18,7 @@ import { renderIcs } from './ics'
 import { type DocData, type Logo, renderEntryTicketPdf, renderInvitationPdf, renderNameTagsPdf, renderTicketPdf } from './pdf'
 import { downloadPath, INVITATION_STATUSES, isRegistered, TOKEN_SHAPE } from './tokens'
 import { type WalletData, applePass, googleSaveUrl } from './wallet'
+import { countryNameIn as countryName } from '../forms/country-names'
 
 export type TokenKind = 'PDF' | 'ICS' | 'WALLET'
 export const PDF_DOCUMENTS = ['ticket', 'entryTicket', 'nameTags', 'invitation'] as const
@@ -120,11 +121,12 @@ export async function ticketPdfOfVisitor(ctx: AppContext, visitorId: number): Pr
 
 const personName = (p: { title: string | null; first_name: string | null; last_name: string | null }) => [p.title, p.first_name, p.last_name].filter(Boolean).join(' ')
 
-function placeLines(e: EventRow): string[] | null {
+function placeLines(e: EventRow, language: string): string[] | null {
   if (e.event_type === 'ONLINE') return null
   const street = [e.street, e.street_number].filter(Boolean).join(' ')
   const city = [e.post_code, e.city].filter(Boolean).join(' ')
-  return [e.location_name, street, city, e.country].filter((x): x is string => Boolean(x))
+  // the country's name in the reader's language, never the stored code ("Deutschland", not "DEU")
+  return [e.location_name, street, city, e.country ? countryName(e.country, language) : null].filter((x): x is string => Boolean(x))
 }
 
 async function settingsOf(ctx: AppContext, agencyId: number): Promise<DocumentSettingsRow | undefined> {
@@ -164,7 +166,7 @@ function eventTexts(ctx: AppContext, r: Resolved) {
     dateText: startDay === endDay ? startDay : `${startDay} – ${endDay}`,
     timeText: translate(lang, 'documents.timeRange', { start: formatTime(e.start_date, tz), end: formatTime(e.end_date, tz) }),
     timezone: tz,
-    placeLines: placeLines(e),
+    placeLines: placeLines(e, lang),
     meetingUrl: e.meeting_url,
     dashboardUrl: `${ctx.config.baseUrl}/guest/dashboard`,
   }

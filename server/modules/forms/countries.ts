@@ -302,26 +302,3 @@ export function countryName(code: string | null | undefined, language = 'de'): s
   if (!c) return code ?? ''
   return language.startsWith('de') ? c.name : c.intName
 }
-
-let alpha2: Map<string, string> | null = null
-/**
- * The ISO 3166-1 alpha-2 code of a stored alpha-3 code (e-invoices and wallet passes want two
- * letters). The table's English names are CLDR's, so Intl's region names map them back; built once.
- */
-export function alpha2Of(code: string): string | null {
-  if (!alpha2) {
-    const names = new Intl.DisplayNames(['en'], { type: 'region' })
-    const byName = new Map<string, string>()
-    const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
-    for (const a of A) {
-      for (const b of A) {
-        try {
-          const n = names.of(a + b)
-          if (n && n !== a + b) byName.set(n, a + b)
-        } catch {}
-      }
-    }
-    alpha2 = new Map(COUNTRIES.filter((c) => !c.spacer && byName.has(c.intName)).map((c) => [c.code, byName.get(c.intName)!]))
-  }
-  return alpha2.get(code) ?? null
-}

@@ -393,6 +393,10 @@ forEachDialect('guest portal', (h) => {
     expect(away.text).toContain('an Tom Neu weitergegeben')
     const to = await mailTo(tom, (m) => m.subject === 'Ein Platz bei „Konzert“ für Sie')
     expect(to.text).toContain('Grete Gast hat Ihnen einen Platz')
+    // issue 20 item 22: both open with a greeting, never with a raw catalogue key
+    expect(away.text).toMatch(/(Guten Tag|Sehr geehrte) .*Gast,/)
+    expect(to.text).toContain('Guten Tag Tom Neu,')
+    for (const m of [away, to]) expect(m.text).not.toContain('registration.mail.greeting')
     const tomAgent = h().agent()
     tomAgent.headers['x-guest-token'] = new URL(linkIn(to, '/guest/dashboard?token=')).searchParams.get('token')!
     expect((await tomAgent.get(`/proxy/api/guest/events/visitors/${visitorId}/details`)).body).toMatchObject({ name: 'Tom Neu', status: 'CONFIRMED' })

@@ -11,6 +11,7 @@ import { formatDate, formatTime } from '../../i18n/format'
 import { AppError } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
+import { mailGreeting } from '../mail/greeting'
 import type { GuestActor } from '../identity/auth'
 import { isStaffAddress } from '../identity/repository'
 import { randomString } from '../identity/tokens'
@@ -116,7 +117,7 @@ async function transferMails(ctx: AppContext, trx: Db, event: EventRow, agency: 
   if (from.email) {
     const m = renderMail({
       subject: t(lang, 'guestPortal.mail.transferredAway.subject', params),
-      greeting: t(lang, 'registration.mail.greeting', { name: fromName }),
+      greeting: mailGreeting(lang, { salutation: from.salutation, title: from.title, firstName: from.first_name, lastName: from.last_name }),
       paragraphs: [t(lang, 'guestPortal.mail.transferredAway.text', params)],
       footer,
       accentColor: event.primary_color,
@@ -127,7 +128,7 @@ async function transferMails(ctx: AppContext, trx: Db, event: EventRow, agency: 
   const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
   const m = renderMail({
     subject: t(lang, 'guestPortal.mail.transferredTo.subject', params),
-    greeting: t(lang, 'registration.mail.greeting', { name: toName }),
+    greeting: mailGreeting(lang, { salutation: to.salutation, title: to.title, firstName: to.first_name, lastName: to.last_name }),
     paragraphs: [t(lang, 'guestPortal.mail.transferredTo.text', params)],
     button: { label: t(lang, 'guestPortal.mail.transferredTo.button'), url },
     after: [t(lang, 'mail.linkFallback', { url })],

@@ -51,6 +51,8 @@ export const RATE_LIMITS = {
    * holdRateLimit(EINLASS_HOLD_ADDRESS_PLACES) (reservations/service.ts): a crowd's pace, not one client's
    */
   HOLD_ADDRESS: { max: 1200, windowMs: 15 * MIN },
+  /** coupon codes tried on the public page's price preview from one client address (wrong ones count) */
+  COUPON_CHECK_ADDRESS: { max: 30, windowMs: 15 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 

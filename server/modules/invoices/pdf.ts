@@ -1,10 +1,9 @@
 // The invoice as PDF (A4, pdf-lib with DejaVu Sans embedded so umlauts, € and CHF print in the
 // compiled binary too). It renders the snapshot only: the same numbers as the XML.
 import { type PDFFont, type PDFPage, rgb } from 'pdf-lib'
+import { formatPrice } from '../../i18n/price'
 import { newPdf, wrap } from '../../shared/pdf-kit'
 import { countryName } from '../forms/countries'
-// the screens' money format ("35,00 €"), so an invoice reads as the order did on screen
-import { formatPrice } from '../ticketing/money'
 import type { InvoiceSnapshot, TaxRate } from './snapshot'
 
 const A4: [number, number] = [595.28, 841.89]
@@ -24,7 +23,8 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   doc.setCreator('einlass')
   let page: PDFPage = doc.addPage(A4)
   let y = A4[1] - M
-  const money = (c: number) => formatPrice(c, s.currency)
+  // the amount as the agency writes it everywhere else: "35,00 €", or "€ 35,00" with its currency prefix
+  const money = (c: number) => formatPrice(c, s.currency, s.currencyPrefix ?? false)
   const text = (t: string, x: number, at: number, o: { size?: number; font?: PDFFont; color?: ReturnType<typeof rgb>; right?: boolean } = {}) => {
     const size = o.size ?? 9.5
     const font = o.font ?? regular
@@ -120,7 +120,7 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   const notes: string[] = []
   const p = s.payment
   if (s.kind === 'CANCELLATION') notes.push(`Diese Stornorechnung hebt die Rechnung ${s.cancels?.number ?? ''} auf.`)
-  else if (s.totals.payableCents <= 0) notes.push(p.kind === 'COUPON' ? 'Der Betrag ist durch einen Gutschein vollständig beglichen.' : 'Der Betrag ist bezahlt. Vielen Dank!')
+  else if (s.totals.payableCents <= 0) notes.push(p.kind === 'COUPON' ? 'Der Betrag ist durch einen Gutschein vollständig beglichen.' : p.kind === 'LOCATION' ? 'Der Betrag wurde vor Ort bezahlt. Vielen Dank!' : 'Der Betrag ist bezahlt. Vielen Dank!')
   else if (p.kind === 'TRANSFER' || p.kind === 'INVOICE') {
     notes.push(`Bitte überweisen Sie ${money(s.totals.payableCents)}${s.dueDate ? ` bis zum ${ddmmyyyy(s.dueDate)}` : ''} an:`)
     notes.push(`Kontoinhaber: ${p.accountHolder}\nIBAN: ${p.iban}${p.bic ? `\nBIC: ${p.bic}` : ''}\nVerwendungszweck: ${p.reference}`)

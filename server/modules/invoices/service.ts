@@ -90,6 +90,7 @@ export async function issueCancellation(
   const draft: InvoiceDraft = {
     kind: 'CANCELLATION',
     currency: s.currency,
+    currencyPrefix: s.currencyPrefix ?? false,
     issueDate,
     dueDate: null,
     deliveryDate: s.deliveryDate,

@@ -67,6 +67,8 @@ export type PaymentMeans =
 export interface InvoiceDraft {
   kind: 'INVOICE' | 'CANCELLATION'
   currency: SpecCurrency
+  /** the agency's money format when issued: the currency sign before the amount (issue 20 item 16; older snapshots: after it) */
+  currencyPrefix?: boolean
   /** YYYY-MM-DD in the event's time zone */
   issueDate: string
   dueDate?: string | null

@@ -2,7 +2,7 @@
 // @e-invoice-eu/core's internal (UBL-shaped JSON) format. Nothing here computes an amount: every
 // number comes from the snapshot, so the XML says what the PDF says.
 import { InvoiceService } from '@e-invoice-eu/core'
-import { alpha2Of } from '../forms/countries'
+import { alpha2Of } from '../forms/country-names'
 import { ISO_CURRENCY, type InvoiceParty, type InvoiceSnapshot, type TaxRate } from './snapshot'
 
 export type XmlSyntax = 'CII' | 'UBL'

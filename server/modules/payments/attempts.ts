@@ -12,6 +12,7 @@ import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 import { enqueueTask } from '../tasks/runner'
 import { formatPrice } from '../ticketing/money'
+import { currencyPrefixOf } from '../ticketing/seller-settings'
 import { addHistory } from '../ticketing/orders/create'
 import { enqueueOrderMail, orderGreeting } from '../ticketing/orders/mails'
 import { releaseOrder, reholdOrder } from '../ticketing/orders/release'
@@ -166,7 +167,8 @@ export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, 
     if (Number(flip.numUpdatedRows) !== 1) return false
     const failed = await trx
       .updateTable('ticket_order')
-      .set({ status: 'CANCELED', step: remote.status === 'expired' ? STEP.EXPIRED : STEP.FAILED, updated_at: at })
+      // the guest cancelled at the provider: PAYMENT_CANCELED (900), continued like a failure (ticketing/orders/guest.ts canContinue)
+      .set({ status: 'CANCELED', step: remote.status === 'expired' ? STEP.EXPIRED : remote.status === 'canceled' ? STEP.CANCELED : STEP.FAILED, updated_at: at })
       .where('id', '=', order0.id)
       .where('status', '=', 'OPEN')
       .where('step', 'in', [STEP.EXTERNAL_SITE, STEP.PROCESSING, STEP.WAIT])
@@ -214,7 +216,7 @@ async function refundUnwanted(ctx: AppContext, attempt: PaymentAttemptRow, amoun
 
 async function tellLateRefund(ctx: AppContext, trx: Db, order: TicketOrderRow, amount: number) {
   const event = await trx.selectFrom('event').select(['display_name', 'primary_color']).where('id', '=', order.event_id).executeTakeFirst()
-  const params = { number: order.number, event: event?.display_name ?? '', total: formatPrice(amount, order.currency) }
+  const params = { number: order.number, event: event?.display_name ?? '', total: formatPrice(amount, order.currency, await currencyPrefixOf(trx, order.agency_id)) }
   const url = `${ctx.config.baseUrl}/pay/${order.public_id}`
   if (order.email) {
     const m = renderMail({ subject: t(order.language, 'payments.mail.lateRefunded.subject', params), greeting: await orderGreeting(trx, order), paragraphs: [t(order.language, 'payments.mail.lateRefunded.body', params)], button: { label: t(order.language, 'ticketing.mail.button'), url }, accentColor: event?.primary_color })

@@ -12,6 +12,7 @@ import { AppError } from '../../shared/errors'
 import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 import { formatPrice } from '../ticketing/money'
+import { currencyPrefixOf } from '../ticketing/seller-settings'
 import { addHistory } from '../ticketing/orders/create'
 import { setPaidOnlineCancel } from '../ticketing/orders/organiser'
 import { isoNow } from '../../db/types'
@@ -35,7 +36,7 @@ setPaidOnlineCancel(async (ctx, actor, event, order) => {
 async function tellOrganiser(_ctx: AppContext, trx: Parameters<typeof addHistory>[0], order: { agency_id: number; event_id: number; number: string; currency: string }, event: string, amount: number) {
   const seller = await trx.selectFrom('seller_settings').select(['email']).where('agency_id', '=', order.agency_id).executeTakeFirst()
   if (!seller?.email) return
-  const params = { number: order.number, event, amount: formatPrice(amount, order.currency) }
+  const params = { number: order.number, event, amount: formatPrice(amount, order.currency, await currencyPrefixOf(trx, order.agency_id)) }
   const m = renderMail({ subject: t('de', 'payments.mail.cancelRefunded.subject', params), paragraphs: [t('de', 'payments.mail.cancelRefunded.body', params)] })
   await enqueueMail(trx, { kind: 'PAYMENT_CANCEL_REFUNDED_ORGANISER', to: seller.email, ...m, language: 'de', agencyId: order.agency_id, eventId: order.event_id })
 }

@@ -7,8 +7,8 @@ import { AppError, notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
-import { orderByPublicId, proceedPaymentPay, setStripePaymentInfo } from '../ticketing/orders/guest'
-import { STEP, displayNumber } from '../ticketing/orders/steps'
+import { answer as orderAnswer, orderByPublicId, proceedPaymentPay, setStripePaymentInfo } from '../ticketing/orders/guest'
+import { STEP } from '../ticketing/orders/steps'
 import { eventPaymentMethods } from '../ticketing/payment-methods'
 import type { TicketOrderRow } from '../ticketing/ticketing.table'
 import { applyRemote, openAttemptOf } from './attempts'
@@ -26,7 +26,6 @@ const params = z.object({ id: z.string().max(64) })
 const base = '/proxy/api/guest/ticketOrder/:id'
 const MAX_WEBHOOK = 256 * 1024
 
-const answer = (o: TicketOrderRow, extra: Record<string, unknown> = {}) => ({ step: o.step, status: o.status, displayStep: displayNumber(o.step, o.gross_price), ...extra })
 
 async function chosenMethod(ctx: AppContext, order: TicketOrderRow, method: string) {
   if (order.payment_method !== method) throw new AppError(409, 'ORDER_STEP_CHANGED', { extra: { step: order.step, orderStatus: order.status } })
@@ -47,7 +46,7 @@ async function returned(ctx: AppContext, publicId: string, provider: string) {
   const remote = await fetchRemote(ctx, a, method)
   await applyRemote(ctx, a, remote, 'return')
   const now = await orderByPublicId(ctx.db, publicId)
-  return answer(now, { errorCode: remote.errorCode ?? null, errorMessage: remote.errorMessage ?? null })
+  return orderAnswer(ctx, now, { errorCode: remote.errorCode ?? null, errorMessage: remote.errorMessage ?? null })
 }
 
 setStripePaymentInfo(async (ctx, order, method) => {
@@ -75,7 +74,7 @@ export function paymentRoutes(ctx: AppContext) {
         const order = await orderByPublicId(ctx.db, c.params.id)
         if (order.status === 'OPEN' && (order.step === STEP.EXTERNAL_SITE || order.step === STEP.WAIT)) {
           const a = await openAttemptOf(ctx.db, order.id)
-          if (a?.provider === 'MOLLIE' && a.checkout_url) return { ...answer(order), molliePayment: { redirectUrl: a.checkout_url } }
+          if (a?.provider === 'MOLLIE' && a.checkout_url) return { ...(await orderAnswer(ctx, order)), molliePayment: { redirectUrl: a.checkout_url } }
         }
         await chosenMethod(ctx, order, 'MOLLIE')
         const r = await proceedPaymentPay(ctx, c.params.id, { paymentMethod: 'MOLLIE' })

@@ -38,7 +38,7 @@ forEachDialect(
       expect((await mollieHook(h(), '../etc')).status).toBe(200)
     })
 
-    test('Mollie: the fake checkout page pays and redirects back; the return without webhook re-fetches → 100; a cancelled checkout fails (910)', async () => {
+    test('Mollie: the fake checkout page pays and redirects back; the return without webhook re-fetches → 100; a cancelled checkout is PAYMENT_CANCELED (900) and the guest may continue (issue 20 item 15)', async () => {
       const admin = await h().admin()
       const { event, categories } = await onlineEvent(admin, MOLLIE)
       const id = await toConfirmation(h(), event.id, categories[0].id)
@@ -52,8 +52,12 @@ forEachDialect(
       const id2 = await toConfirmation(h(), event.id, categories[0].id)
       const init2 = await h().request('POST', `${orderUrl(id2)}/proceed/mollie/init`)
       await fetch(`${init2.body.molliePayment.redirectUrl}?act=cancel`, { redirect: 'manual' })
-      expect((await h().request('POST', `${orderUrl(id2)}/mollie/success`)).body).toMatchObject({ step: 910, status: 'CANCELED' })
+      expect((await h().request('POST', `${orderUrl(id2)}/mollie/success`)).body).toMatchObject({ step: 900, status: 'CANCELED' })
       expect(await soldOf(h(), categories[0].id)).toBe(1)
+      // continue-and-reset (§4): the page offers it and the reset takes the tickets again
+      expect((await h().request('GET', orderUrl(id2))).body.ticketOrder.canContinue).toBe(true)
+      expect((await h().request('GET', `${orderUrl(id2)}/reset`)).body).toMatchObject({ status: 'OPEN', step: 40 })
+      expect(await soldOf(h(), categories[0].id)).toBe(2)
     })
 
     test('the confirmed reset on the wait step (90): back to 40; an expired Mollie payment is replaced by a new one, an open one reused', async () => {

@@ -182,7 +182,6 @@ export const startPayPal = (ctx: AppContext, order: TicketOrderRow, method: Paym
 
 registerPaymentProvider({
   method: 'STRIPE',
-  needsPaymentData: false,
   prepare: (ctx, order, method) => startStripe(ctx, order, method),
   async pay(_ctx, _trx, order, _m, input) {
     if (!input.prepared) throw stepChanged(order)
@@ -192,7 +191,6 @@ registerPaymentProvider({
 
 registerPaymentProvider({
   method: 'MOLLIE',
-  needsPaymentData: false,
   prepare: (ctx, order, method) => startMollie(ctx, order, method),
   async pay(_ctx, _trx, order, _m, input) {
     const a = input.prepared as PaymentAttemptRow | undefined
@@ -209,7 +207,6 @@ export interface PayPalCaptured {
 
 registerPaymentProvider({
   method: 'PAYPAL',
-  needsPaymentData: false,
   /** after the buyer approved in the PayPal window: capture, then the order is paid (applyRemote) */
   async prepare(ctx, order, method): Promise<PayPalCaptured> {
     const a = await ctx.db.selectFrom('payment_attempt').selectAll().where('order_id', '=', order.id).where('status', '=', 'OPEN').where('provider', '=', 'PAYPAL').executeTakeFirst()

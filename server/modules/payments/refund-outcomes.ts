@@ -16,6 +16,7 @@ import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 import { registerTaskHandler } from '../tasks/runner'
 import { formatPrice } from '../ticketing/money'
+import { currencyPrefixOf } from '../ticketing/seller-settings'
 import { addHistory } from '../ticketing/orders/create'
 import { providerRefundState } from './providers'
 import { REFUND_CHECK_FOR_MS, REFUND_CHECK_TASK, scheduleRefundCheck } from './refund-checks'
@@ -77,7 +78,7 @@ async function refundFailed(ctx: AppContext, refundId: number, providerStatus: s
     const seller = await trx.selectFrom('seller_settings').select(['email']).where('agency_id', '=', order.agency_id).executeTakeFirst()
     if (seller?.email) {
       const event = await trx.selectFrom('event').select('display_name').where('id', '=', order.event_id).executeTakeFirst()
-      const params = { provider: PROVIDER_NAMES[attempt.provider] ?? attempt.provider, amount: formatPrice(row.amount, order.currency), number: order.number, event: event?.display_name ?? '', status: providerStatus, name: order.full_name ?? order.email ?? '' }
+      const params = { provider: PROVIDER_NAMES[attempt.provider] ?? attempt.provider, amount: formatPrice(row.amount, order.currency, await currencyPrefixOf(trx, order.agency_id)), number: order.number, event: event?.display_name ?? '', status: providerStatus, name: order.full_name ?? order.email ?? '' }
       const m = renderMail({ subject: t('de', 'payments.mail.refundFailed.subject', params), paragraphs: [t('de', 'payments.mail.refundFailed.body', params), t('de', 'payments.mail.refundFailed.again', params)] })
       await enqueueMail(trx, { kind: 'PAYMENT_REFUND_FAILED_ORGANISER', to: seller.email, ...m, language: 'de', agencyId: order.agency_id, eventId: order.event_id })
     }

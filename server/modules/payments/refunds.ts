@@ -19,6 +19,7 @@ import { issueCreditNote } from '../invoices/credit-notes'
 import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 import { formatPrice } from '../ticketing/money'
+import { currencyPrefixOf } from '../ticketing/seller-settings'
 import { addHistory } from '../ticketing/orders/create'
 import { enqueueOrderMail, orderGreeting } from '../ticketing/orders/mails'
 import { orderDetail } from '../ticketing/orders/organiser'
@@ -187,7 +188,7 @@ export async function recordRefund(
 async function partialRefundMail(trx: Db, order: TicketOrderRow, amount: number) {
   if (!order.email) return
   const event = await trx.selectFrom('event').select('display_name').where('id', '=', order.event_id).executeTakeFirst()
-  const params = { number: order.number, event: event?.display_name ?? '', amount: formatPrice(amount, order.currency) }
+  const params = { number: order.number, event: event?.display_name ?? '', amount: formatPrice(amount, order.currency, await currencyPrefixOf(trx, order.agency_id)) }
   const m = renderMail({ subject: t(order.language, 'payments.mail.partialRefund.subject', params), greeting: await orderGreeting(trx, order), paragraphs: [t(order.language, 'payments.mail.partialRefund.body', params)] })
   await enqueueMail(trx, { kind: 'TICKET_ORDER_PARTIAL_REFUND', to: order.email, toName: order.full_name, ...m, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id })
 }

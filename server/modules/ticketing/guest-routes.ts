@@ -7,10 +7,14 @@ import { fromJson } from '../../db/types'
 import { notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { findEvent } from '../events/repository'
+import { forgive, throttle } from '../identity/rate-limit'
+import { clientIp } from '../../http/client-address'
 import { listCategories } from './categories'
 import { formatPrice } from './money'
 import { eventPaymentMethods } from './payment-methods'
-import { AdditionalInformationsStep, BackStep, InvoiceAddressStep, PaymentPayStep, PaymentSelectionStep } from './model'
+import { currencyPrefixOf } from './seller-settings'
+import { AdditionalInformationsStep, BackStep, InvoiceAddressStep, PaymentPayStep, PaymentSelectionStep, TicketsInput } from './model'
+import { planOrder } from './orders/create'
 import { orderState, proceedAdditionalInformations, proceedBack, proceedInvoiceAddress, proceedPaymentPay, proceedPaymentSelection, resetOrder, ticketInfo } from './orders/guest'
 
 const tags = ['ticket orders']
@@ -29,22 +33,49 @@ export function ticketOrderRoutes(ctx: AppContext) {
         const free = e.max_visitors == null ? null : Math.max(0, e.max_visitors - e.seats_taken)
         // without a payment method nothing with a price can be paid: said before the form, not after it (issue 20)
         const payable = (await eventPaymentMethods(ctx.db, e)).length > 0
+        const prefix = await currencyPrefixOf(ctx.db, e.agency_id)
         const items = (await listCategories(ctx.db, e.id)).map((k) => {
           const left = k.quota == null ? free : Math.max(0, Math.min(k.quota - k.sold, free ?? Infinity))
           return {
             id: k.id,
             displayName: fromJson<Array<{ language: string; displayName: string }>>(k.translations, []).find((x) => x.language === lang)?.displayName ?? k.display_name,
             grossPrice: k.gross_price,
-            grossPriceText: formatPrice(k.gross_price, e.currency),
+            grossPriceText: formatPrice(k.gross_price, e.currency, prefix),
             available: left,
             minPerOrder: k.min_per_order,
             maxPerOrder: k.max_per_order,
             onSale: (payable || k.gross_price === 0) && !((k.sale_from && k.sale_from > now) || (k.sale_until && k.sale_until < now)),
           }
         })
-        return { currency: e.currency, maxPerOrder: e.max_visitor_per_subscription, freePlaces: free, items }
+        return { eventId: e.id, currency: e.currency, currencyPrefix: prefix, maxPerOrder: e.max_visitor_per_subscription, freePlaces: free, items }
       },
       { params: z.object({ id: idParam() }), query: z.object({ language: z.string().max(10).optional() }), detail: { tags, summary: 'Ticket categories of a public paid event with what is left' } },
+    )
+    .post(
+      '/proxy/api/public/events/:id/ticketPrice',
+      async (c) => {
+        // the public page's total with the coupon the guest typed (issue 20 item 23): priced as the
+        // order will be (planOrder: the same checks and the same coupon rules), nothing taken
+        const e = await findEvent(ctx.db, c.params.id)
+        if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
+        // a code to try: limited per client address, a right one given back (codes are not guessed here)
+        const address = c.body.couponCode ? clientIp(c.request, c.server, ctx.config.server.trusted_proxies) ?? 'unknown' : null
+        if (address) await throttle(ctx, [['COUPON_CHECK_ADDRESS', address]])
+        const plan = await planOrder(ctx.db, e, c.body.tickets, c.body.couponCode, ctx.clock.now())
+        if (address) await forgive(ctx, [['COUPON_CHECK_ADDRESS', address]])
+        const prefix = await currencyPrefixOf(ctx.db, e.agency_id)
+        return {
+          grossPrice: plan.priced.grossPrice,
+          discount: plan.priced.discount,
+          grossPriceText: formatPrice(plan.priced.grossPrice, e.currency, prefix),
+          discountText: formatPrice(plan.priced.discount, e.currency, prefix),
+        }
+      },
+      {
+        params: z.object({ id: idParam() }),
+        body: z.object({ tickets: TicketsInput, couponCode: z.string().trim().max(40).nullish() }),
+        detail: { tags, summary: 'The price of a ticket choice with a coupon (the public page shows it before registering)' },
+      },
     )
     .get(base, (c) => ticketInfo(ctx, c.params.id), { params, detail: { tags, summary: 'The ticket info of an order (pay page)' } })
     .get(`${base}/orderState`, (c) => orderState(ctx, c.params.id), { params, detail: { tags, summary: 'Step and status (polled every 5000 ms while processing)' } })

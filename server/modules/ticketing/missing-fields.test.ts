@@ -25,7 +25,7 @@ forEachDialect('missing fields on the pay page', (h) => {
     expect(info.requiredActions).toEqual(['REQUIRE_FIELDS'])
     expect(info.missingFields).toEqual([{ defaultField: null, fieldId: firma.body.id, field: `fields.${firma.body.id}`, displayName: 'Firma', type: 'TEXT' }])
 
-    expect((await h().request('POST', `${o}/proceed/invoiceAddress`, { body: { invoiceAddress: address } })).body).toMatchObject({ step: 5, displayStep: 1 })
+    expect((await h().request('POST', `${o}/proceed/invoiceAddress`, { body: { invoiceAddress: address } })).body).toMatchObject({ step: 5, displayStep: 2 })
     const empty = await h().request('POST', `${o}/proceed/additionalInformations`, { body: { escortPersons: [], fieldData: { [`fields.${firma.body.id}`]: '  ' } } })
     expect(empty.status).toBe(400)
     expect(empty.body.errorFields).toEqual([{ field: `fields.${firma.body.id}`, errorType: expect.any(String) }])

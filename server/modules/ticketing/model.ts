@@ -2,6 +2,7 @@
 // are the spec's (guest-side.md §3 Ticket order, Payment method, Invoice address; §7 bodies).
 import { z } from 'zod'
 import { isoDateTime, optionalText, requiredText } from '../../shared/validation'
+import { isCountryCode } from '../forms/countries'
 import { CURRENCIES } from './money'
 import { INVOICE_TICKETS } from '../checkin/ticket-validity'
 
@@ -97,7 +98,8 @@ export const SellerSettingsInput = z.object({
   streetNumber: optionalText(20),
   postCode: optionalText(20),
   city: optionalText(200),
-  country: z.string().length(3, 'INVALID').toUpperCase().default('DEU'),
+  // a code of the spec's country table (agency-side.md 9.2), chosen from a list (issue 20 item 24)
+  country: z.string().length(3, 'INVALID').toUpperCase().refine(isCountryCode, 'INVALID').default('DEU'),
   vatId: optionalText(30),
   taxNumber: optionalText(30),
   contactName: optionalText(200),
@@ -113,6 +115,8 @@ export const SellerSettingsInput = z.object({
   useInvoiceXML: z.boolean().default(false),
   requireReferenceId: z.boolean().default(false),
   paymentTermsDays: z.number().int().min(0).max(365).default(14),
+  /** the currency sign before the amount ("€ 12,50"), spec §9 "optional currency prefix" */
+  currencyPrefix: z.boolean().default(false),
   imprintUrl: url(),
   privacyUrl: url(),
 })
@@ -129,7 +133,7 @@ export const InvoiceAddressInput = z.object({
   streetNumber: requiredText(20),
   postCode: requiredText(20),
   city: requiredText(200),
-  country: z.string().trim().toUpperCase().length(3, 'INVALID').default('DEU'),
+  country: z.string().trim().toUpperCase().length(3, 'INVALID').refine(isCountryCode, 'INVALID').default('DEU'),
 })
 
 /** POST .../proceed/invoiceAddress (spec §7) */

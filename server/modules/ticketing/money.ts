@@ -3,7 +3,6 @@
 // dinero.js so the parts add up to the cent. Pure functions: shared by the server and the UI.
 import { allocate, dinero, toSnapshot } from 'dinero.js'
 import { CHF, EUR } from 'dinero.js/currencies'
-import { formatMoney } from '../../i18n/format'
 
 export const CURRENCIES = ['EURO', 'CHF'] as const
 export type Currency = (typeof CURRENCIES)[number]
@@ -51,10 +50,9 @@ export function split(amount: number, weights: number[], currency: string = 'EUR
   return parts.map((p) => toSnapshot(p).amount)
 }
 
-/** "1.234,56 €" / "1.234,56 CHF" */
-export function formatPrice(cents: number, currency: string): string {
-  return `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
-}
+/** "1.234,56 €" / "1.234,56 CHF", or "€ 1.234,56" with the agency's currency prefix (server/i18n/format.ts) */
+export { formatPrice } from '../../i18n/price'
+
 
 export interface PriceCategory {
   id: number

@@ -31,7 +31,7 @@ forEachDialect('ticket orders', (h) => {
     expect((await db.selectFrom('event').select('seats_taken').where('id', '=', event.id).executeTakeFirstOrThrow()).seats_taken).toBe(2)
 
     let info = (await h().request('GET', order(id))).body
-    expect(info.ticketOrder).toMatchObject({ step: 1, displayStep: 1, status: 'OPEN', grossPrice: 4500, grossPriceText: '45,00 €', currency: 'EURO', discount: 500, tax: 718, paymentMethod: null })
+    expect(info.ticketOrder).toMatchObject({ step: 1, displayStep: 1, displaySteps: 4, status: 'OPEN', grossPrice: 4500, grossPriceText: '45,00 €', currency: 'EURO', discount: 500, tax: 718, paymentMethod: null })
     expect(info.ticketOrder.taxPrices).toEqual([{ taxCode: 'TAX_19', taxValue: 19, totalPrice: 718, grossPrice: 4500 }])
     expect(info.ticketOrder.visitorTickets).toMatchObject([{ amount: 2, displayName: 'Stehplatz', grossPrice: 4500, unitPrice: 2500, discount: 500 }])
     expect(info.ticketOrder.usedCoupons).toEqual([{ code: 'FRUEH', valueType: 'PERCENT', reduction: 10 }])
@@ -47,14 +47,14 @@ forEachDialect('ticket orders', (h) => {
     expect(bad.body.errorType).toBe('FIELD_ERROR')
     expect(bad.body.errorFields).toEqual([{ field: 'invoiceAddress.city', errorType: 'REQUIRED' }])
     const a = await h().request('POST', `${order(id)}/proceed/invoiceAddress`, { body: { invoiceAddress: address } })
-    expect(a.body).toMatchObject({ step: 5, displayStep: 1 })
+    expect(a.body).toMatchObject({ step: 5, displayStep: 2 })
     // the same call replayed: nothing changes
     expect((await h().request('POST', `${order(id)}/proceed/invoiceAddress`, { body: { invoiceAddress: { ...address, city: 'Hamburg' } } })).body).toMatchObject({ errorType: 'ORDER_STEP_CHANGED', step: 5 })
     const missing = await h().request('POST', `${order(id)}/proceed/additionalInformations`, { body: { escortPersons: [{ firstName: 'Eva' }] } })
     expect(missing.body.errorFields).toEqual([{ field: 'escortPersons.0.lastName', errorType: 'ESCORT_LAST_NAME_REQUIRED' }])
-    expect((await h().request('POST', `${order(id)}/proceed/additionalInformations`, { body: { escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }] } })).body).toMatchObject({ step: 8, displayStep: 2 })
+    expect((await h().request('POST', `${order(id)}/proceed/additionalInformations`, { body: { escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }] } })).body).toMatchObject({ step: 8, displayStep: 3 })
     expect((await h().request('POST', `${order(id)}/proceed/paymentSelection`, { body: { paymentMethod: 'PAYPAL' } })).body.errorFields).toEqual([{ field: 'paymentMethod', errorType: 'INVALID' }])
-    expect((await h().request('POST', `${order(id)}/proceed/paymentSelection`, { body: { paymentMethod: 'INVOICE' } })).body).toMatchObject({ step: 40, displayStep: 3 })
+    expect((await h().request('POST', `${order(id)}/proceed/paymentSelection`, { body: { paymentMethod: 'INVOICE' } })).body).toMatchObject({ step: 40, displayStep: 4 })
     // back to the payment method clears it; back to the invoice address keeps the rest
     info = (await h().request('GET', order(id))).body
     expect(info.ticketOrder.editableSteps).toEqual([1, 5, 8])
@@ -87,14 +87,14 @@ forEachDialect('ticket orders', (h) => {
     expect(mail.parsed.attachments.some((x) => x.filename === `girocode-${number}.png`)).toBe(true)
   })
 
-  test('a 100 % coupon makes the order free: no invoice address, method COUPON, confirmation is display step 2, paid at once', async () => {
+  test('a 100 % coupon makes the order free: no invoice address, method COUPON, the confirmation is its only step (1 of 1), paid at once', async () => {
     const admin = await h().admin()
     const { event, categories } = await paidEvent(admin)
     await admin.post(`/proxy/api/events/${event.id}/coupons`, { code: 'GRATIS', valueType: 'PERCENT', reduction: 100 })
     const r = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }], { couponCode: 'GRATIS' }))
     expect(r.status).toBe(201)
     const info = (await h().request('GET', order(r.body.ticketOrderId))).body
-    expect(info.ticketOrder).toMatchObject({ step: 40, displayStep: 2, grossPrice: 0, paymentMethod: 'COUPON', invoiceAddressDisabled: true, editableSteps: [] })
+    expect(info.ticketOrder).toMatchObject({ step: 40, displayStep: 1, displaySteps: 1, grossPrice: 0, paymentMethod: 'COUPON', invoiceAddressDisabled: true, editableSteps: [] })
     expect((await h().request('POST', `${order(r.body.ticketOrderId)}/proceed/reset`, { body: { step: 1 } })).body.errorType).toBe('ORDER_BACK_NOT_ALLOWED')
     const pay = await h().request('POST', `${order(r.body.ticketOrderId)}/proceed/paymentPay`, { body: {} })
     expect(pay.body).toMatchObject({ step: 100, status: 'PAID', qrCode: null })
@@ -155,7 +155,7 @@ forEachDialect('ticket orders', (h) => {
     expect((await h().request('POST', `${order(id)}/proceed/invoiceAddress`, { body: { invoiceAddress: address, referenceNumber: '04011000-1234512345-07' } })).body.errorFields).toEqual([{ field: 'referenceNumber', errorType: 'INVALID_LEITWEG_ID' }])
     // a single method is preselected: the payment method step is skipped and cannot be gone back to
     const ok = await h().request('POST', `${order(id)}/proceed/invoiceAddress`, { body: { invoiceAddress: address, referenceNumber: '04011000-1234512345-06', taxIdentificationNumber: 'DE123456789' } })
-    expect(ok.body).toMatchObject({ step: 40, displayStep: 3 })
+    expect(ok.body).toMatchObject({ step: 40, displayStep: 2 })
     const t = (await h().request('GET', order(id))).body.ticketOrder
     expect(t).toMatchObject({ paymentMethod: 'INVOICE', referenceNumber: '04011000-1234512345-06', taxIdentificationNumber: 'DE123456789', invoiceAddress: { ...address, country: 'DEU', addition: null }, editableSteps: [1] })
     expect((await h().request('POST', `${order(id)}/proceed/reset`, { body: { step: 8 } })).body.errorType).toBe('ORDER_BACK_NOT_ALLOWED')

@@ -12,7 +12,7 @@ import { couponDto, createCoupon, deleteCoupon, listCoupons, updateCoupon } from
 import { CategoryInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput, TicketSettingsInput } from './model'
 import { TAX_CODES } from './money'
 import { createPaymentMethod, deletePaymentMethod, eventPaymentMethods, listPaymentMethods, paymentMethodDto, setEventPaymentMethods, updatePaymentMethod } from './payment-methods'
-import { saveSellerSettings, sellerSettings } from './seller-settings'
+import { currencyPrefixOf, saveSellerSettings, sellerSettings } from './seller-settings'
 
 const tags = ['ticketing']
 const ev = z.object({ id: idParam() })
@@ -167,6 +167,15 @@ export function ticketingSetupRoutes(ctx: AppContext) {
         return { deleted: true }
       },
       { params: sub, detail: { tags, summary: 'Delete a payment method' } },
+    )
+    .get(
+      '/proxy/api/agency/moneyFormat',
+      async (c) => {
+        // every organiser screen that writes money (tickets, orders, statistics, the desk) follows it
+        const actor = await requireOrganiser(ctx, c)
+        return { currencyPrefix: await currencyPrefixOf(ctx.db, actor.account.agency_id) }
+      },
+      { detail: { tags, summary: "The agency's money format: whether the currency sign stands before the amount" } },
     )
     .get(
       '/proxy/api/agency/sellerSettings',

@@ -205,8 +205,6 @@ export interface PayResult {
 
 export interface PaymentProvider {
   method: string
-  /** the guest enters payment data (step 10) before the confirmation */
-  needsPaymentData: boolean
   /**
    * Runs inside the order's transaction when the guest confirms (paymentPay on step 40). Offline
    * methods finish here; online ones start their payment and answer 70/80/90.

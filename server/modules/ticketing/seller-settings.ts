@@ -27,6 +27,7 @@ export function sellerDto(agencyId: number, s: SellerSettingsRow | undefined, le
     useInvoiceXML: bool(s?.use_invoice_xml),
     requireReferenceId: bool(s?.require_reference_id),
     paymentTermsDays: s?.payment_terms_days ?? 14,
+    currencyPrefix: bool(s?.currency_prefix),
     imprintUrl: legal?.imprint_url ?? null,
     privacyUrl: legal?.privacy_url ?? null,
   }
@@ -58,6 +59,7 @@ export async function saveSellerSettings(ctx: AppContext, agencyId: number, inpu
     use_invoice_xml: input.useInvoiceXML,
     require_reference_id: input.requireReferenceId,
     payment_terms_days: input.paymentTermsDays,
+    currency_prefix: input.currencyPrefix,
     updated_at: isoNow(ctx.clock.now()),
   }
   // the imprint and privacy addresses: only those sent change (a form without them keeps the agency's)
@@ -71,4 +73,10 @@ export async function saveSellerSettings(ctx: AppContext, agencyId: number, inpu
     if (Object.keys(legal).length) await trx.updateTable('agency').set(legal).where('id', '=', agencyId).execute()
   })
   return sellerSettings(ctx.db, agencyId)
+}
+
+/** The agency's money format: whether the currency sign stands before the amount (issue 20 item 16). */
+export async function currencyPrefixOf(db: Db, agencyId: number): Promise<boolean> {
+  const r = await db.selectFrom('seller_settings').select('currency_prefix').where('agency_id', '=', agencyId).executeTakeFirst()
+  return bool(r?.currency_prefix)
 }

@@ -81,6 +81,8 @@ export interface SellerSettingsTable {
   use_invoice_xml: GenBool
   require_reference_id: GenBool
   payment_terms_days: Generated<number>
+  /** the currency sign before the amount ("€ 12,50"); else after it ("12,50 €") */
+  currency_prefix: GenBool
   updated_at: Generated<Timestamp>
 }
 export type SellerSettingsRow = Selectable<SellerSettingsTable>

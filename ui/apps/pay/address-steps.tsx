@@ -2,11 +2,12 @@
 // fields of the order (step 5), and the notice when a field became required after the order.
 import { useState } from 'preact/hooks'
 import type { ApiError } from '../../api/client'
+import { CountrySelect } from '../../components/country-select'
 import { Alert, Button, Card } from '../../components/ui'
 import { fieldMessage, t } from '../../i18n'
 import type { Info, Proceed } from './model'
 
-function Field(p: { name: string; label: string; value: string; onInput(v: string): void; error?: string; required?: boolean; hint?: string; autoComplete?: string; half?: boolean; options?: readonly string[] }) {
+function Field(p: { name: string; label: string; value: string; onInput(v: string): void; error?: string; required?: boolean; hint?: string; autoComplete?: string; half?: boolean; options?: readonly string[]; country?: boolean }) {
   const id = `pay-${p.name}`
   const described = { 'aria-invalid': !!p.error, 'aria-describedby': p.error ? `${id}-error` : undefined }
   return (
@@ -15,7 +16,9 @@ function Field(p: { name: string; label: string; value: string; onInput(v: strin
         {p.label}
         {p.required && ' *'}
       </label>
-      {p.options ? (
+      {p.country ? (
+        <CountrySelect id={id} name={p.name} value={p.value} onChange={p.onInput} invalid={!!p.error} describedBy={p.error ? `${id}-error` : undefined} />
+      ) : p.options ? (
         <select id={id} name={p.name} value={p.value} {...described} onChange={(e) => p.onInput((e.target as HTMLSelectElement).value)}>
           <option value="">–</option>
           {p.options.map((o) => (
@@ -79,7 +82,7 @@ export function InvoiceAddressStep({ info, proceed }: { info: Info; proceed: Pro
         {f('streetNumber', t('ticketing.pay.streetNumber'), { required: true, half: true })}
         {f('postCode', t('ticketing.pay.postCode'), { required: true, half: true, autoComplete: 'postal-code' })}
         {f('city', t('ticketing.pay.city'), { required: true, autoComplete: 'address-level2' })}
-        {f('country', t('ticketing.pay.country'), { required: true, hint: t('ticketing.pay.countryHint') })}
+        {f('country', t('ticketing.pay.country'), { required: true, country: true })}
         {info.useInvoiceXML && (
           <>
             {f('referenceNumber', t('ticketing.pay.referenceNumber'), { required: info.requireReferenceId, hint: 'XXX-XXXXXXXXXX-XX' })}

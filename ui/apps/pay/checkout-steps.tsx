@@ -2,7 +2,8 @@
 // 40), the finished order (100) and the order's summary shown beside every step.
 import { useState } from 'preact/hooks'
 import { Button, Card } from '../../components/ui'
-import { t } from '../../i18n'
+import { currentLanguage, t } from '../../i18n'
+import { countryLabel } from '../../../server/modules/forms/country-codes'
 import { OnlinePay } from './online'
 import { type Info, money, type Proceed, type Online } from './model'
 
@@ -66,7 +67,7 @@ export function ConfirmStep({ info, proceed, online }: { info: Info; proceed: Pr
             <br />
             {a.street} {a.streetNumber}
             <br />
-            {a.postCode} {a.city}, {a.country}
+            {a.postCode} {a.city}, {countryLabel(a.country, currentLanguage())}
           </p>
         </section>
       )}
@@ -149,8 +150,16 @@ export function Finished({ info, qrCode: fresh }: { info: Info; qrCode: string |
       )}
       {o.paymentMethod === 'INVOICE' && o.status === 'CONFIRMED' && <p>{t('ticketing.pay.invoiceDone')}</p>}
       {o.paymentMethod === 'LOCATION' && o.status === 'CONFIRMED' && <p>{t('ticketing.pay.locationDone', { total: money(o.grossPrice, o.currency) })}</p>}
-      {m?.confirmationText && <p>{m.confirmationText}</p>}
+      {/* the method's instructions while something is to be paid; a paid order is not asked again (issue 20 item 22) */}
+      {info.confirmationText && <p>{info.confirmationText}</p>}
       <p class="muted">{t('ticketing.pay.mailSent')}</p>
+      {info.redirectUrl && (
+        <div class="pay-actions">
+          <a class="btn btn-primary" href={info.redirectUrl} target="_top" rel="noopener">
+            {t('ticketing.pay.toLink')}
+          </a>
+        </div>
+      )}
     </Card>
   )
 }
@@ -166,7 +175,6 @@ export function Summary({ info }: { info: Info }) {
             <tr key={i}>
               <td>
                 {l.amount} × {l.displayName}
-                {l.chairInfo && <small class="pay-seats">{t('ticketing.pay.seats', { labels: l.chairInfo })}</small>}
               </td>
               <td class="num">{money(l.amount * l.unitPrice, o.currency)}</td>
             </tr>
@@ -175,6 +183,13 @@ export function Summary({ info }: { info: Info }) {
             <tr>
               <td>{t('ticketing.pay.coupon', { code: o.usedCoupons.map((c) => c.code).join(', ') })}</td>
               <td class="num">−{money(o.discount, o.currency)}</td>
+            </tr>
+          )}
+          {info.seats.length > 0 && (
+            <tr>
+              <td colSpan={2}>
+                <small class="pay-seats">{t('ticketing.pay.seats', { labels: info.seats.join(', ') })}</small>
+              </td>
             </tr>
           )}
         </tbody>

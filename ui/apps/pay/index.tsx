@@ -3,18 +3,19 @@
 // allowed, processing polled every 5000 ms, the cancelled/expired/refunded/failed notices with
 // continue-and-reset, return-hash banners and the imprint/privacy footer.
 import '../../i18n/part-pay'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { useRoute } from 'wouter'
 import { ApiError, errorText, get, post } from '../../api/client'
 import { Alert, Button, Card, Spinner } from '../../components/ui'
 import { t, useLanguage } from '../../i18n'
 import { PaymentWaiting } from './waiting'
-import type { Info, Proceed, Online } from './model'
+import { type Info, type Proceed, type Online, endedNotice, holdLeft, setMoneyPrefix } from './model'
 import { InvoiceAddressStep, AdditionalStep, MissingNotice } from './address-steps'
 import { MethodStep, ConfirmStep, Finished, Summary } from './checkout-steps'
 
 const POLL_MS = 5000
-const USER_STEP = [1, 5, 8, 10, 40]
+// step 10 (payment data) is never entered: the data is asked on the confirmation (docs/ticketing.md)
+const USER_STEP = [1, 5, 8, 40]
 
 function useBanner() {
   const [hash] = useState(() => location.hash.replace('#', ''))
@@ -33,7 +34,7 @@ export default function PayApp() {
   const base = `/proxy/api/guest/ticketOrder/${id}`
   const load = () =>
     get<Info>(base)
-      .then((i) => (setInfo(i), setError(null)))
+      .then((i) => (setMoneyPrefix(i.currencyPrefix), setInfo(i), setError(null)))
       .catch((e) => setError(e instanceof ApiError && e.status === 404 ? t('errors.NOT_FOUND') : errorText(e)))
   useEffect(() => {
     if (id) void load()
@@ -51,15 +52,34 @@ export default function PayApp() {
       .then(() => load())
       .catch(() => {})
   }, [step])
+  // the 30-minute hold (docs/ticketing.md): a countdown; once it ran out the page asks until the order shows it
+  const holdUntil = info?.ticketOrder.holdUntil ?? null
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!holdUntil) return
+    const tick = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(tick)
+  }, [holdUntil])
+  const holdOver = !!holdUntil && Date.parse(holdUntil) <= now
+  // a finished order goes where the organiser's link points (§4), leaving a frame, once it is
+  // settled (nothing left to read: a transfer still shows its bank data and offers the link)
+  const seen = useRef<number | null>(null)
+  useEffect(() => {
+    if (!info) return
+    const before = seen.current
+    seen.current = info.ticketOrder.step
+    const o = info.ticketOrder
+    if (before != null && before < 100 && o.step === 100 && info.redirectUrl && (o.status === 'PAID' || o.status === 'CONFIRMED')) leaveTo(info.redirectUrl)
+  }, [info])
   // processing: poll the order state until the step leaves it
   useEffect(() => {
-    if (step == null || ![70, 80, 90].includes(step)) return
+    if (step == null || (![70, 80, 90].includes(step) && !holdOver)) return
     const timer = setInterval(async () => {
       const s = await get<{ step: number }>(`${base}/orderState`).catch(() => null)
       if (s && s.step !== step) void load()
     }, POLL_MS)
     return () => clearInterval(timer)
-  }, [step])
+  }, [step, holdOver])
 
   /** A proceed call: on success show the new step; a stale step (409) reloads to the current one. */
   const proceed = async (path: string, body: unknown): Promise<ApiError | null> => {
@@ -101,9 +121,14 @@ export default function PayApp() {
         </Alert>
       )}
       {error && <Alert tone="error">{error}</Alert>}
-      {o.displayStep != null && USER_STEP.includes(o.step) && (
+      {o.displayStep != null && (o.displaySteps ?? 0) > 1 && USER_STEP.includes(o.step) && (
         <p class="pay-progress" aria-live="polite">
-          {t('ticketing.pay.stepOf', { n: o.displayStep, of: o.grossPrice === 0 ? 2 : 3 })} · {t(`ticketing.step.${o.step}`)}
+          {t('ticketing.pay.stepOf', { n: o.displayStep, of: o.displaySteps ?? o.displayStep })} · {t(`ticketing.step.${o.step}`)}
+        </p>
+      )}
+      {holdUntil && o.status === 'OPEN' && USER_STEP.includes(o.step) && (
+        <p class={`pay-hold ${holdOver ? 'is-over' : ''}`} role="timer" aria-live="off">
+          {holdOver ? t('ticketing.pay.holdOver') : t('ticketing.pay.hold', { time: holdLeft(holdUntil, now) })}
         </p>
       )}
       <StepBody
@@ -111,6 +136,7 @@ export default function PayApp() {
         qrCode={qrCode}
         proceed={proceed}
         reset={reset}
+        reload={load}
         online={{
           base,
           done: async (msg) => {
@@ -154,21 +180,16 @@ function PayShell({ info, children }: { info?: Info; children: preact.ComponentC
   )
 }
 
-function StepBody({ info, qrCode, proceed, reset, online }: { info: Info; qrCode: string | null; proceed: Proceed; reset(): void; online: Online }) {
+function StepBody({ info, qrCode, proceed, reset, reload, online }: { info: Info; qrCode: string | null; proceed: Proceed; reset(): void; reload(): void; online: Online }) {
   const o = info.ticketOrder
-  if (o.status === 'WAITING_LIST') return <Alert tone="info">{t(info.event.registrationButtonType === 'SEND' ? 'ticketing.pay.waitingList' : 'ticketing.pay.waitingListRequest')}</Alert>
-  if (o.status === 'REQUIRE_APPROVAL') return <Alert tone="info">{t('ticketing.pay.requireApproval')}</Alert>
-  if (o.step === 902 || o.status === 'REFUNDED') return <Alert tone="warn">{t('ticketing.pay.refunded')}</Alert>
-  if ([900, 901, 910].includes(o.step)) {
-    const key = o.step === 901 ? 'expired' : o.step === 910 ? 'failed' : 'canceled'
+  const ended = endedNotice(o, info.event.registrationButtonType)
+  if (ended)
     return (
       <Card class="pay-notice">
-        <Alert tone={o.step === 910 ? 'error' : 'warn'}>{t(`ticketing.pay.${key}`)}</Alert>
-        {o.step !== 900 && <Button onClick={reset}>{t('ticketing.pay.continue')}</Button>}
+        <Alert tone={ended.tone}>{t(ended.key)}</Alert>
+        {o.canContinue && <Button onClick={reset}>{t('ticketing.pay.continue')}</Button>}
       </Card>
     )
-  }
-  if (o.status === 'DELETED' || o.status === 'CANCELED') return <Alert tone="warn">{t('ticketing.pay.canceled')}</Alert>
   switch (o.step) {
     case 1:
       return <InvoiceAddressStep info={info} proceed={proceed} />
@@ -187,6 +208,27 @@ function StepBody({ info, qrCode, proceed, reset, online }: { info: Info; qrCode
     case 100:
       return <Finished info={info} qrCode={qrCode} />
     default:
-      return <Spinner />
+      // a step this page has no screen for (none is written: step 10 is never entered): say so, never spin forever
+      return (
+        <Card class="pay-notice">
+          <Alert tone="warn">{t('ticketing.pay.unknownStep')}</Alert>
+          <Button variant="secondary" onClick={reload}>
+            {t('ticketing.pay.reload')}
+          </Button>
+        </Card>
+      )
   }
+}
+
+/** Goes to an address in the top window: the pay page may run inside the organiser's frame (§4 "leaving a frame if needed"). */
+export function leaveTo(url: string) {
+  try {
+    if (window.top && window.top !== window) {
+      window.top.location.href = url
+      return
+    }
+  } catch {
+    // a cross-origin parent that refuses: this window goes instead
+  }
+  location.assign(url)
 }

@@ -1,6 +1,5 @@
 // What the pay page reads (GET /proxy/api/guest/ticketOrder/{id}, guest-side.md §4) and the helpers
 // its steps share.
-import { formatMoney } from '../../../server/i18n/format'
 import type { ApiError } from '../../api/client'
 import type { InvoiceAddress } from '../../../server/modules/ticketing/ticketing.table'
 import type { OnlineInfo } from './online'
@@ -44,6 +43,12 @@ export interface Info {
     invoiceAddressDisabled: boolean
     editableSteps: number[]
     transferReference: string | null
+    /** the steps this order shows ("Schritt n von m") */
+    displaySteps: number | null
+    /** the tickets are held until then (open, before the payment) */
+    holdUntil: string | null
+    /** the page offers continue-and-reset */
+    canContinue: boolean
   }
   event: { id: number; displayName: string; registrationButtonType: string; primaryColor: string | null }
   paymentMethods: Method[]
@@ -76,11 +81,44 @@ export interface Info {
   requireReferenceId: boolean
   imprintUrl: string | null
   privacyUrl: string | null
+  /** the agency's money format */
+  currencyPrefix: boolean
+  /** the chosen method's text while something is to be paid */
+  confirmationText: string | null
+  /** the seats of the order: "Saal · A 12" */
+  seats: string[]
+  /** where a finished, settled order goes (the organiser's link after registration) */
+  redirectUrl: string | null
   stripePayment: OnlineInfo['stripePayment']
   paymentScripts?: OnlineInfo['paymentScripts']
 }
 
-export const money = (cents: number, currency: string) => `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
+export { money, setMoneyPrefix } from './money'
+
+/** §4: for a WAITING_LIST order the notice differs when the registration button type is SEND (a request). */
+export const waitingNotice = (registrationButtonType: string) => (registrationButtonType === 'SEND' ? 'ticketing.pay.waitingListRequest' : 'ticketing.pay.waitingList')
+
+/**
+ * The notice of an order that offers no payment step (§4), or null: waiting list, approval, refunded,
+ * expired, failed, a payment cancelled at the provider (which may be continued) and the order-
+ * cancelled notice (cancelled by the organiser, deleted).
+ */
+export function endedNotice(o: { status: string; step: number; canContinue?: boolean }, registrationButtonType: string): { key: string; tone: 'info' | 'warn' | 'error' } | null {
+  if (o.status === 'WAITING_LIST') return { key: waitingNotice(registrationButtonType), tone: 'info' }
+  if (o.status === 'REQUIRE_APPROVAL') return { key: 'ticketing.pay.requireApproval', tone: 'info' }
+  if (o.step === 902 || o.status === 'REFUNDED') return { key: 'ticketing.pay.refunded', tone: 'warn' }
+  if (o.step === 901) return { key: 'ticketing.pay.expired', tone: 'warn' }
+  if (o.step === 910) return { key: 'ticketing.pay.failed', tone: 'error' }
+  if (o.step === 900) return { key: o.canContinue ? 'ticketing.pay.paymentCanceled' : 'ticketing.pay.canceled', tone: 'warn' }
+  if (o.status === 'DELETED' || o.status === 'CANCELED') return { key: 'ticketing.pay.canceled', tone: 'warn' }
+  return null
+}
+
+/** The hold's countdown: mm:ss until the instant (00:00 once passed). */
+export function holdLeft(until: string, now: number): string {
+  const s = Math.max(0, Math.ceil((Date.parse(until) - now) / 1000))
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+}
 
 export type Proceed = (path: string, body: unknown) => Promise<ApiError | null>
 

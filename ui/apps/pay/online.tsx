@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, errorText, get, post } from '../../api/client'
 import { Alert, Button } from '../../components/ui'
 import { t } from '../../i18n'
+import { money } from './money'
 
 export interface OnlineInfo {
   ticketOrder: { grossPrice: number; currency: string; paymentMethod: string | null; fullName: string | null }
@@ -137,7 +138,7 @@ function StripePay({ info, base, done }: { info: OnlineInfo; base: string; done:
       {error && <Alert tone="error">{error}</Alert>}
       <div class="pay-actions">
         <Button busy={busy} disabled={!ready || !!elementError} onClick={pay}>
-          {t('ticketing.pay.confirm', { total: `${(o.grossPrice / 100).toFixed(2).replace('.', ',')} ${o.currency === 'CHF' ? 'CHF' : '€'}` })}
+          {t('ticketing.pay.confirm', { total: money(o.grossPrice, o.currency) })}
         </Button>
       </div>
     </div>

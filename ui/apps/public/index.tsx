@@ -294,7 +294,14 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
     try {
       const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, ...paid, identification, language: currentLanguage(), shortLink: opts.shortLink, agreements: decisions })
       if (r.ticketOrderId) {
-        location.assign(`/pay/${r.ticketOrderId}`)
+        // framed, the pay page opens in the top window (embed.js, else the frame's own top
+        // navigation); the frame itself goes only if both are refused
+        const url = `${location.origin}/pay/${r.ticketOrderId}`
+        tellParent({ type: 'einlass:navigate', url })
+        setTimeout(() => location.assign(url), 1500)
+        try {
+          window.top!.location.href = url
+        } catch {}
         return
       }
       onDone({ ...r, seats: data.chairReservations?.length ? seats : [] })

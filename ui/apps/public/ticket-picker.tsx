@@ -1,16 +1,46 @@
 // The ticket chooser of a paid event's public page (docs/ticketing.md): a quantity per category
 // within its minimum and maximum per order, what is left and the event's maximum per registration;
 // an optional coupon code. Loaded with the categories (./tickets.tsx `useTicketCategories`).
-import { formatMoney } from '../../../server/i18n/format'
+import { useEffect, useState } from 'preact/hooks'
+import { formatPrice } from '../../../server/i18n/price'
+import { ApiError, post } from '../../api/client'
 import { fieldMessage, t } from '../../i18n'
 import type { TicketPickerProps } from './tickets'
 
-const price = (cents: number, currency: string) => `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
+/** What the price preview answers: the total with the coupon (the server prices it as the order will be). */
+interface Priced {
+  key: string
+  grossPriceText: string
+  discount: number
+}
 
 export function TicketPicker(p: TicketPickerProps) {
   const amountOf = (id: number) => (p.seats?.bound.has(id) ? (p.seats.amounts[id] ?? 0) : (p.value.amounts[id] ?? 0))
   const total = p.data.items.reduce((s, c) => s + amountOf(c.id), 0)
   const sum = p.data.items.reduce((s, c) => s + amountOf(c.id) * c.grossPrice, 0)
+  const price = (cents: number) => formatPrice(cents, p.data.currency, p.data.currencyPrefix)
+  // a typed coupon: the total the order will have (issue 20 item 23), asked 500 ms after the last change
+  const code = p.value.couponCode.trim()
+  const tickets = p.data.items.map((c) => ({ categoryId: c.id, amount: amountOf(c.id) })).filter((x) => x.amount > 0)
+  const key = JSON.stringify([code, tickets])
+  const [priced, setPriced] = useState<Priced | null>(null)
+  const [couponError, setCouponError] = useState<string | null>(null)
+  useEffect(() => {
+    setCouponError(null)
+    if (!code || !tickets.length) return setPriced(null)
+    const timer = setTimeout(() => {
+      post<Omit<Priced, 'key'>>(`/proxy/api/public/events/${p.data.eventId}/ticketPrice`, { tickets, couponCode: code }).then(
+        (r) => setPriced({ ...r, key }),
+        (e) => {
+          setPriced(null)
+          setCouponError((e instanceof ApiError && e.errorFields.find((f) => f.field === 'couponCode')?.errorType) || null)
+        },
+      )
+    }, 500)
+    return () => clearTimeout(timer)
+  }, [key])
+  const shown = priced?.key === key && priced.discount > 0 ? priced : null
+  const couponMessage = p.errors.couponCode ?? couponError
   const eventMax = p.data.maxPerOrder > 0 ? p.data.maxPerOrder : Infinity
   const set = (id: number, n: number) => p.onChange({ ...p.value, amounts: { ...p.value.amounts, [id]: n } })
   return (
@@ -65,11 +95,11 @@ export function TicketPicker(p: TicketPickerProps) {
       </ul>
       <label class="ticket-coupon">
         <span>{t('registration.tickets.coupon')}</span>
-        <input value={p.value.couponCode} maxLength={40} autoComplete="off" onInput={(e) => p.onChange({ ...p.value, couponCode: (e.target as HTMLInputElement).value })} aria-invalid={!!p.errors.couponCode} />
-        {p.errors.couponCode && <span class="field-error">{fieldMessage(p.errors.couponCode)}</span>}
+        <input value={p.value.couponCode} maxLength={40} autoComplete="off" onInput={(e) => p.onChange({ ...p.value, couponCode: (e.target as HTMLInputElement).value })} aria-invalid={!!couponMessage} />
+        {couponMessage && <span class="field-error">{fieldMessage(couponMessage)}</span>}
       </label>
-      <p class="ticket-total">
-        {t('registration.tickets.total', { n: total })} <strong>{price(sum, p.data.currency)}</strong>
+      <p class="ticket-total" aria-live="polite">
+        {t('registration.tickets.total', { n: total })} {shown && <s>{price(sum)}</s>} <strong>{shown ? shown.grossPriceText : price(sum)}</strong>
       </p>
     </fieldset>
   )

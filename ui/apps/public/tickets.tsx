@@ -22,7 +22,10 @@ export interface TicketChoice {
 }
 
 export interface TicketCategories {
+  eventId: number
   currency: string
+  /** the agency's money format: the currency sign before the amount */
+  currencyPrefix?: boolean
   maxPerOrder: number
   items: TicketCategory[]
 }

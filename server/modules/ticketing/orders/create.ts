@@ -179,7 +179,7 @@ export async function holdOrder(
   const free = plan.priced.grossPrice === 0
   const preselected = free ? 'COUPON' : methods.length === 1 ? methods[0] : null
   const step = holding
-    ? nextStep({ grossPrice: plan.priced.grossPrice, invoiceAddressDisabled: free, hasInvoiceAddress: false, requiredActions: visitor.escorts < visitor.persons - 1 ? ['REQUIRE_ESCORT_PERSONS'] : [], paymentMethod: preselected, methodCount: methods.length, needsPaymentData: false, additionalApplies: visitor.persons > 1 })
+    ? nextStep({ grossPrice: plan.priced.grossPrice, invoiceAddressDisabled: free, hasInvoiceAddress: false, requiredActions: visitor.escorts < visitor.persons - 1 ? ['REQUIRE_ESCORT_PERSONS'] : [], paymentMethod: preselected, methodCount: methods.length, additionalApplies: visitor.persons > 1 })
     : STEP.INVOICE_ADDRESS
   const order = (await Q.insertOrder.first(trx, {
     public_id: randomString(15),

@@ -21,12 +21,13 @@ import { isValidLeitwegId } from './leitweg'
 import { enqueueOrderMail, transferReference } from './mails'
 import { type MissingField, fillMissingFields, missingFieldsOf } from './missing-fields'
 import { reholdOrder } from './release'
+import { orderSeatLabels } from './seats'
 import { onOrderSettled } from './settle'
 import { checkStepEscorts, payEscortDto, writeStepEscorts } from './escort-step'
 import { formDefinitions } from '../../forms/service'
 import { escortAppearance } from '../../forms/engine'
 import { escortRace } from '../../visitors/escort-write'
-import { NOT_PAYABLE, STEP, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
+import { NOT_PAYABLE, STEP, USER_STEPS, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
 
 /** The Ticket info's stripePayment (set by the payments module; null without it). */
 export let stripePaymentInfo: ((ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow | null) => Promise<Record<string, unknown> | null>) | null = null
@@ -69,8 +70,6 @@ export async function stepState(db: Db, order: TicketOrderRow, now: Date, method
     requiredActions: more.actions,
     paymentMethod: order.payment_method,
     methodCount: ms.length,
-    // step 10 belongs to the online providers (next issue): they will record their payment data here
-    needsPaymentData: false,
   }
 }
 
@@ -142,10 +141,12 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     ticketOrder: {
       number: order.number,
       step: order.step,
-      displayStep: displayNumber(order.step, order.gross_price),
+      displayStep: displayNumber(order.step, state)?.n ?? null,
+      /** how many steps this order shows ("Schritt n von m") */
+      displaySteps: displayNumber(order.step, state)?.of ?? null,
       status: order.status,
       grossPrice: order.gross_price,
-      grossPriceText: formatPrice(order.gross_price, order.currency),
+      grossPriceText: formatPrice(order.gross_price, order.currency, seller.currencyPrefix),
       currency: order.currency,
       tax: order.tax_price,
       discount: order.discount,
@@ -162,12 +163,20 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
       invoiceAddressDisabled: bool(order.invoice_address_disabled),
       holdUntil: order.status === 'OPEN' && order.step < STEP.FINISHED ? order.hold_until : null,
       editableSteps: order.status === 'OPEN' ? editableSteps(order.step, state) : [],
+      /** the page offers "continue" (a reset): the rule GET .../reset applies */
+      canContinue: await canContinue(ctx.db, order),
       transferReference: transfer ? transferReference(order, chosen) : null,
     },
     event: { id: event.id, displayName: event.display_name, startDate: event.start_date, endDate: event.end_date, timezone: event.timezone, registrationButtonType: event.registration_button_type, primaryColor: event.primary_color, currency: event.currency, locationName: event.location_name, city: event.city },
     logoPath: event.image_asset_id ? `/proxy/api/asset/${event.image_asset_id}?dimension=Regular_400` : null,
     eventLink: `${ctx.config.baseUrl}/public/event/${event.id}`,
     qrCode,
+    /** the chosen method's text for the guest (payment instructions): while something is to be paid, not once it is paid */
+    confirmationText: chosen && order.status !== 'PAID' && order.status !== 'REFUNDED' ? chosen.confirmation_text : null,
+    /** the seats of the order (area · row and number), issue 20 item 23 */
+    seats: await orderSeatLabels(ctx.db, order),
+    /** where the page goes once the order is finished and settled (§4 "redirects to the returned URL"): the organiser's link after registration */
+    redirectUrl: order.step === STEP.FINISHED ? event.external_confirmation_link : null,
     paymentMethods: methods.map(paymentMethodDto),
     requiredActions: state.requiredActions,
     missingFields: state.missingFields,
@@ -178,6 +187,8 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     locale: order.language,
     email: order.email,
     visitor: visitor ? { id: visitor.id, status: visitor.status, visitorCount: visitor.visitor_count, firstName: visitor.first_name, lastName: visitor.last_name } : null,
+    /** the agency's money format: the currency sign before the amount */
+    currencyPrefix: seller.currencyPrefix,
     useInvoiceXML: seller.useInvoiceXML,
     requireReferenceId: seller.requireReferenceId,
     userAccount: await userAccountOf(ctx.db, order),
@@ -190,8 +201,7 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
 }
 
 export async function orderState(ctx: AppContext, publicId: string) {
-  const o = await orderByPublicId(ctx.db, publicId)
-  return { step: o.step, status: o.status, displayStep: displayNumber(o.step, o.gross_price) }
+  return answer(ctx, await orderByPublicId(ctx.db, publicId))
 }
 
 const stepChanged = (o: Pick<TicketOrderRow, 'step' | 'status'>) => new AppError(409, 'ORDER_STEP_CHANGED', { extra: { step: o.step, orderStatus: o.status } })
@@ -238,7 +248,11 @@ async function proceed(
   return result
 }
 
-const answer = (o: TicketOrderRow, extra: Record<string, unknown> = {}) => ({ step: o.step, status: o.status, displayStep: displayNumber(o.step, o.gross_price), ...extra })
+/** What every proceed call answers: the order's step and status and the step's display number (a user step only). */
+export async function answer(ctx: AppContext, o: TicketOrderRow, extra: Record<string, unknown> = {}) {
+  const shown = (USER_STEPS as readonly number[]).includes(o.step) && o.status === 'OPEN' ? displayNumber(o.step, await stepState(ctx.db, o, ctx.clock.now())) : null
+  return { step: o.step, status: o.status, displayStep: shown?.n ?? null, ...extra }
+}
 
 /** POST .../proceed/invoiceAddress (§5 rules). */
 export async function proceedInvoiceAddress(ctx: AppContext, publicId: string, input: InvoiceAddressStep) {
@@ -259,7 +273,7 @@ export async function proceedInvoiceAddress(ctx: AppContext, publicId: string, i
     },
     history: 'INVOICE_ADDRESS',
   }))
-  return answer(o)
+  return answer(ctx, o)
 }
 
 /**
@@ -288,7 +302,7 @@ export async function proceedAdditionalInformations(ctx: AppContext, publicId: s
       }
       return { set: {}, history: 'ADDITIONAL_INFORMATIONS' }
     })
-    return answer(o)
+    return answer(ctx, o)
   } catch (e) {
     throw escortRace(e)
   }
@@ -303,7 +317,7 @@ export async function proceedPaymentSelection(ctx: AppContext, publicId: string,
     }
     return { set: { payment_method: input.paymentMethod }, history: 'PAYMENT_METHOD' }
   })
-  return answer(o)
+  return answer(ctx, o)
 }
 
 /** POST .../proceed/paymentPay on the confirmation: the method's provider decides what follows. */
@@ -319,7 +333,7 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
     if (!row) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')
     prepared = await preProvider.prepare(ctx, pre, row, { fullName: input.fullName })
     // a provider that settled the order itself (a PayPal capture) answers the order as it is now
-    if ((prepared as { settled?: boolean } | undefined)?.settled) return answer(await orderByPublicId(ctx.db, publicId), { qrCode: null, redirectUrl: null })
+    if ((prepared as { settled?: boolean } | undefined)?.settled) return answer(ctx, await orderByPublicId(ctx.db, publicId), { qrCode: null, redirectUrl: null })
   }
   const o = await proceed(ctx, publicId, STEP.CONFIRMATION, async (trx, order) => {
     // a field made required while the guest was on the later steps: filled in on step 5 first
@@ -342,7 +356,8 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
         status: r.status,
         full_name: input.fullName ?? order.full_name,
         hold_until: null,
-        payment_due_at: r.status === 'OPEN' || r.status === 'CONFIRMED' ? isoNow(new Date(now.getTime() + seller.paymentTermsDays * 86400_000)) : null,
+        // a due date for money still to be sent (transfer, invoice); paying at the door has none (issue 20 item 22)
+        payment_due_at: (r.status === 'OPEN' || r.status === 'CONFIRMED') && method !== 'LOCATION' ? isoNow(new Date(now.getTime() + seller.paymentTermsDays * 86400_000)) : null,
         ...(r.status === 'PAID' ? { paid_amount: r.paidAmount ?? order.gross_price, paid_at: isoNow(now) } : {}),
       },
       history: `PAY_${method}`,
@@ -357,7 +372,9 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
       },
     }
   })
-  return answer(o, { qrCode, redirectUrl })
+  // a finished order goes where the organiser's link after registration points (§4), if set
+  if (o.step === STEP.FINISHED && !redirectUrl) redirectUrl = (await ctx.db.selectFrom('event').select('external_confirmation_link').where('id', '=', o.event_id).executeTakeFirst())?.external_confirmation_link ?? null
+  return answer(ctx, o, { qrCode, redirectUrl })
 }
 
 /** POST .../proceed/reset {step}: back to an earlier user step (§4 back rules). */
@@ -370,7 +387,24 @@ export async function proceedBack(ctx: AppContext, publicId: string, target: num
     set: { step: target, ...(target === STEP.PAYMENT_METHOD ? { payment_method: null } : {}) },
     history: 'BACK',
   }))
-  return answer(o)
+  return answer(ctx, o)
+}
+
+/**
+ * Whether the guest may continue the order (GET .../reset, the page's continue button; one rule for
+ * both, issue 20 item 15): expired (901), failed (910) and a payment the guest cancelled at the
+ * provider (900, PAYMENT_CANCELED: its last history entry is the provider's PAYMENT_FAILED) start
+ * over; so does the confirmed reset on the wait step (90). An order the organiser cancelled (also
+ * step 900) stays cancelled: the guest sees the order-cancelled notice of §4, as for REFUNDED and
+ * DELETED — reviving it would undo the organiser's decision.
+ */
+export async function canContinue(db: Db, o: Pick<TicketOrderRow, 'id' | 'status' | 'step'>): Promise<boolean> {
+  if (o.status === 'OPEN') return o.step === STEP.WAIT || o.step === STEP.FAILED
+  if (o.status !== 'CANCELED') return false
+  if (o.step === STEP.EXPIRED || o.step === STEP.FAILED) return true
+  if (o.step !== STEP.CANCELED) return false
+  const last = await db.selectFrom('ticket_order_history').select('kind').where('order_id', '=', o.id).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  return last?.kind === 'PAYMENT_FAILED'
 }
 
 /**
@@ -380,8 +414,7 @@ export async function proceedBack(ctx: AppContext, publicId: string, target: num
  */
 export async function resetOrder(ctx: AppContext, publicId: string) {
   const pre = await orderByPublicId(ctx.db, publicId)
-  const resettable = (pre.status === 'CANCELED' && (pre.step === STEP.EXPIRED || pre.step === STEP.FAILED)) || (pre.status === 'OPEN' && (pre.step === STEP.WAIT || pre.step === STEP.FAILED || pre.step === STEP.CANCELED))
-  if (!resettable) throw new AppError(409, 'ORDER_RESET_NOT_ALLOWED', { extra: { step: pre.step, orderStatus: pre.status } })
+  if (!(await canContinue(ctx.db, pre))) throw new AppError(409, 'ORDER_RESET_NOT_ALLOWED', { extra: { step: pre.step, orderStatus: pre.status } })
   const now = ctx.clock.now()
   const at = isoNow(now)
   const o = await ctx.db.transaction().execute(async (trx) => {
@@ -403,5 +436,5 @@ export async function resetOrder(ctx: AppContext, publicId: string) {
     await enqueueTask(ctx.clock, trx, { kind: EXPIRE_TASK, agencyId: row.agency_id, payload: { orderId: row.id }, runAfter: new Date(row.hold_until!) })
     return row
   })
-  return answer(o)
+  return answer(ctx, o)
 }

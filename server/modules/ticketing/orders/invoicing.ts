@@ -52,8 +52,9 @@ export async function invoiceDraft(ctx: AppContext, trx: Db, order: TicketOrderR
     draft: {
       kind: 'INVOICE',
       currency: order.currency as SpecCurrency,
+      currencyPrefix: seller.currencyPrefix,
       issueDate: isoDate(now, event.timezone),
-      dueDate: paid >= order.gross_price ? null : order.payment_due_at ? isoDate(new Date(order.payment_due_at), event.timezone) : null,
+      dueDate: paid >= order.gross_price || order.payment_method === 'LOCATION' ? null : order.payment_due_at ? isoDate(new Date(order.payment_due_at), event.timezone) : null,
       deliveryDate: isoDate(new Date(event.start_date), event.timezone),
       seller: {
         name: seller.name,
@@ -85,16 +86,28 @@ export async function invoiceDraft(ctx: AppContext, trx: Db, order: TicketOrderR
       lines: items,
       payment,
       paidCents: Math.min(paid, order.gross_price),
-      paymentTerms: paid >= order.gross_price ? null : `Zahlbar innerhalb von ${seller.paymentTermsDays} Tagen ohne Abzug.`,
+      paymentTerms: paid >= order.gross_price || order.payment_method === 'LOCATION' ? null : `Zahlbar innerhalb von ${seller.paymentTermsDays} Tagen ohne Abzug.`,
       additionalText: order.additional_invoice_text,
     },
   }
 }
 
 orderSettledHooks.push(async (ctx, trx, order) => {
+  // paying at the door: the invoice is issued when the desk takes the money (issueLocationInvoice),
+  // so it never asks for what was paid already (issue 20 item 22)
+  if (order.payment_method === 'LOCATION' && order.status !== 'PAID') return
+  await issueOrderInvoice(ctx, trx, order)
+})
+
+/** The desk took a LOCATION payment (markPaid of a CONFIRMED order): its invoice, marked paid at the location. */
+export async function issueLocationInvoice(ctx: AppContext, trx: Db, order: TicketOrderRow) {
+  if (order.payment_method === 'LOCATION' && order.status === 'PAID') await issueOrderInvoice(ctx, trx, order)
+}
+
+async function issueOrderInvoice(ctx: AppContext, trx: Db, order: TicketOrderRow) {
   const d = await invoiceDraft(ctx, trx, order)
   if (d) await issueInvoice(ctx, trx, { agencyId: order.agency_id, eventId: order.event_id, orderRef: String(order.id), prefix: d.prefix, draft: d.draft })
-})
+}
 
 /** A cancelled order's invoice (if one was issued) gets its cancellation invoice: for what partial refunds have not credited yet. */
 export async function cancelOrderInvoice(ctx: AppContext, trx: Db, order: TicketOrderRow) {

@@ -19,10 +19,12 @@ import { mailGreeting } from '../../mail/greeting'
 import { enqueueMail, enqueueTemplateMail } from '../../mail/outbox'
 import { renderMail } from '../../mail/render'
 import { MailSubjectGone, registerMailTemplate } from '../../mail/templates'
+import { GUEST_ACCESS, issueAccessToken } from '../../identity/access-tokens'
 import { giroCodePng } from '../girocode'
 import { formatPrice } from '../money'
-import { sellerSettings } from '../seller-settings'
+import { currencyPrefixOf, sellerSettings } from '../seller-settings'
 import type { PaymentMethodRow, TicketOrderRow } from '../ticketing.table'
+import { orderSeatLabels } from './seats'
 
 export type OrderMailKind = 'received' | 'approved' | 'paid' | 'canceled' | 'expired' | 'refunded'
 
@@ -33,27 +35,42 @@ interface DocumentsParams {
   orderId: number
   kind: OrderMailKind
   methodId: number | null
+  /** the guest's access token for the portal link (issued in the mail's transaction) */
+  portalToken?: string | null
 }
 
 /** The mails that carry tickets and invoice: the order is paid, or confirmed at once (INVOICE, LOCATION, COUPON). */
 const carriesDocuments = (order: Pick<TicketOrderRow, 'status'>, kind: OrderMailKind) => kind === 'paid' || (kind === 'received' && (order.status === 'PAID' || order.status === 'CONFIRMED'))
 
+/**
+ * Every order mail tells the buyer where the guest portal is (issue 20 item 19): a dashboard link
+ * with an access token of the registration's guest account, like the registration's confirmation
+ * mail (GUEST_ACCESS, 90 days), issued in the mail's transaction. No account (an order without a
+ * registration): no link.
+ */
+async function portalToken(ctx: AppContext, trx: Db, order: TicketOrderRow): Promise<string | null> {
+  if (order.visitor_id == null) return null
+  const v = await trx.selectFrom('event_visitor').select('user_id').where('id', '=', order.visitor_id).executeTakeFirst()
+  return v?.user_id != null ? await issueAccessToken(ctx, trx, v.user_id, GUEST_ACCESS) : null
+}
+
 export async function enqueueOrderMail(ctx: AppContext, trx: Db, order: TicketOrderRow, kind: OrderMailKind, method: PaymentMethodRow | null = null) {
   if (!order.email) return
   const to = { kind: `TICKET_ORDER_${kind.toUpperCase()}`, to: order.email, toName: order.full_name, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id }
+  const token = await portalToken(ctx, trx, order)
   if (carriesDocuments(order, kind)) {
-    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null } satisfies DocumentsParams })
+    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null, portalToken: token } satisfies DocumentsParams })
     return
   }
-  const m = await renderOrderMail(ctx, trx, order, kind, method, [])
+  const m = await renderOrderMail(ctx, trx, order, kind, method, [], token)
   if (m) await enqueueMail(trx, { ...to, ...m })
 }
 
-async function renderOrderMail(ctx: AppContext, db: Db, order: TicketOrderRow, kind: OrderMailKind, method: PaymentMethodRow | null, documents: string[]) {
+async function renderOrderMail(ctx: AppContext, db: Db, order: TicketOrderRow, kind: OrderMailKind, method: PaymentMethodRow | null, documents: string[], portal: string | null) {
   const event = await db.selectFrom('event').select(['display_name', 'primary_color', 'timezone']).where('id', '=', order.event_id).executeTakeFirst()
   if (!event) return null
   const lang = order.language
-  const total = formatPrice(order.gross_price, order.currency)
+  const total = formatPrice(order.gross_price, order.currency, await currencyPrefixOf(db, order.agency_id))
   const params = { number: order.number, event: event.display_name, total, until: order.hold_until ? formatDateTime(order.hold_until, event.timezone) : '' }
   const paragraphs = [t(lang, `ticketing.mail.${kind}.body`, params)]
   const attachments: MailAttachment[] = []
@@ -69,7 +86,11 @@ async function renderOrderMail(ctx: AppContext, db: Db, order: TicketOrderRow, k
     else if (order.payment_method === 'LOCATION') paragraphs.push(t(lang, 'ticketing.mail.location', params))
     if (method?.confirmation_text) paragraphs.push(method.confirmation_text)
   }
+  // the seats the tickets are for (area · row and number)
+  const seats = kind === 'expired' || kind === 'canceled' || kind === 'refunded' ? [] : await orderSeatLabels(db, order)
+  if (seats.length) paragraphs.push(t(lang, 'ticketing.mail.seats', { seats: seats.join(', ') }))
   paragraphs.push(...documents)
+  if (portal) paragraphs.push(t(lang, 'ticketing.mail.portal', { url: `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(portal)}` }))
   const url = `${ctx.config.baseUrl}/pay/${order.public_id}`
   const m = renderMail({
     subject: t(lang, `ticketing.mail.${kind}.subject`, params),
@@ -120,7 +141,7 @@ registerMailTemplate<DocumentsParams>(DOCUMENTS_TEMPLATE, async (ctx, _m, p) => 
   if (!order) throw new MailSubjectGone('the order is gone')
   const method = p.methodId != null ? ((await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', p.methodId).executeTakeFirst()) ?? null) : null
   const docs = await orderDocuments(ctx, order)
-  const m = await renderOrderMail(ctx, ctx.db, order, p.kind, method, docs.texts)
+  const m = await renderOrderMail(ctx, ctx.db, order, p.kind, method, docs.texts, p.portalToken ?? null)
   if (!m) throw new MailSubjectGone('the event is gone')
   return { subject: m.subject, html: m.html, text: m.text, attachments: [...m.attachments, ...docs.files] }
 })

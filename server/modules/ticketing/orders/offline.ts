@@ -8,7 +8,6 @@ import { STEP } from './steps'
 
 registerPaymentProvider({
   method: 'TRANSFER',
-  needsPaymentData: false,
   async pay(_ctx, _trx, order, method) {
     const qrCode =
       method?.iban && order.currency === 'EURO'
@@ -18,6 +17,6 @@ registerPaymentProvider({
   },
 })
 for (const method of ['INVOICE', 'LOCATION'] as const) {
-  registerPaymentProvider({ method, needsPaymentData: false, pay: async () => ({ step: STEP.FINISHED, status: 'CONFIRMED' }) })
+  registerPaymentProvider({ method, pay: async () => ({ step: STEP.FINISHED, status: 'CONFIRMED' }) })
 }
-registerPaymentProvider({ method: 'COUPON', needsPaymentData: false, pay: async () => ({ step: STEP.FINISHED, status: 'PAID' }) })
+registerPaymentProvider({ method: 'COUPON', pay: async () => ({ step: STEP.FINISHED, status: 'PAID' }) })

@@ -15,7 +15,8 @@ import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
-import { cancelOrderInvoice } from './invoicing'
+import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
+import { currencyPrefixOf } from '../seller-settings'
 import { enqueueOrderMail } from './mails'
 import { releaseOrder } from './release'
 import { onOrderSettled } from './settle'
@@ -41,7 +42,7 @@ export function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: 
   return q
 }
 
-export function orderListDto(o: TicketOrderRow, now: string) {
+export function orderListDto(o: TicketOrderRow, now: string, prefix = false) {
   return {
     id: o.id,
     number: o.number,
@@ -50,7 +51,7 @@ export function orderListDto(o: TicketOrderRow, now: string) {
     email: o.email,
     fullName: o.full_name,
     grossPrice: o.gross_price,
-    grossPriceText: formatPrice(o.gross_price, o.currency),
+    grossPriceText: formatPrice(o.gross_price, o.currency, prefix),
     currency: o.currency,
     paymentMethod: o.payment_method,
     paidAmount: o.paid_amount,
@@ -100,7 +101,8 @@ export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSea
     : []
   const clockNow = ctx.clock.now()
   const undoable = (o: TicketOrderRow) => o.status === 'PAID' && !!undoablePayment(o, entries.filter((e) => e.order_id === o.id), event, clockNow)
-  return { items: rows.map((o) => ({ ...orderListDto(o, now), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o) })), total: Number(total.n), page: s.page, perPage: s.perPage }
+  const prefix = await currencyPrefixOf(ctx.db, event.agency_id)
+  return { items: rows.map((o) => ({ ...orderListDto(o, now, prefix), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o) })), total: Number(total.n), page: s.page, perPage: s.perPage, currencyPrefix: prefix }
 }
 
 async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
@@ -118,7 +120,7 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     refundsOwed(ctx.db, [o.id]),
   ])
   return {
-    ...orderListDto(o, isoNow(ctx.clock.now())),
+    ...orderListDto(o, isoNow(ctx.clock.now()), await currencyPrefixOf(ctx.db, event.agency_id)),
     refundOwed: owed.get(o.id) ?? 0,
     canUndoPaid: !!undoablePayment(o, history, event, ctx.clock.now()),
     publicId: o.public_id,
@@ -159,6 +161,7 @@ export async function markPaid(ctx: AppContext, actor: AccountActor, event: Even
     await addHistory(trx, o.id, at, 'MARKED_PAID', actor.account.id, { amount: input.amount, paidAt: input.paidAt, from: o.status, fromStep: o.step })
     await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.markPaid', entityType: 'order', entityId: o.number, eventId: event.id, changes: { status: [o.status, 'PAID'] }, detail: { amount: input.amount, paidAt: input.paidAt } })
     if (!wasSettled) await onOrderSettled(ctx, trx, row)
+    else await issueLocationInvoice(ctx, trx, row)
     await enqueueOrderMail(ctx, trx, row, 'paid')
   })
   ctx.notifyMail()
@@ -390,7 +393,8 @@ export async function openLocationPayments(ctx: AppContext, event: EventRow, vis
   let q = ctx.db.selectFrom('ticket_order').selectAll().where('event_id', '=', event.id).where('payment_method', '=', 'LOCATION').where('status', '=', 'CONFIRMED').where('paid_at', 'is', null)
   if (visitorId != null) q = q.where('visitor_id', '=', visitorId)
   const now = isoNow(ctx.clock.now())
-  return (await q.orderBy('id').limit(200).execute()).map((o) => orderListDto(o, now))
+  const prefix = await currencyPrefixOf(ctx.db, event.agency_id)
+  return (await q.orderBy('id').limit(200).execute()).map((o) => orderListDto(o, now, prefix))
 }
 
 /** The desk takes a LOCATION payment: the full amount, now. */

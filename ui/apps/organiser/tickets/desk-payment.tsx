@@ -4,7 +4,7 @@
 // desk person records the payment ("Zahlung erfassen", after a question); a payment at the location
 // is admitted with the amount to collect; a cancelled or refunded order says so.
 import { useState } from 'preact/hooks'
-import { formatMoney } from '../../../../server/i18n/format'
+import { money as agencyMoney, useMoneyFormat } from './money'
 import { post } from '../../../api/client'
 import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { toast } from '../../../components/overlay'
@@ -25,10 +25,12 @@ export interface DeskPaymentInfo {
   canRecord: boolean
 }
 
-const money = (cents: number, currency: string | null) => `${formatMoney(cents)} ${currency === 'CHF' ? 'CHF' : '€'}`
+/** the amount as the agency writes it (its currency prefix, issue 20 item 16) */
+const money = (cents: number, currency: string | null) => agencyMoney(cents, currency)
 
 export function DeskPayment({ eventId, payment, onPaid }: { eventId: number; payment: DeskPaymentInfo | null | undefined; onPaid(): Promise<void> | void }) {
   const [asking, setAsking] = useState(false)
+  useMoneyFormat()
   if (!payment) return null
   const p = payment
   const amount = money(p.amountDue, p.currency)

@@ -9,7 +9,7 @@ import { toast } from '../../../components/overlay'
 import { Alert, Badge, Button, Card, EmptyState, Spinner } from '../../../components/ui'
 import { t } from '../../../i18n'
 import { type Draft, EditableList, Err } from './editable-list'
-import { money, parseCents } from './money'
+import { money, parseCents, useMoneyFormat } from './money'
 import { RefundDialog } from './refund-dialog'
 import { InvoiceTickets } from './invoice-tickets'
 import { SeatingLinkWarning } from './seating-warning'
@@ -78,6 +78,8 @@ export function TicketsTab({ event }: { event: EventFull }) {
   const enabled = useResource<Method[]>(`/proxy/api/events/${event.id}/paymentMethods`)
   // selling tickets without a payment method: guests could not pay, and the event cannot go online (issue 20)
   const noMethods = !!cats.data?.items.some((c) => c.grossPrice > 0) && enabled.data?.length === 0
+  // amounts follow the agency's money format (issue 20 item 16): the tab renders again once it is read
+  useMoneyFormat()
   return (
     <div class="tickets-tab">
       {canEdit && <SeatingLinkWarning eventId={event.id} />}

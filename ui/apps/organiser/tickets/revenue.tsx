@@ -1,6 +1,6 @@
 // Revenue of the event statistics (open, confirmed and paid orders; the paid part): per ticket
 // category as bars, per day of ordering as a small SVG plot of our own (no chart library).
-import { formatMoney } from '../../../../server/i18n/format'
+import { money as agencyMoney, useMoneyFormat } from './money'
 import { useResource } from '../../../components/hooks'
 import { Card, EmptyState } from '../../../components/ui'
 import { t } from '../../../i18n'
@@ -69,8 +69,9 @@ function RevenuePlot({ days, money }: { days: Revenue['days']; money: (c: number
 
 export function RevenueCard({ eventId }: { eventId: number }) {
   const { data } = useResource<Revenue>(`/proxy/api/events/${eventId}/orders/revenue`)
+  useMoneyFormat()
   if (!data) return null
-  const money = (c: number) => `${formatMoney(c)} ${data.currency === 'CHF' ? 'CHF' : '€'}`
+  const money = (c: number) => agencyMoney(c, data.currency)
   const max = Math.max(1, ...data.items.map((i) => i.gross))
   return (
     <Card>

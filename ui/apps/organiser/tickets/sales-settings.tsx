@@ -4,8 +4,10 @@ import { useEffect, useState } from 'preact/hooks'
 import { errorText, get, post, put, del } from '../../../api/client'
 import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
+import { CountrySelect } from '../../../components/country-select'
 import { Alert, Button, Card, PageHeader, Spinner } from '../../../components/ui'
 import { fieldMessage, t } from '../../../i18n'
+import { setMoneyPrefix } from './money'
 
 interface Seller {
   name: string | null
@@ -23,6 +25,7 @@ interface Seller {
   useInvoiceXML: boolean
   requireReferenceId: boolean
   paymentTermsDays: number
+  currencyPrefix: boolean
   imprintUrl: string | null
   privacyUrl: string | null
 }
@@ -72,7 +75,7 @@ function PayPalWebhook({ m }: { m: Method }) {
   )
 }
 
-const TEXT_FIELDS = ['name', 'street', 'streetNumber', 'postCode', 'city', 'country', 'vatId', 'taxNumber', 'contactName', 'phone', 'email', 'invoiceNumberPrefix', 'imprintUrl', 'privacyUrl'] as const
+const TEXT_FIELDS = ['name', 'street', 'streetNumber', 'postCode', 'city', 'vatId', 'taxNumber', 'contactName', 'phone', 'email', 'invoiceNumberPrefix', 'imprintUrl', 'privacyUrl'] as const
 
 export function SalesSettingsPage() {
   return (
@@ -97,6 +100,7 @@ function SellerCard() {
     e.preventDefault()
     try {
       setV(await put<Seller>('/proxy/api/agency/sellerSettings', v))
+      setMoneyPrefix(v.currencyPrefix)
       setErrors({})
       toast(t('ticketing.sales.saved'))
     } catch (err) {
@@ -118,8 +122,16 @@ function SellerCard() {
         ))}
         <p class="muted tickets-form-note">{t('sales.legalShared')}</p>
         <label>
+          <span id="seller-country-label">{t('ticketing.sales.country')}</span>
+          <CountrySelect id="seller-country" name="country" labelledBy="seller-country-label" value={v.country} onChange={(country) => setV({ ...v, country })} invalid={!!errors.country} />
+          {errors.country && <small class="field-error">{fieldMessage(errors.country)}</small>}
+        </label>
+        <label>
           {t('ticketing.sales.paymentTermsDays')}
           <input inputMode="numeric" value={String(v.paymentTermsDays)} onInput={(e) => setV({ ...v, paymentTermsDays: Number((e.target as HTMLInputElement).value) || 0 })} />
+        </label>
+        <label class="tickets-check">
+          <input type="checkbox" name="currencyPrefix" checked={v.currencyPrefix} onChange={() => setV({ ...v, currencyPrefix: !v.currencyPrefix })} /> {t('ticketing.sales.currencyPrefix')}
         </label>
         <label class="tickets-check">
           <input type="checkbox" checked={v.useInvoiceXML} onChange={() => setV({ ...v, useInvoiceXML: !v.useInvoiceXML })} /> {t('ticketing.sales.useInvoiceXML')}
