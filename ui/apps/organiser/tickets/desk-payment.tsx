@@ -26,7 +26,7 @@ export interface DeskPaymentInfo {
 }
 
 /** the amount as the agency writes it (its currency prefix, issue 20 item 16) */
-const money = (cents: number, currency: string | null) => agencyMoney(cents, currency)
+const money = (cents: number, currency: string | null) => agencyMoney(cents, currency ?? 'EUR')
 
 export function DeskPayment({ eventId, payment, onPaid }: { eventId: number; payment: DeskPaymentInfo | null | undefined; onPaid(): Promise<void> | void }) {
   const [asking, setAsking] = useState(false)
