@@ -130,16 +130,35 @@ export interface Box {
   height: number
 }
 
-/** Where jsQR finds a QR code in the image (bounding box of its corners), or null. */
+/**
+ * Where jsQR finds a QR code in the image (bounding box of its corners), or null. A printed page may
+ * hold several codes side by side (a ticket has one per person), which confuses jsQR's finder-pattern
+ * search over the whole page: windows of the page are tried in reading order, so the first code
+ * (the main guest's) is found first.
+ */
 export function locateQr(img: Image): { box: Box; data: string } | null {
-  const found = jsQR(img.rgba, img.width, img.height)
-  if (!found) return null
+  const side = Math.max(120, Math.round(Math.min(img.width, img.height) / 2.5))
+  const step = Math.max(40, Math.round(side / 4))
+  const tries: Array<{ x: number; y: number; w: number; h: number }> = []
+  for (let y = 0; y < img.height; y += step) for (let x = 0; x < img.width; x += step) tries.push({ x, y, w: Math.min(side, img.width - x), h: Math.min(side, img.height - y) })
+  for (const t of tries) {
+    if (t.w < 60 || t.h < 60) continue
+    const crop = new Uint8ClampedArray(t.w * t.h * 4)
+    for (let row = 0; row < t.h; row++) crop.set(img.rgba.subarray(((t.y + row) * img.width + t.x) * 4, ((t.y + row) * img.width + t.x + t.w) * 4), row * t.w * 4)
+    const found = jsQR(crop, t.w, t.h)
+    if (found) return boxOf(found, t.x, t.y)
+  }
+  const whole = jsQR(img.rgba, img.width, img.height)
+  return whole ? boxOf(whole, 0, 0) : null
+}
+
+function boxOf(found: NonNullable<ReturnType<typeof jsQR>>, dx: number, dy: number): { box: Box; data: string } {
   const l = found.location
   const xs = [l.topLeftCorner.x, l.topRightCorner.x, l.bottomLeftCorner.x, l.bottomRightCorner.x]
   const ys = [l.topLeftCorner.y, l.topRightCorner.y, l.bottomLeftCorner.y, l.bottomRightCorner.y]
   const x = Math.min(...xs)
   const y = Math.min(...ys)
-  return { box: { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y }, data: found.data }
+  return { box: { x: x + dx, y: y + dy, width: Math.max(...xs) - x, height: Math.max(...ys) - y }, data: found.data }
 }
 
 /**

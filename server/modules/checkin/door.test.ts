@@ -140,6 +140,25 @@ forEachDialect('at the door', (h) => {
     expect((await admin.post(`/proxy/api/events/${event.id}/orders/${reg.payment.orderId}/deskPayment`)).status).toBe(409)
   })
 
+  test('B: two desks record one payment at once: one wins, the other is refused, the payment is recorded once; an order still in its checkout cannot be recorded at the desk', async () => {
+    const { event, visitorId, orderId } = await transferOrder()
+    // still in checkout: the registration waits (PENDING), the desk shows it unpaid but cannot take it
+    const pending = (await lookup(event.id, 'search=Käuferin')).body.items.find((x: any) => x.id === visitorId)
+    expect(pending.payment).toMatchObject({ ticketBlocked: 'UNPAID', canRecord: false })
+    expect((await admin.post(`/proxy/api/events/${event.id}/orders/${pending.payment.orderId}/deskPayment`)).body.errorType).toBe('ORDER_NOT_OPEN')
+    expect((await pay(h(), orderId, 'TRANSFER')).step).toBe(100)
+    const o = await orderRow(orderId)
+    const reg = (await lookup(event.id, 'search=Käuferin')).body.items.find((x: any) => x.id === visitorId)
+    expect(reg.payment).toMatchObject({ ticketBlocked: 'UNPAID', canRecord: true })
+    const answers = await Promise.all(Array.from({ length: 6 }, () => admin.post(`/proxy/api/events/${event.id}/orders/${o.id}/deskPayment`)))
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409])
+    const history = await h().ctx.db.selectFrom('ticket_order_history').select('kind').where('order_id', '=', o.id).where('kind', '=', 'MARKED_PAID').execute()
+    expect(history).toHaveLength(1)
+    // another agency's desk: 404
+    const other = await h().admin({ agency: 'Andere Agentur' })
+    expect((await other.post(`/proxy/api/events/${event.id}/orders/${o.id}/deskPayment`)).status).toBe(404)
+  })
+
   test('B: pay by invoice: tickets at once by default; after payment when the event says so (tickets tab setting)', async () => {
     const { event, visitorId, orderId } = await transferOrder()
     expect((await admin.get(`/proxy/api/events/${event.id}/ticketSettings`)).body).toEqual({ invoiceTickets: 'AT_ONCE' })

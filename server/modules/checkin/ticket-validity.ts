@@ -61,6 +61,7 @@ export interface OrderColumns {
   tko_gross: number | null
   tko_paid: number | null
   tko_currency: string | null
+  tko_step: number | null
 }
 
 /**
@@ -75,11 +76,22 @@ export function withLatestOrder<Q extends { leftJoin: any }>(qb: Q): any {
         eb('tko.id', '=', eb.selectFrom('ticket_order as tko2').select((e2: ExpressionBuilder<any, any>) => e2.fn.max('tko2.id').as('m')).whereRef('tko2.visitor_id', '=', 'v.id')),
       ),
     )
-    .select(['tko.id as tko_id', 'tko.number as tko_number', 'tko.status as tko_status', 'tko.payment_method as tko_method', 'tko.gross_price as tko_gross', 'tko.paid_amount as tko_paid', 'tko.currency as tko_currency'])
+    .select(['tko.id as tko_id', 'tko.number as tko_number', 'tko.status as tko_status', 'tko.payment_method as tko_method', 'tko.gross_price as tko_gross', 'tko.paid_amount as tko_paid', 'tko.currency as tko_currency', 'tko.step as tko_step'])
 }
 
 /** The order part of such a row for ticketBlock, or null when the registration has no order. */
 export const orderStateOf = (r: Partial<OrderColumns>): OrderState | null => (r.tko_status ? { status: r.tko_status, payment_method: r.tko_method ?? null } : null)
+
+/**
+ * Whether the desk may record this order's payment: bought and not paid (a transfer waiting for its
+ * money after its checkout, an invoice or a payment at the location), never a payment under way at an
+ * online provider (it settles there; recording it too would take the money twice).
+ */
+export function deskMayRecord(o: { status: string; payment_method: string | null; step: number }): boolean {
+  if (!o.payment_method || ONLINE.includes(o.payment_method)) return false
+  return o.status === 'CONFIRMED' || (o.status === 'OPEN' && o.step >= 100)
+}
+export const isOnlineMethod = (m: string | null) => m != null && ONLINE.includes(m)
 
 /** What the desk shows of the order: what is due, and whether the ticket is valid. Null without an order. */
 export function paymentView(r: Partial<OrderColumns>, invoiceTickets: string | null | undefined) {
@@ -95,5 +107,7 @@ export function paymentView(r: Partial<OrderColumns>, invoiceTickets: string | n
     /** what the desk still has to collect (0 when paid, cancelled or refunded) */
     amountDue: settled ? 0 : Math.max(0, Number(r.tko_gross ?? 0) - Number(r.tko_paid ?? 0)),
     ticketBlocked: ticketBlock(orderStateOf(r), invoiceTickets),
+    /** whether the desk can record its payment (deskPayment) */
+    canRecord: !settled && deskMayRecord({ status: r.tko_status, payment_method: r.tko_method ?? null, step: Number(r.tko_step ?? 0) }),
   }
 }

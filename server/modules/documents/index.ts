@@ -10,12 +10,17 @@ import { download, prepareInvitation } from './service'
 import { readSettings, saveSettings } from './settings'
 import { selfCheckinTokenParts } from '../checkin/self'
 import { downloadPath, isRegistered } from './tokens'
+import { type OrderColumns, orderStateOf, ticketBlock } from '../checkin/ticket-validity'
 
 // The self check-in dialog's "name tags download" (guest-side.md 2): the registration's PDF token with
 // the name-tags document, for registrations that have tickets (the download refuses the others anyway).
 // Without this part the dialog never showed the button.
-selfCheckinTokenParts.push(async (_ctx, v): Promise<Record<string, string | null>> =>
-  v.download_token && isRegistered(v.status) ? { downloadTokenNameTags: v.download_token, downloadLinkNameTags: downloadPath(v.download_token, 'nameTags') } : {},
+// Not for a ticket that is not valid (yet): the name tags carry its QR codes (ticket-validity.ts; the
+// self check-in read the registration with its latest order).
+selfCheckinTokenParts.push(async (_ctx, v, event): Promise<Record<string, string | null>> =>
+  v.download_token && isRegistered(v.status) && !ticketBlock(orderStateOf(v as Partial<OrderColumns>), event.invoice_tickets)
+    ? { downloadTokenNameTags: v.download_token, downloadLinkNameTags: downloadPath(v.download_token, 'nameTags') }
+    : {},
 )
 
 /** The German file name for browsers that read filename*, an ASCII one for the others. */

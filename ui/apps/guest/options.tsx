@@ -33,6 +33,8 @@ export interface GuestEntry {
   transferUntil?: string | null
   /** the registration's open or bought ticket order (docs/ticketing.md): pay instead of confirm; withdraw only when `withdrawable` */
   ticketOrder?: { id: string; status: string; step: number; withdrawable: boolean } | null
+  /** why a registered guest has no ticket documents (yet): UNPAID, PAYMENT_PENDING, CANCELED, REFUNDED */
+  ticketBlocked?: string | null
   event: {
     id: number
     displayName: string
@@ -256,8 +258,14 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
   const [ask, setAsk] = useState<'withdraw' | 'transfer' | null>(null)
   return (
     <div class="guest-options">
+      {e.ticketBlocked && (
+        <p class="guest-ticket-blocked" role="status">
+          {t(`guest.ticket.blocked.${e.ticketBlocked}`)}{' '}
+          {e.ticketOrder?.status === 'OPEN' && <a href={`/pay/${encodeURIComponent(e.ticketOrder.id)}`}>{t('guest.ticket.blocked.pay')}</a>}
+        </p>
+      )}
       <Downloads e={e} entryPass={entryPass} />
-      {!entryPass && <TicketQr visitorId={e.id} status={e.registrationStatus.status} />}
+      {!entryPass && !e.ticketBlocked && <TicketQr visitorId={e.id} status={e.registrationStatus.status} />}
       <div class="guest-card-actions">
         <DetailsButtons e={e} reload={reload} />
         {!entryPass && (

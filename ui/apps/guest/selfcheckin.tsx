@@ -12,6 +12,8 @@ type State = 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
 interface CheckinView {
   id: number
   status: string
+  /** why the ticket does not admit (yet): UNPAID, PAYMENT_PENDING, CANCELED, REFUNDED */
+  ticketBlocked?: string | null
   firstName: string | null
   lastName: string | null
   visitorCount: number
@@ -149,7 +151,9 @@ export function SelfCheckin({ params }: { params: { token: string } }) {
       </header>
 
       {noRight && <Alert tone="warn">{t('selfCheckin.noPermission')}</Alert>}
-      {!view.canCheckin && !noRight && <Alert tone="warn">{t('errors.CHECKIN_STATUS', { status: t(`visitorStatus.${view.status}`) })}</Alert>}
+      {!view.canCheckin && !noRight && (
+        <Alert tone="warn">{view.ticketBlocked ? t(`guest.ticket.blocked.${view.ticketBlocked}`) : t('errors.CHECKIN_STATUS', { status: t(`visitorStatus.${view.status}`) })}</Alert>
+      )}
       {!view.checkinOpened && view.checkinOpenDate && <Alert tone="info">{t('selfCheckin.closed', { date: formatDate(view.checkinOpenDate, tz), time: formatTime(view.checkinOpenDate, tz) })}</Alert>}
       {allIn && !view.allowSelfCheckout && <Alert tone="ok">{t('selfCheckin.allIn')}</Alert>}
       {allOut && <Alert tone="info">{t('selfCheckin.allOut')}</Alert>}

@@ -8,7 +8,7 @@ import { formatTime } from '../../../server/i18n/format'
 import { ApiError, errorText, get, post } from '../../api/client'
 import { Alert, Badge, Button, Card } from '../../components/ui'
 import { t } from '../../i18n'
-import { DeskLocationPayment } from './tickets/desk-payment'
+import { DeskPayment, type DeskPaymentInfo } from './tickets/desk-payment'
 import { StatusBadge } from './common'
 import { DeskSignDialog, type SignedAgreement } from './desk-sign'
 import type { EventFull } from './event-model'
@@ -21,6 +21,8 @@ interface Registration {
   company: string | null
   ticketCode: string | null
   canCheckin: boolean
+  /** the ticket order: amount due, and why the ticket does not admit (yet) */
+  payment?: DeskPaymentInfo | null
   persons: Person[]
   /** seats on the event's seating plan */
   chairs?: Array<{ chairId: number; label: string; amount: number }>
@@ -70,7 +72,13 @@ function alreadyText(reg: Registration, tz: string): string | null {
 }
 
 const nameOf = (p: Person) => [p.title, p.firstName, p.lastName].filter(Boolean).join(' ')
-const looksLikeCode = (s: string) => s.replace(/[\s-]/g, '').length === 10 && /^[0-9A-Za-z\s-]+$/.test(s) && /\d/.test(s)
+/**
+ * A code rather than a name: the signed QR text (E1-…; 'E1ß' from a hand scanner set to a US layout
+ * typing into a German one) or the short ticket code (XXXXX-XXXXX, also without the dash).
+ */
+const looksLikeCode = (s: string) => /^E1[-ß]/i.test(s.trim()) || (s.replace(/[\s-]/g, '').length === 10 && /^[0-9A-Za-z\s-]+$/.test(s) && /\d/.test(s))
+/** whether keys typed while no field has focus belong to the code field (a hand scanner types fast) */
+const typesIntoField = (target: EventTarget | null) => !(target instanceof HTMLElement) || !(target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
 const nonce = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`)
 
 function CameraScanner({ onCode, onClose }: { onCode(code: string): void; onClose(): void }) {
@@ -143,6 +151,16 @@ export function CheckinDesk({ event }: { event: EventFull }) {
   const [busy, setBusy] = useState(false)
   const [camera, setCamera] = useState(false)
   const field = useRef<HTMLInputElement>(null)
+  // A hand scanner types the code as keys and Enter into whatever has focus: after a click on a guest's
+  // button the focus is on that button, so printable keys then go to the code field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1 || !typesIntoField(e.target) || document.querySelector('[role="dialog"]')) return
+      field.current?.focus()
+    }
+    document.addEventListener('keydown', onKey, true)
+    return () => document.removeEventListener('keydown', onKey, true)
+  }, [])
   const loadCounts = () => get<Counts>(`/proxy/api/events/${event.id}/checkin/counts`).then(setCounts, () => {})
   useEffect(() => {
     void loadCounts()
@@ -150,14 +168,14 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     return () => clearInterval(h)
   }, [event.id])
 
-  const lookup = async (raw: string) => {
+  const lookup = async (raw: string, asCode = false) => {
     const q = raw.trim()
     if (!q) return
     setMessage(null)
     setMissing(null)
     setBusy(true)
     try {
-      const param = looksLikeCode(q) ? `code=${encodeURIComponent(q)}` : `search=${encodeURIComponent(q)}`
+      const param = asCode || looksLikeCode(q) ? `code=${encodeURIComponent(q)}` : `search=${encodeURIComponent(q)}`
       const r = await get<{ items: Registration[] }>(`/proxy/api/events/${event.id}/checkin/lookup?${param}`)
       setResults(r.items)
       setCurrent(r.items.length === 1 ? r.items[0] : null)
@@ -201,6 +219,18 @@ export function CheckinDesk({ event }: { event: EventFull }) {
       setBusy(false)
       field.current?.focus()
     }
+  }
+
+  /** the registration read again (after the desk recorded its payment) */
+  const refresh = async (reg: Registration) => {
+    const r = await get<{ items: Registration[] }>(`/proxy/api/events/${event.id}/checkin/lookup?code=${encodeURIComponent(reg.ticketCode ?? '')}`).catch(() => null)
+    const next = r?.items.find((x) => x.id === reg.id)
+    if (next) {
+      setCurrent((c) => (c && c.id === next.id ? next : c))
+      setResults((rs) => rs.map((x) => (x.id === next.id ? next : x)))
+    }
+    setMessage(null)
+    field.current?.focus()
   }
 
   const signed = (list: SignedAgreement[]) => {
@@ -270,7 +300,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
           <CameraScanner
             onCode={(code) => {
               setCamera(false)
-              void lookup(code)
+              void lookup(code, true)
             }}
             onClose={() => setCamera(false)}
           />
@@ -328,7 +358,8 @@ export function CheckinDesk({ event }: { event: EventFull }) {
               <strong>{t('seating.deskSeat', { labels: current.chairs.map((c) => (c.amount > 1 ? `${c.label} (${c.amount})` : c.label)).join(', ') })}</strong>
             </p>
           )}
-          {!current.canCheckin && <Alert tone="error">{t('checkin.notAllowed')}</Alert>}
+          {!current.canCheckin && !current.payment?.ticketBlocked && <Alert tone="error">{t('checkin.notAllowed')}</Alert>}
+          <DeskPayment eventId={event.id} payment={current.payment} onPaid={() => refresh(current)} />
           <ul class="desk-persons">
             {current.persons.map((p) => (
               <li key={p.person} class={`desk-person state-${p.checkState}`}>
@@ -355,7 +386,6 @@ export function CheckinDesk({ event }: { event: EventFull }) {
               </li>
             ))}
           </ul>
-          <DeskLocationPayment eventId={event.id} visitorId={current.id} />
           <div class="button-row">
             {current.persons.length > 1 && anyOpen && (
               <Button busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: 'ALL' })}>

@@ -8,19 +8,16 @@ import { isoNow } from '../../../db/types'
 import { AppError, notFound } from '../../../shared/errors'
 import type { EventRow } from '../../events/events.table'
 import type { AccountActor } from '../../identity/auth'
+import { deskMayRecord, isOnlineMethod } from '../../checkin/ticket-validity'
 import { markPaid } from './organiser'
-import { STEP } from './steps'
-
-const ONLINE = ['STRIPE', 'PAYPAL', 'MOLLIE']
 
 export async function takeDeskPayment(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
   const o = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', orderId).where('event_id', '=', event.id).executeTakeFirst()
   if (!o) throw notFound()
   // a payment under way at a provider settles there; recording it here too would take the money twice
-  if (o.payment_method && ONLINE.includes(o.payment_method)) throw new AppError(409, 'DESK_PAYMENT_ONLINE')
+  if (isOnlineMethod(o.payment_method)) throw new AppError(409, 'DESK_PAYMENT_ONLINE')
   // bought and not paid: a transfer waiting for its money (OPEN, finished checkout), an invoice or a
   // payment at the location (CONFIRMED); an order still in its checkout is the guest's to finish
-  const due = o.status === 'CONFIRMED' || (o.status === 'OPEN' && o.step >= STEP.FINISHED && o.payment_method != null)
-  if (!due) throw new AppError(409, 'ORDER_NOT_OPEN')
+  if (!deskMayRecord(o)) throw new AppError(409, 'ORDER_NOT_OPEN')
   return markPaid(ctx, actor, event, o.id, { amount: o.gross_price, paidAt: isoNow(ctx.clock.now()) })
 }

@@ -11,6 +11,7 @@ import { t } from '../../../i18n'
 import { type Draft, EditableList, Err } from './editable-list'
 import { money, parseCents } from './money'
 import { RefundDialog } from './refund-dialog'
+import { InvoiceTickets } from './invoice-tickets'
 import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { usePermission } from '../common'
 import type { EventFull } from '../event-model'
@@ -76,6 +77,7 @@ export function TicketsTab({ event }: { event: EventFull }) {
         <>
           <Coupons event={event} categories={cats.data.items} canEdit={canEdit} />
           <PaymentMethods event={event} canEdit={canEdit} />
+          <InvoiceTickets eventId={event.id} canEdit={canEdit} />
           {canGuests && <Orders event={event} />}
         </>
       )}

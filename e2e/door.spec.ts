@@ -1,0 +1,164 @@
+// At the door (issue 20 A, B): a guest buys two tickets and pays by transfer. While the money has not
+// arrived the dashboard has no ticket (and says why), self check-in refuses, and the desk shows the
+// amount due and admits only after the desk person records the payment. Then the guest downloads the
+// real ticket PDF; its page is rendered (pdftoppm), its QR codes decoded (zbarimg), and the page is
+// played as the camera of a second Chromium (e2e/fake-camera.ts): the desk's camera reads the printed
+// QR (jsQR, as headless Chromium has no BarcodeDetector) and checks the guests in. A hand scanner
+// (fast keys and Enter while a button has focus) and the typed short code find the guest too. The
+// organiser sets when invoice orders get their tickets on the tickets tab.
+import { type APIRequestContext, type Page } from '@playwright/test'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { linkIn } from '../server/testing/smtp-sink'
+import { launchWithCamera, pdfPageToPng, writeCameraFile, zbarDecode } from './fake-camera'
+import { expect, type Server, setupAdmin, shot, test } from './fixtures'
+
+const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
+
+async function paidEvent(req: APIRequestContext, server: Server) {
+  const start = new Date(Date.now() + 14 * 86400_000)
+  start.setUTCHours(17, 0, 0, 0)
+  const ev = await req.post(`${server.url}/proxy/api/events`, {
+    data: { displayName: 'Hafenkonzert', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kaispeicher', city: 'Hamburg', maxVisitors: 100, allowSelfCheckin: true },
+  })
+  expect(ev.status()).toBe(201)
+  const id = (await ev.json()).id as number
+  const cat = await req.post(`${server.url}/proxy/api/events/${id}/ticketCategories`, { data: { displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_7' } })
+  expect(cat.status()).toBe(201)
+  const ids: number[] = []
+  for (const m of [{ method: 'TRANSFER', accountHolder: 'Hafenverein e.V.', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank: 'Commerzbank', transferReferencePrefix: 'HK-' }, { method: 'INVOICE' }]) {
+    const r = await req.post(`${server.url}/proxy/api/agency/paymentMethods`, { data: m })
+    expect(r.status()).toBe(201)
+    ids.push((await r.json()).id)
+  }
+  expect((await req.put(`${server.url}/proxy/api/events/${id}/paymentMethods`, { data: { ids } })).status()).toBe(200)
+  return { eventId: id, categoryId: (await cat.json()).id as number }
+}
+
+/** Buys two tickets by transfer through the public calls the public and pay pages make. */
+async function buyByTransfer(req: APIRequestContext, server: Server, eventId: number, categoryId: number, email: string) {
+  const r = await req.post(`${server.url}/proxy/api/public/events/${eventId}/registrations`, {
+    data: { salutation: 'Frau', firstName: 'Paula', lastName: 'Musterfrau', email, tickets: [{ categoryId, amount: 2 }], escortPersons: [{ firstName: 'Pia', lastName: 'Begleiterin' }] },
+  })
+  expect(r.status()).toBe(201)
+  const o = `${server.url}/proxy/api/guest/ticketOrder/${(await r.json()).ticketOrderId}`
+  const address = { receiver: 'Paula Musterfrau', street: 'Hafenstraße', streetNumber: '1', postCode: '20459', city: 'Hamburg' }
+  expect((await (await req.post(`${o}/proceed/invoiceAddress`, { data: { invoiceAddress: address } })).json()).step).toBe(8)
+  expect((await (await req.post(`${o}/proceed/paymentSelection`, { data: { paymentMethod: 'TRANSFER' } })).json()).step).toBe(40)
+  expect((await (await req.post(`${o}/proceed/paymentPay`, { data: { paymentMethod: 'TRANSFER' } })).json()).step).toBe(100)
+}
+
+const deskField = (p: Page) => p.getByRole('textbox', { name: 'Ticket-Code oder Name' })
+
+test('at the door: an unpaid transfer has no ticket until the desk records its payment; the printed QR is read by the desk camera, a hand scanner and the typed short code admit', async ({ page, server, browser }) => {
+  test.setTimeout(180_000)
+  await setupAdmin(page, server)
+  const { eventId, categoryId } = await paidEvent(page.request, server)
+  const ctx = await browser.newContext(PHONE)
+  const dir = mkdtempSync(join(tmpdir(), 'einlass-door-'))
+  try {
+    const g = await ctx.newPage()
+    const email = 'paula@example.org'
+    await buyByTransfer(ctx.request, server, eventId, categoryId, email)
+
+    // the guest's dashboard: no ticket while the transfer is on its way, and why
+    expect((await ctx.request.post(`${server.url}/proxy/api/public/visitor/resendMail`, { data: { email } })).ok()).toBe(true)
+    const access = await server.smtp.waitFor((m) => m.to.includes(email) && m.text.includes('/guest/dashboard?token='), 15_000)
+    await g.goto(linkIn(access, '/guest/dashboard?token='))
+    await expect(g.getByText('Hafenkonzert').first()).toBeVisible()
+    await expect(g.getByText('Ihre Tickets erhalten Sie, sobald die Zahlung eingegangen ist.')).toBeVisible()
+    await expect(g.getByRole('link', { name: 'Ticket (PDF)' })).toHaveCount(0)
+    await expect(g.getByRole('button', { name: 'Ticket (QR-Code) anzeigen' })).toHaveCount(0)
+    await shot(g, 'door-01-dashboard-unpaid-phone')
+    // self check-in: refused, saying why
+    const entries = (await (await g.request.get(`${server.url}/proxy/api/guest/events`)).json()).confirmedEvents as Array<{ id: number; eventToken: string }>
+    await g.goto(`${server.url}/guest/checkin/${entries[0].eventToken}`)
+    await expect(g.getByText('Ihre Tickets erhalten Sie, sobald die Zahlung eingegangen ist.')).toBeVisible()
+    await shot(g, 'door-02-selfcheckin-unpaid-phone')
+
+    // the desk: the amount due, no admission; the desk person records the payment after a question
+    await page.goto(`${server.url}/events/${eventId}/checkin`)
+    await deskField(page).fill('Musterfrau')
+    await deskField(page).press('Enter')
+    await expect(page.getByRole('heading', { name: /Paula Musterfrau/ })).toBeVisible()
+    await expect(page.getByText(/Nicht bezahlt: 50,00 € offen \(Bestellung [A-Z2-9]{8}\)\. Kein Einlass/)).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Alle einchecken' })).toBeDisabled()
+    await shot(page, 'door-03-desk-unpaid')
+    await page.getByRole('button', { name: 'Zahlung erfassen' }).click()
+    const ask = page.getByRole('dialog', { name: 'Zahlung von 50,00 € erfassen' })
+    await expect(ask).toBeVisible()
+    await shot(page, 'door-04-desk-record-payment')
+    await ask.getByRole('button', { name: 'Zahlung erfasst' }).click()
+    await expect(page.getByText('Die Zahlung von 50,00 € wurde erfasst.')).toBeVisible()
+    await expect(page.getByText(/Nicht bezahlt/)).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Alle einchecken' })).toBeEnabled()
+    await shot(page, 'door-05-desk-paid')
+
+    // the guest now has the ticket: downloaded from the dashboard as a person would
+    await g.goto(`${server.url}/guest/dashboard`)
+    const link = g.getByRole('link', { name: 'Ticket (PDF)' })
+    await expect(link).toBeVisible()
+    await expect(g.getByText('Ihre Tickets erhalten Sie, sobald die Zahlung eingegangen ist.')).toHaveCount(0)
+    const [download] = await Promise.all([g.waitForEvent('download'), link.click()])
+    const pdfFile = join(dir, 'ticket.pdf')
+    await download.saveAs(pdfFile)
+    const pdf = readFileSync(pdfFile)
+    const png = pdfPageToPng(pdf, { dpi: 150 })
+    const codes = zbarDecode(png)
+    expect(codes).toHaveLength(2)
+    for (const c of codes) expect(c).toMatch(/^E1-[0-9A-Z]+-[0-9A-Z]+-[0-9A-Z]+-[0-9A-Z]{4}-[0-9A-Z]{16}$/)
+    const short = /Ticket-Code: ([0-9A-Z]{5}-[0-9A-Z]{5})/.exec(spawnSync('pdftotext', ['-layout', pdfFile, '-'], { encoding: 'utf8' }).stdout)?.[1]
+    expect(short).toBeTruthy()
+
+    // the desk's camera reads the printed QR: the page image played as the camera of a second Chromium
+    const cam = writeCameraFile(png, join(dir, 'camera.y4m'))
+    expect(codes).toContain(cam.data)
+    const camBrowser = await launchWithCamera(cam.path)
+    try {
+      const desk = await camBrowser.newContext({ storageState: await page.context().storageState(), locale: 'de-DE', viewport: { width: 1024, height: 768 } })
+      const d = await desk.newPage()
+      await d.goto(`${server.url}/events/${eventId}/checkin`)
+      await d.getByRole('button', { name: 'Kamera' }).click()
+      await expect(d.getByRole('heading', { name: /Paula Musterfrau/ })).toBeVisible({ timeout: 20_000 })
+      await expect(d.getByText(/Nicht bezahlt/)).toHaveCount(0)
+      await shot(d, 'door-06-desk-camera-found')
+      await d.getByRole('button', { name: 'Alle einchecken' }).click()
+      await expect(d.getByText('2 Personen eingecheckt.')).toBeVisible()
+      await shot(d, 'door-07-desk-camera-checked-in')
+      await desk.close()
+    } finally {
+      await camBrowser.close()
+    }
+
+    // a hand scanner: fast keys and Enter while a button has focus; the ticket was used already
+    await page.reload()
+    await page.getByRole('button', { name: 'Suchen' }).focus()
+    await page.keyboard.type(codes.find((c) => c !== cam.data)!, { delay: 5 })
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('heading', { name: /Paula Musterfrau/ })).toBeVisible()
+    await expect(page.getByRole('alert').filter({ hasText: /Bereits eingecheckt/ })).toBeVisible()
+    await shot(page, 'door-08-desk-hand-scanner-already')
+    // typing the short code printed on the ticket
+    await page.reload()
+    await deskField(page).fill(short!.toLowerCase())
+    await page.getByRole('button', { name: 'Suchen' }).click()
+    await expect(page.getByRole('heading', { name: /Paula Musterfrau/ })).toBeVisible()
+    await expect(page.getByText(short!)).toBeVisible()
+    await shot(page, 'door-09-desk-short-code')
+
+    // the tickets tab: invoice orders get their tickets only once paid
+    await page.goto(`${server.url}/events/${eventId}/tickets`)
+    const setting = page.getByRole('group', { name: 'Tickets bei Kauf auf Rechnung' })
+    await expect(setting.getByLabel('Sofort mit der Bestellung')).toBeChecked()
+    await setting.getByLabel('Erst nach Zahlungseingang').check()
+    await expect(page.getByText('Gespeichert.')).toBeVisible()
+    await expect(setting.getByLabel('Erst nach Zahlungseingang')).toBeChecked()
+    await setting.scrollIntoViewIfNeeded()
+    await shot(page, 'door-10-tickets-tab-invoice-setting')
+    expect(await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/ticketSettings`)).json()).toEqual({ invoiceTickets: 'AFTER_PAYMENT' })
+  } finally {
+    await ctx.close()
+  }
+})
