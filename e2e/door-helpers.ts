@@ -284,10 +284,10 @@ export async function expectNobodyIn(d: Page) {
  * The desk found the registration of the scanned ticket and refuses it, saying so: the guest's name,
  * the refusal and no enabled check-in button.
  */
-export async function expectRefused(d: Page, name: string, reason?: RegExp) {
+export async function expectRefused(d: Page, name: string, reason: RegExp) {
   await expect(d.getByRole('heading', { name })).toBeVisible()
-  // the desk says why: the order's end, else that this registration cannot be checked in
-  await expect(d.locator('.desk-guest').getByRole('alert')).toHaveText(reason ?? 'Diese Anmeldung kann nicht eingecheckt werden.')
+  // the desk says why
+  await expect(d.locator('.desk-guest').getByRole('alert')).toHaveText(reason)
   await expect(d.getByRole('button', { name: `${name} einchecken` })).toBeDisabled()
   await expectNobodyIn(d)
 }

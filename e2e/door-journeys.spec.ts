@@ -31,6 +31,10 @@ for (const method of ['INVOICE', 'LOCATION', 'COUPON', 'STRIPE', 'PAYPAL', 'MOLL
         await d.getByRole('dialog', { name: 'Zahlung von 25,00 € erfassen' }).getByRole('button', { name: 'Zahlung erfasst' }).click()
         await expect(d.getByText('Die Zahlung von 25,00 € wurde erfasst.')).toBeVisible()
         await expect(d.getByText(/^Zahlung vor Ort offen/)).toHaveCount(0)
+      } else if (method === 'INVOICE') {
+        // bought on account: the ticket admits, the desk sees the invoice is still open
+        await expect(d.getByText(/^Auf Rechnung, noch offen: 25,00 € \(Bestellung [A-Z2-9]{8}\)/)).toBeVisible()
+        await expect(d.getByRole('button', { name: 'Zahlung erfassen' })).toHaveCount(0)
       } else await expect(d.locator('.tickets-desk-payment')).toHaveCount(0)
       await d.getByRole('button', { name: 'Paula Musterfrau einchecken' }).click()
       await expect(d.getByText('1 Person eingecheckt.')).toBeVisible()
