@@ -12,9 +12,9 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { linkIn, type ReceivedMail } from '../server/testing/smtp-sink'
 import { launchWithCamera, writeCameraFile, y4m } from './fake-camera'
-import { expect, type Server, SHOTS, setupAdmin, startServer, watchCsp } from './fixtures'
+import { expect, type Server, SHOTS, setupAdmin, shot, startServer, watchCsp } from './fixtures'
 
-export { expect }
+export { expect, shot }
 export const PHONE = { locale: 'de-DE', timezoneId: 'Europe/Berlin', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, acceptDownloads: true }
 
 export type Method = 'TRANSFER' | 'INVOICE' | 'LOCATION' | 'COUPON' | 'STRIPE' | 'PAYPAL' | 'MOLLIE'
@@ -154,10 +154,6 @@ export async function payOnPayPage(g: Page, method: Method, shotName?: string) {
       break
   }
   if (shotName) await shot(g, shotName)
-}
-
-export async function shot(page: Page, name: string) {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
 }
 
 /** The newest mail to `to` whose subject matches. */
