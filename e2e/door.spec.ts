@@ -109,6 +109,13 @@ test('at the door: an unpaid transfer has no ticket until the desk records its p
     const codes = zbarDecode(png)
     expect(codes).toHaveLength(2)
     for (const c of codes) expect(c).toMatch(/^E1-[0-9A-Z]+-[0-9A-Z]+-[0-9A-Z]+-[0-9A-Z]{4}-[0-9A-Z]{16}$/)
+    // the confirmation mail: the order's mail had no ticket while unpaid; the payment's mail carries the same codes
+    const received = await server.smtp.waitFor((m) => m.to.includes(email) && /Bestellung/.test(m.subject), 15_000)
+    expect(received.parsed.attachments.some((a) => /^Ticket/.test(a.filename ?? ''))).toBe(false)
+    const paidMail = await server.smtp.waitFor((m) => m.to.includes(email) && m.subject.startsWith('Zahlung erhalten'), 15_000)
+    const mailed = paidMail.parsed.attachments.find((a) => /^Ticket/.test(a.filename ?? ''))
+    expect(mailed).toBeTruthy()
+    expect(zbarDecode(pdfPageToPng(mailed!.content as Buffer)).sort()).toEqual([...codes].sort())
     const short = /Ticket-Code: ([0-9A-Z]{5}-[0-9A-Z]{5})/.exec(spawnSync('pdftotext', ['-layout', pdfFile, '-'], { encoding: 'utf8' }).stdout)?.[1]
     expect(short).toBeTruthy()
 
@@ -161,4 +168,57 @@ test('at the door: an unpaid transfer has no ticket until the desk records its p
   } finally {
     await ctx.close()
   }
+})
+
+test('at the door on a phone: an invoice the event wants paid first is refused until the desk records it; a payment at the location is admitted with the amount to collect', async ({ page, server }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const req = page.request
+  const { eventId, categoryId } = await paidEvent(req, server)
+  const location = await req.post(`${server.url}/proxy/api/agency/paymentMethods`, { data: { method: 'LOCATION' } })
+  const methods = (await (await req.get(`${server.url}/proxy/api/events/${eventId}/paymentMethods`)).json()) as Array<{ id: number }>
+  expect((await req.put(`${server.url}/proxy/api/events/${eventId}/paymentMethods`, { data: { ids: [...methods.map((m) => m.id), (await location.json()).id] } })).status()).toBe(200)
+  expect((await req.put(`${server.url}/proxy/api/events/${eventId}/ticketSettings`, { data: { invoiceTickets: 'AFTER_PAYMENT' } })).status()).toBe(200)
+  // two buyers through the public calls (a separate context: not the organiser's session)
+  const buyerCtx = await page.context().browser()!.newContext()
+  try {
+    for (const [last, method] of [
+      ['Rechnung', 'INVOICE'],
+      ['Kasse', 'LOCATION'],
+    ]) {
+      const r = await buyerCtx.request.post(`${server.url}/proxy/api/public/events/${eventId}/registrations`, { data: { salutation: 'Herr', firstName: 'Theo', lastName: last, email: `theo.${last.toLowerCase()}@example.org`, tickets: [{ categoryId, amount: 1 }] } })
+      expect(r.status()).toBe(201)
+      const o = `${server.url}/proxy/api/guest/ticketOrder/${(await r.json()).ticketOrderId}`
+      await buyerCtx.request.post(`${o}/proceed/invoiceAddress`, { data: { invoiceAddress: { receiver: `Theo ${last}`, street: 'Hafenstraße', streetNumber: '2', postCode: '20459', city: 'Hamburg' } } })
+      await buyerCtx.request.post(`${o}/proceed/paymentSelection`, { data: { paymentMethod: method } })
+      expect((await (await buyerCtx.request.post(`${o}/proceed/paymentPay`, { data: { paymentMethod: method } })).json()).step).toBe(100)
+    }
+  } finally {
+    await buyerCtx.close()
+  }
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto(`${server.url}/events/${eventId}/checkin`)
+  // the invoice: refused until paid
+  await deskField(page).fill('Rechnung')
+  await deskField(page).press('Enter')
+  await expect(page.getByText(/Nicht bezahlt: 25,00 € offen/)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Theo Rechnung einchecken' })).toBeDisabled()
+  await shot(page, 'door-11-desk-invoice-unpaid-phone')
+  await page.getByRole('button', { name: 'Zahlung erfassen' }).click()
+  await page.getByRole('dialog', { name: 'Zahlung von 25,00 € erfassen' }).getByRole('button', { name: 'Zahlung erfasst' }).click()
+  await expect(page.getByRole('button', { name: 'Theo Rechnung einchecken' })).toBeEnabled()
+  await page.getByRole('button', { name: 'Theo Rechnung einchecken' }).click()
+  await expect(page.getByText('1 Person eingecheckt.')).toBeVisible()
+  // the payment at the location: admitted, the amount to collect shown with the same action
+  await deskField(page).fill('Kasse')
+  await deskField(page).press('Enter')
+  await expect(page.getByText(/Zahlung vor Ort offen: 25,00 €/)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Theo Kasse einchecken' })).toBeEnabled()
+  await shot(page, 'door-12-desk-location-phone')
+  await page.getByRole('button', { name: 'Zahlung erfassen' }).click()
+  await page.getByRole('dialog', { name: 'Zahlung von 25,00 € erfassen' }).getByRole('button', { name: 'Zahlung erfasst' }).click()
+  await expect(page.getByText(/Zahlung vor Ort offen/)).toHaveCount(0)
+  await page.getByRole('button', { name: 'Theo Kasse einchecken' }).click()
+  await expect(page.getByText('1 Person eingecheckt.')).toBeVisible()
+  await shot(page, 'door-13-desk-location-paid-phone')
 })

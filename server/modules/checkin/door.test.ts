@@ -64,7 +64,7 @@ forEachDialect('at the door', (h) => {
     expect((await lookup(e.id, `search=${encodeURIComponent(codes[0])}`)).body.items ?? []).toEqual([])
   })
 
-  test('A: the guest dashboard QR and the wallet code are the desk-readable signed code of the main guest', async () => {
+  test('A: the guest dashboard QR and its short code find the main guest at the desk (the wallet pass barcode: documents/wallet.test.ts)', async () => {
     const e = await createEvent(admin)
     const g = await guestWithToken(h(), admin, e.id)
     const t = await g.guest.get(`/proxy/api/guest/events/visitors/${g.id}/ticket`)
