@@ -28,6 +28,7 @@ import * as m2611_700 from './2026-11-26-700_setup_generation'
 import * as m2711_710 from './2026-11-27-710_refund_status'
 import * as m2811_900 from './2026-11-28-900_audit_log'
 import * as m2811_100 from './2026-11-28-100_invoice_tickets'
+import * as m2811_910 from './2026-11-28-910_accounting_settings'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-710_refund_status': m2711_710,
   '2026-11-28-900_audit_log': m2811_900,
   '2026-11-28-100_invoice_tickets': m2811_100,
+  '2026-11-28-910_accounting_settings': m2811_910,
 }

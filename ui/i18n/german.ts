@@ -40,6 +40,8 @@ export const ORGANISER_ONLY_ERRORS = [
   // a ticket not valid (yet) at the desk, self check-in and the documents: the pages show the server's
   // errorTranslation, so the public page need not carry these texts (ticket-validity.ts)
   'TICKET_UNPAID', 'TICKET_PAYMENT_PENDING', 'TICKET_ORDER_CANCELED', 'TICKET_ORDER_REFUNDED',
+  // the accountant's exports and the bank statement import (issue 21, modules/invoices, ticketing/bank)
+  'ACCOUNTING_PERIOD_TOO_LARGE', 'DATEV_SETTINGS_MISSING', 'DATEV_PERIOD_SPANS_YEARS', 'DATEV_MIXED_CURRENCIES', 'DATEV_ACCOUNT_MISSING', 'DATEV_PERIOD_REQUIRED',
 ] as const
 const organiserOnly = new Set<string>(ORGANISER_ONLY_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
 
