@@ -6,6 +6,7 @@ import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
 import { Button, Card, PageHeader, Spinner } from '../../../components/ui'
 import { fieldMessage, t } from '../../../i18n'
+import { AccountingSettingsCard } from './accounting-settings'
 
 interface Seller {
   name: string | null
@@ -80,6 +81,7 @@ export function SalesSettingsPage() {
       <div class="tickets-tab">
         <SellerCard />
         <MethodsCard />
+        <AccountingSettingsCard />
       </div>
     </>
   )
