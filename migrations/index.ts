@@ -29,6 +29,7 @@ import * as m2711_710 from './2026-11-27-710_refund_status'
 import * as m2811_900 from './2026-11-28-900_audit_log'
 import * as m2811_100 from './2026-11-28-100_invoice_tickets'
 import * as m2811_910 from './2026-11-28-910_accounting_settings'
+import * as m2811_911 from './2026-11-28-911_bank_entries'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-900_audit_log': m2811_900,
   '2026-11-28-100_invoice_tickets': m2811_100,
   '2026-11-28-910_accounting_settings': m2811_910,
+  '2026-11-28-911_bank_entries': m2811_911,
 }

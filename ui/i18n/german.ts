@@ -42,6 +42,7 @@ export const ORGANISER_ONLY_ERRORS = [
   'TICKET_UNPAID', 'TICKET_PAYMENT_PENDING', 'TICKET_ORDER_CANCELED', 'TICKET_ORDER_REFUNDED',
   // the accountant's exports and the bank statement import (issue 21, modules/invoices, ticketing/bank)
   'ACCOUNTING_PERIOD_TOO_LARGE', 'DATEV_SETTINGS_MISSING', 'DATEV_PERIOD_SPANS_YEARS', 'DATEV_MIXED_CURRENCIES', 'DATEV_ACCOUNT_MISSING', 'DATEV_PERIOD_REQUIRED',
+  'CAMT_TOO_LARGE', 'CAMT_NOT_XML', 'CAMT_DTD', 'CAMT_ENTITY', 'CAMT_TOO_DEEP', 'CAMT_NOT_A_STATEMENT', 'BANK_ENTRY_DECIDED', 'BANK_ORDER_NOT_FOUND',
 ] as const
 const organiserOnly = new Set<string>(ORGANISER_ONLY_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
 
