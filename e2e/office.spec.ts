@@ -5,9 +5,10 @@
 // partial one: three orders are paid, the partial credit is listed for a person to decide.
 import { type APIRequestContext } from '@playwright/test'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { camt053 } from '../server/modules/bank/testing'
 import { expect, type Server, setupAdmin, shot, test } from './fixtures'
 
 async function shop(req: APIRequestContext, server: Server) {
@@ -41,8 +42,11 @@ async function buy(req: APIRequestContext, server: Server, s: { eventId: number;
   expect((await (await req.post(`${o}/proceed/invoiceAddress`, { data: { invoiceAddress: address } })).json()).step).toBe(40)
   const paid = await (await req.post(`${o}/proceed/paymentPay`, { data: { paymentMethod: 'TRANSFER' } })).json()
   expect(paid.step).toBe(100)
-  const number = (await (await req.get(o)).json()).number as string
+  const view = await (await req.get(o)).json()
+  const number = (view.ticketOrder?.number ?? view.number) as string
+  expect(number).toMatch(/^[A-Z2-9]{8}$/)
   const found = await (await req.post(`${u}/proxy/api/events/${s.eventId}/orders/search`, { data: { search: number } })).json()
+  expect(found.items).toHaveLength(1)
   return { number, id: found.items[0].id as number }
 }
 
@@ -127,4 +131,66 @@ test('the accountant: DATEV settings, a month of invoices, the ZIP and the DATEV
   expect(bookings.filter((b) => b[7] === '8400').map((b) => `${b[1]} ${b[0]}`).sort()).toEqual(['H 35,70', 'S 35,70', 'S 35,70'])
   expect(bookings.filter((b) => b[7] === '8300').map((b) => `${b[1]} ${b[0]} ${b[8]}`).sort()).toEqual(['H 10,70 2', 'S 10,70 2', 'S 10,70 2'])
   await shot(page, 'office-03-downloads')
+})
+
+test('the accountant imports a bank statement: three transfers paid, the partial one listed and assigned by hand; importing again pays nothing twice', async ({ page, server }) => {
+  test.setTimeout(180_000)
+  await setupAdmin(page, server)
+  const s = await shop(page.request, server)
+  const orders = []
+  for (const who of ['Greta', 'Hanna', 'Ida', 'Jule']) orders.push(await buy(page.request, server, s, who))
+  const [a, b, c, d] = orders as [{ number: string; id: number }, { number: string; id: number }, { number: string; id: number }, { number: string; id: number }]
+  const today = new Date().toISOString().slice(0, 10)
+  const xml = camt053([
+    { amount: '46.40', date: today, name: 'Greta Gast', ustrd: [`HK-${a.number}`] },
+    { amount: '46.40', date: today, name: 'Hanna Gast', ustrd: ['Hafenkonzert Bestellung', `HK-${b.number}`] },
+    { amount: '46.40', date: today, name: 'Ida Gast', ustrd: [`hk ${c.number.toLowerCase()} danke`] },
+    { amount: '20.00', date: today, name: 'Jule Gast', ustrd: [`Anzahlung HK-${d.number}`] },
+    { amount: '12.34', date: today, credit: false, name: 'Bank', ustrd: ['Kontoführung'] },
+  ])
+  const dir = mkdtempSync(join(tmpdir(), 'einlass-bank-'))
+  const file = join(dir, 'camt053.xml')
+  writeFileSync(file, xml)
+
+  await page.goto(`${server.url}/events`)
+  await page.getByRole('link', { name: 'Kontoauszüge' }).click()
+  await expect(page.getByRole('heading', { name: 'Kontoauszüge' })).toBeVisible()
+  await expect(page.getByText('Keine Buchungen zu prüfen.')).toBeVisible()
+  await page.getByLabel('Kontoauszug (CAMT.053, XML)').setInputFiles(file)
+  await page.getByRole('button', { name: 'Einlesen' }).click()
+  await expect(page.getByText('Gutschriften gelesen: 4. Als bezahlt markiert: 3. Zu prüfen: 1. Bereits eingelesen: 0. Übersprungene Lastschriften: 1.')).toBeVisible()
+  const row = page.locator('.bank-table tbody tr[data-entry]')
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText('Teilzahlung')
+  await expect(row).toContainText('€ 20,00')
+  await expect(row).toContainText(`Bestellung ${d.number} über € 46,40`)
+  await shot(page, 'office-04-bank-imported')
+
+  // the three orders are paid (the event's order list says so), the partial one is still open
+  const listed = await (await page.request.post(`${server.url}/proxy/api/events/${s.eventId}/orders/search`, { data: {} })).json()
+  const status = Object.fromEntries(listed.items.map((o: { number: string; status: string }) => [o.number, o.status]))
+  expect([status[a.number], status[b.number], status[c.number], status[d.number]]).toEqual(['PAID', 'PAID', 'PAID', 'OPEN'])
+
+  // the same file again: nothing new
+  await page.getByLabel('Kontoauszug (CAMT.053, XML)').setInputFiles(file)
+  await page.getByRole('button', { name: 'Einlesen' }).click()
+  await expect(page.getByText('Gutschriften gelesen: 4. Als bezahlt markiert: 0. Zu prüfen: 0. Bereits eingelesen: 4. Übersprungene Lastschriften: 1.')).toBeVisible()
+  await expect(row).toHaveCount(1)
+
+  // a person decides: the partial payment belongs to Jule's order
+  await page.locator('.bank-decide-row').getByRole('button', { name: `${d.number} zuordnen` }).click()
+  await expect(page.getByText(`Die Zahlung wurde der Bestellung ${d.number} zugeordnet.`)).toBeVisible()
+  await expect(page.getByText('Keine Buchungen zu prüfen.')).toBeVisible()
+  await page.getByRole('button', { name: 'Alle Buchungen' }).click()
+  await expect(page.locator('.bank-table tbody tr[data-entry]')).toHaveCount(4)
+  await expect(page.locator('.bank-table tbody')).toContainText('von Hand zugeordnet')
+  await shot(page, 'office-05-bank-all')
+
+  // a hostile file: refused with a German message
+  const evil = join(dir, 'evil.xml')
+  writeFileSync(evil, '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document>&x;</Document>')
+  await page.getByLabel('Kontoauszug (CAMT.053, XML)').setInputFiles(evil)
+  await page.getByRole('button', { name: 'Einlesen' }).click()
+  await expect(page.getByText(/enthält eine DTD oder Entity-Definitionen/)).toBeVisible()
+  await shot(page, 'office-06-bank-refused')
 })
