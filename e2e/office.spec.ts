@@ -115,6 +115,14 @@ test('the accountant: DATEV settings, a month of invoices, the ZIP and the DATEV
   }
   expect(spawnSync('unzip', ['-p', zipFile, 'XRechnung-RE-00003.xml'], { encoding: 'utf8' }).stdout).toContain('RE-00002')
 
+  // the bookkeeping CSV: one line per document and rate
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV für die Buchhaltung' }).click()])
+  await csv.saveAs(join(dir, 'r.csv'))
+  const csvLines = readFileSync(join(dir, 'r.csv'), 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean)
+  expect(csvLines[0]).toBe('Belegnummer;Belegdatum;Belegart;Bezug;Bestellnummer;Veranstaltung;Käufer;Steuersatz;Netto;Steuer;Brutto;Währung;Status')
+  expect(csvLines).toHaveLength(1 + 6)
+  expect(csvLines.filter((l) => l.startsWith('RE-00003;')).map((l) => l.split(';').slice(7, 11).join(' '))).toEqual(['19 % -30,00 -5,70 -35,70', '7 % -10,00 -0,70 -10,70'])
+
   // the DATEV Buchungsstapel: header, columns, one booking per document and rate
   const [datev] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'DATEV-Export' }).click()])
   expect(datev.suggestedFilename()).toMatch(/^EXTF_Buchungsstapel_\d{4}-\d{2}-01_\d{4}-\d{2}-\d{2}\.csv$/)
