@@ -237,7 +237,7 @@ export function datevBuchungsstapel(docs: AccountingDocument[], s: AccountingSet
     if (!r) throw new AppError(409, 'DATEV_ACCOUNT_MISSING', { params: { rate: rateText(rate) } })
     return r
   }
-  const stamp = createdAt.toISOString().replace(/[-:TZ.]/g, '').slice(0, 17)
+  const stamp = berlinStamp(createdAt)
   const header = [
     q('EXTF'), '700', '21', q('Buchungsstapel'), '13', stamp, '', q('RE'), q(''), q(''),
     String(s.consultantNumber), String(s.clientNumber), ymd(fy), String(s.accountLength), ymd(period.from), ymd(period.to),
@@ -261,13 +261,23 @@ export function datevBuchungsstapel(docs: AccountingDocument[], s: AccountingSet
           q(acc.buKey ?? ''),
           `${d.issueDate.slice(8, 10)}${d.issueDate.slice(5, 7)}`,
           q(belegfeld(d.number)),
-          q(belegfeld(d.orderNumber)),
+          q(''), // Belegfeld 2 is the due date in DATEV's open-item bookkeeping: left empty
           '',
           q(`${d.kind === 'INVOICE' ? 'Rechnung' : 'Storno'} ${d.number} ${d.buyer}`.slice(0, 60)),
         ].join(';'),
       )
     }
   return windows1252(`${lines.join('\r\n')}\r\n`)
+}
+
+/** YYYYMMDDHHMMSSFFF in German time (DATEV's "Erzeugt am"). */
+function berlinStamp(at: Date): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((x) => [x.type, x.value]),
+  )
+  return `${p.year}${p.month}${p.day}${p.hour}${p.minute}${p.second}${String(at.getUTCMilliseconds()).padStart(3, '0')}`
 }
 
 // Windows-1252 beyond Latin-1: the code points of 0x80–0x9F
