@@ -32,9 +32,11 @@ import * as m2811_300 from './2026-11-28-300_payment_event_per_method'
 import * as m2811_400 from './2026-11-28-400_address_holds'
 import * as m2811_410 from './2026-11-28-410_upload_pool'
 import * as m2811_420 from './2026-11-28-420_feedback_agency'
+import * as m2811_500 from './2026-11-28-500_currency_prefix'
 import * as m2811_720 from './2026-11-28-720_imprint_one_place'
 import * as m2811_900 from './2026-11-28-900_audit_log'
-import * as m2811_500 from './2026-11-28-500_currency_prefix'
+import * as m2811_910 from './2026-11-28-910_accounting_settings'
+import * as m2811_911 from './2026-11-28-911_bank_entries'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -68,7 +70,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-400_address_holds': m2811_400,
   '2026-11-28-410_upload_pool': m2811_410,
   '2026-11-28-420_feedback_agency': m2811_420,
+  '2026-11-28-500_currency_prefix': m2811_500,
   '2026-11-28-720_imprint_one_place': m2811_720,
   '2026-11-28-900_audit_log': m2811_900,
-  '2026-11-28-500_currency_prefix': m2811_500,
+  '2026-11-28-910_accounting_settings': m2811_910,
+  '2026-11-28-911_bank_entries': m2811_911,
 }

@@ -11,6 +11,7 @@ import type { GuestTables } from '../modules/guest/guest.table'
 import type { IdentityTables } from '../modules/identity/identity.table'
 import type { ImportTables } from '../modules/imports/imports.table'
 import type { InvoiceTables } from '../modules/invoices/invoices.table'
+import type { BankTables } from '../modules/bank/bank.table'
 import type { MailTables } from '../modules/mail/mail.table'
 import type { NotificationSettingsTables } from '../modules/notification-settings/notification-settings.table'
 import type { PaymentsTables } from '../modules/payments/payments.table'
@@ -44,4 +45,5 @@ export interface DB
     DocumentTables,
     TicketingTables,
     PaymentsTables,
-    AuditTables {}
+    AuditTables,
+    BankTables {}

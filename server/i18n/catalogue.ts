@@ -12,6 +12,7 @@ import * as guestNotifications from '../modules/guest-notifications/messages'
 import * as help from '../modules/help/messages'
 import * as identity from '../modules/identity/messages'
 import * as invoices from '../modules/invoices/messages'
+import * as bank from '../modules/bank/messages'
 import * as license from '../modules/license/messages'
 import * as mail from '../modules/mail/messages'
 import * as notificationSettings from '../modules/notification-settings/messages'
@@ -45,6 +46,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   agreements,
   organiser,
   invoices,
+  bank,
   seating,
   guestNotifications,
   help,

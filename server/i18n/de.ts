@@ -14,6 +14,7 @@ import { de as guestNotifications } from '../modules/guest-notifications/message
 import { de as help } from '../modules/help/messages'
 import { de as identity } from '../modules/identity/messages'
 import { de as invoices } from '../modules/invoices/messages'
+import { de as bank } from '../modules/bank/messages'
 import { de as license } from '../modules/license/messages'
 import { de as mail } from '../modules/mail/messages'
 import { de as notificationSettings } from '../modules/notification-settings/messages'
@@ -42,6 +43,7 @@ export const de: Record<string, string> = {
   ...agreements,
   ...organiser,
   ...invoices,
+  ...bank,
   ...seating,
   ...guestNotifications,
   ...help,

@@ -7,6 +7,7 @@ import { checkinRoutes } from './checkin'
 import { documentRoutes } from './documents'
 import { assetRoutes } from './assets'
 import { auditRoutes } from './audit'
+import { bankRoutes } from './bank'
 import { eventRoutes } from './events'
 import { formRoutes } from './forms'
 import { guestRoutes } from './guest'
@@ -57,4 +58,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   paymentRoutes,
   agencyRoutes,
   auditRoutes,
+  bankRoutes,
 ]

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
 import { requireOrganiser } from '../identity/auth'
+import { accountingRoutes } from './accounting-routes'
 import { renderInvoicePdf } from './pdf'
 import { invoiceOfAgency, listInvoices, snapshotOf } from './service'
 import { renderFacturX, renderXml } from './xml'
@@ -19,6 +20,7 @@ export function invoiceRoutes(ctx: AppContext) {
     return invoiceOfAgency(ctx.db, a.account.agency_id, c.params.id)
   }
   return new Elysia({ name: 'invoices' })
+    .use(accountingRoutes(ctx))
     .get(
       '/proxy/api/invoices',
       async (c) => {

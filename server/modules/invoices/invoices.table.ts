@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely'
-import type { Id, Json, Timestamp } from '../../db/types'
+import type { GenJson, Id, Json, Timestamp } from '../../db/types'
 import type { InvoiceSnapshot } from './snapshot'
 
 export interface InvoiceSequenceTable {
@@ -25,7 +25,22 @@ export interface InvoiceTable {
 }
 export type InvoiceRow = Selectable<InvoiceTable>
 
+/** The accountant's DATEV settings of an agency (migration 910, docs/invoices.md "DATEV"). */
+export interface AccountingSettingsTable {
+  agency_id: number
+  consultant_number: number | null
+  client_number: number | null
+  fiscal_year_start_month: Generated<number>
+  account_length: Generated<number>
+  chart: Generated<string>
+  debtor_account: string | null
+  /** JSON: [{ rate: number | null, account: string, buKey: string | null }] */
+  revenue_accounts: GenJson<unknown>
+  updated_at: Timestamp | null
+}
+
 export interface InvoiceTables {
   invoice_sequence: InvoiceSequenceTable
   invoice: InvoiceTable
+  accounting_settings: AccountingSettingsTable
 }

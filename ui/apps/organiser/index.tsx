@@ -12,6 +12,8 @@ import { AccountArea } from '../account'
 import { GuestInfoPage, ReportsPage } from './guest-info'
 import { AgreementsPage } from './agreements'
 import { AuditPage } from './audit'
+import { InvoicesPage } from './invoices'
+import { BankPage } from './bank'
 import { EventCreate } from './event-form'
 import { EventPage } from './event-page'
 import { EventsList } from './events-list'
@@ -39,7 +41,7 @@ function OrganiserShell() {
   if (account && can(account.userRole, 'AGREEMENT.MANAGE')) nav.push({ href: '/agreements', label: t('agreements.nav') })
   if (account && can(account.userRole, 'TAG.MANAGE')) nav.push({ href: '/tags', label: t('tags.title') })
   if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
-  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') })
+  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') }, { href: '/agency/invoices', label: t('accounting.nav') }, { href: '/agency/bank', label: t('bank.nav') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
   if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') }, { href: '/agency/audit', label: t('audit.nav') })
   return (
@@ -76,6 +78,16 @@ function OrganiserShell() {
               <Route path="/agency/sales">
                 <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
                   <SalesSettingsPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/invoices">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <InvoicesPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/bank">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <BankPage />
                 </RouteGuard>
               </Route>
               <Route path="/agency/audit">

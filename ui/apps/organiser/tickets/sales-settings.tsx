@@ -8,6 +8,7 @@ import { CountrySelect } from '../../../components/country-select'
 import { Alert, Button, Card, PageHeader, Spinner } from '../../../components/ui'
 import { fieldMessage, t } from '../../../i18n'
 import { setMoneyPrefix } from './money'
+import { AccountingSettingsCard } from './accounting-settings'
 
 interface Seller {
   name: string | null
@@ -84,6 +85,7 @@ export function SalesSettingsPage() {
       <div class="tickets-tab">
         <SellerCard />
         <MethodsCard />
+        <AccountingSettingsCard />
       </div>
     </>
   )
