@@ -55,6 +55,8 @@ export const ANSWER_TEXT_ERRORS = [
   'SEATING_NOT_LINKED',
   // the pool of a client address's unclaimed uploads is full (assets/service.ts)
   'UPLOAD_POOL_FULL',
+  // passing on a place whose ticket is not valid yet (guest/transfer.ts)
+  'TRANSFER_TICKET_NOT_VALID',
 ] as const
 const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 

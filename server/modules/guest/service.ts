@@ -116,7 +116,8 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       /** guest portal: what the dashboard offers for this registration */
       canEditRegistrationData: canEditData(r) && !registrationExpired(r, now) && changeable.get(r.id) === true,
       registrationExpired: registrationExpired(r, now),
-      canTransfer: canTransfer(r, { status: r.v_status, main_guest_checked_in: r.v_main_guest_checked_in }, now),
+      // not while the ticket is not valid: the new person would be promised a ticket that does not exist yet
+      canTransfer: canTransfer(r, { status: r.v_status, main_guest_checked_in: r.v_main_guest_checked_in }, now) && !blocks.has(r.v_id),
       transferUntil: bool(r.allow_transfer) ? transferDeadline(r) : null,
       /** the registration's ticket order while it is open or bought: `id` for /pay/{id} */
       ticketOrder: orders.get(r.v_id) ?? null,

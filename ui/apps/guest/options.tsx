@@ -292,7 +292,7 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
             {t('guestPortal.resendMail')}
           </Button>
         )}
-        {e.canTransfer && (
+        {e.canTransfer && !e.ticketBlocked && (
           <Button variant="secondary" class="guest-btn" onClick={() => setAsk('transfer')}>
             {t('guestPortal.transfer')}
           </Button>
