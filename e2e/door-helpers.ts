@@ -3,11 +3,11 @@
 import { type APIRequestContext, type Page } from '@playwright/test'
 import { expect, type Server } from './fixtures'
 
-export async function paidDoorEvent(req: APIRequestContext, server: Server, name = 'Hafenkonzert') {
+export async function paidDoorEvent(req: APIRequestContext, server: Server, name = 'Hafenkonzert', extra: Record<string, unknown> = {}) {
   const start = new Date(Date.now() + 14 * 86400_000)
   start.setUTCHours(17, 0, 0, 0)
   const ev = await req.post(`${server.url}/proxy/api/events`, {
-    data: { displayName: name, startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kaispeicher', city: 'Hamburg', maxVisitors: 100, allowSelfCheckin: true },
+    data: { displayName: name, startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kaispeicher', city: 'Hamburg', maxVisitors: 100, allowSelfCheckin: true, ...extra },
   })
   expect(ev.status()).toBe(201)
   const id = (await ev.json()).id as number
