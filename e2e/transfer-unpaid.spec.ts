@@ -33,3 +33,36 @@ test('an unpaid transfer has no "pass on" on the dashboard; after the payment it
     await phone.close()
   }
 })
+
+test('a cancelled order stays on the dashboard with its state and reason, and its link opens the order', async ({ page, server, browser }) => {
+  test.setTimeout(120_000)
+  await setupAdmin(page, server)
+  const { eventId, categoryId } = await paidDoorEvent(page.request, server, 'Hafenkonzert', { allowTransfer: true })
+  const phone = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+  try {
+    const email = 'carl@example.org'
+    await buyByTransfer(phone.request, server, eventId, categoryId, { firstName: 'Carl', lastName: 'Storno', email })
+    const reg = (await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/checkin/lookup?search=Storno`)).json()).items[0]
+    expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/orders/${reg.payment.orderId}/cancel`)).ok()).toBe(true)
+    expect((await phone.request.post(`${server.url}/proxy/api/public/visitor/resendMail`, { data: { email } })).ok()).toBe(true)
+    const access = await server.smtp.waitFor((m) => m.to.includes(email) && m.text.includes('/guest/dashboard?token='), 15_000)
+    const g = await phone.newPage()
+    await g.goto(linkIn(access, '/guest/dashboard?token='))
+    await expect(g.getByText('Hier sind noch keine Veranstaltungen.')).toHaveCount(0)
+    const card = g.locator('.guest-event').filter({ hasText: 'Hafenkonzert' })
+    await expect(card).toBeVisible()
+    await expect(card.getByText(/Bestellung storniert · 1 Person/)).toBeVisible()
+    await expect(card.getByText('Diese Bestellung wurde storniert: Es gibt keine gültigen Tickets.')).toBeVisible()
+    await expect(card.getByRole('button')).toHaveCount(0)
+    await expect(card.getByRole('link', { name: 'Ticket (PDF)' })).toHaveCount(0)
+    await shot(g, 'transfer-unpaid-03-cancelled-dashboard-phone')
+    await g.setViewportSize({ width: 1280, height: 800 })
+    await shot(g, 'transfer-unpaid-04-cancelled-dashboard')
+    await card.getByRole('link', { name: 'Bestellung ansehen' }).click()
+    await expect(g).toHaveURL(/\/pay\//)
+    await expect(g.getByText(/storniert/i).first()).toBeVisible()
+    await shot(g, 'transfer-unpaid-05-cancelled-pay-page')
+  } finally {
+    await phone.close()
+  }
+})
