@@ -131,20 +131,29 @@ test('at the door: an unpaid transfer has no ticket until the desk records its p
       await expect(d.getByRole('heading', { name: /Paula Musterfrau/ })).toBeVisible({ timeout: 20_000 })
       await expect(d.getByText(/Nicht bezahlt/)).toHaveCount(0)
       await shot(d, 'door-06-desk-camera-found')
-      await d.getByRole('button', { name: 'Alle einchecken' }).click()
-      await expect(d.getByText('2 Personen eingecheckt.')).toBeVisible()
+      // the camera read one person's code: that person is admitted (the other has a code of their own)
+      await expect(d.getByRole('button', { name: 'Alle einchecken' })).toHaveCount(0)
+      await d.locator('.desk-person-scanned').getByRole('button', { name: /einchecken$/ }).click()
+      await expect(d.getByText('1 Person eingecheckt.')).toBeVisible()
       await shot(d, 'door-07-desk-camera-checked-in')
       await desk.close()
     } finally {
       await camBrowser.close()
     }
 
-    // a hand scanner: fast keys and Enter while a button has focus; the ticket was used already
+    // a hand scanner: fast keys and Enter while a button has focus; the other person's code admits them
     await page.reload()
     await page.getByRole('button', { name: 'Suchen' }).focus()
     await page.keyboard.type(codes.find((c) => c !== cam.data)!, { delay: 5 })
     await page.keyboard.press('Enter')
     await expect(page.getByRole('heading', { name: /Paula Musterfrau/ })).toBeVisible()
+    await expect(page.getByRole('alert').filter({ hasText: /Bereits eingecheckt/ })).toHaveCount(0)
+    await page.locator('.desk-person-scanned').getByRole('button', { name: /einchecken$/ }).click()
+    await expect(page.getByText('1 Person eingecheckt.')).toBeVisible()
+    // the camera's code typed by the hand scanner: that ticket was used already
+    await page.getByRole('button', { name: 'Suchen' }).focus()
+    await page.keyboard.type(cam.data!, { delay: 5 })
+    await page.keyboard.press('Enter')
     await expect(page.getByRole('alert').filter({ hasText: /Bereits eingecheckt/ })).toBeVisible()
     await shot(page, 'door-08-desk-hand-scanner-already')
     // typing the short code printed on the ticket

@@ -42,6 +42,7 @@ export const ORGANISER_ONLY_ERRORS = [
   // the accountant's exports and the bank statement import (issue 21, modules/invoices, modules/bank)
   'ACCOUNTING_PERIOD_TOO_LARGE', 'DATEV_SETTINGS_MISSING', 'DATEV_PERIOD_SPANS_YEARS', 'DATEV_MIXED_CURRENCIES', 'DATEV_ACCOUNT_MISSING', 'DATEV_PERIOD_REQUIRED',
   'CAMT_TOO_LARGE', 'CAMT_NOT_XML', 'CAMT_DTD', 'CAMT_ENTITY', 'CAMT_TOO_DEEP', 'CAMT_NOT_A_STATEMENT', 'BANK_ENTRY_DECIDED', 'BANK_ORDER_NOT_FOUND',
+  'CODE_OTHER_PERSON',
 ] as const
 /**
  * Error codes guests can get whose text the pages only ever show from the answer (`errorText`: the
@@ -58,6 +59,8 @@ export const ANSWER_TEXT_ERRORS = [
   'SEATING_NOT_LINKED',
   // the pool of a client address's unclaimed uploads is full (assets/service.ts)
   'UPLOAD_POOL_FULL',
+  // passing on a place whose ticket is not valid yet (guest/transfer.ts)
+  'TRANSFER_TICKET_NOT_VALID',
 ] as const
 const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 

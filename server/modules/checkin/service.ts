@@ -205,10 +205,6 @@ export async function registrationView(ctx: AppContext, event: EventRow, v0: Eve
   }
 }
 
-async function findByCode(ctx: AppContext, event: EventRow, raw: string): Promise<DeskVisitor> {
-  return (await findByScan(ctx, event, raw)).v
-}
-
 /**
  * A scanned or typed code: a signed QR payload (signed-code.ts) or a plain ticket code. A signed code
  * whose signature does not match is refused before any database read; a genuine one whose ticket code
@@ -293,17 +289,27 @@ export async function performCheckin(ctx: AppContext, event: EventRow, accountId
 }
 
 async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number | null, input: CheckinInput, origin: 'DESK' | 'SELF', known?: DeskVisitor) {
-  const v = known && known.event_id === event.id && 'tko_id' in known ? known : input.code ? await findByCode(ctx, event, input.code) : ((await visitorInEvent.first(ctx.db, { id: input.visitorId ?? known!.id, eventId: event.id })) as DeskVisitor | undefined)
+  const scan = !(known && known.event_id === event.id && 'tko_id' in known) && input.code ? await findByScan(ctx, event, input.code) : null
+  const v = known && known.event_id === event.id && 'tko_id' in known ? known : scan ? scan.v : ((await visitorInEvent.first(ctx.db, { id: input.visitorId ?? known!.id, eventId: event.id })) as DeskVisitor | undefined)
   if (!v) throw notFound()
   const escorts = await escortsOf(ctx.db, v)
   const persons = personsOf(v, escorts)
-  const toIn = select(input.checkinGuests, persons, (x) => x.checkState !== 'CHECKED_IN')
+  // A personal QR code (signed, naming one person) admits that person only: "ALL" means them, and
+  // another person of the booking is refused (they have a code of their own; the desk admits them by
+  // tapping them, a request by registration id).
+  let checkinGuests = input.checkinGuests
+  const own = scan?.person
+  if (own != null && persons.some((p) => p.person === own)) {
+    if (checkinGuests === 'ALL') checkinGuests = [own]
+    else if (checkinGuests.some((n) => n !== own)) throw new AppError(409, 'CODE_OTHER_PERSON', { params: { name: nameOf(persons.find((p) => p.person === own)!) } })
+  }
+  const toIn = select(checkinGuests, persons, (x) => x.checkState !== 'CHECKED_IN')
   const toOut = select(input.checkoutGuests, persons, (x) => x.checkState === 'CHECKED_IN')
   if (toIn.length && !canCheckIn(v.status)) throw new AppError(409, 'CHECKIN_STATUS', { params: { status: v.status } })
   // only a valid ticket admits (ticket-validity.ts): the desk records the payment first
   const block = toIn.length ? ticketBlock(orderStateOf(v), event.invoice_tickets) : null
   if (block) throw new AppError(409, BLOCK_ERROR[block], { params: { number: v.tko_number ?? '' }, extra: { payment: paymentView(v, event.invoice_tickets) } })
-  if (input.checkinGuests === 'ALL' && !toIn.length && input.checkoutGuests !== 'ALL' && !toOut.length) throw new AppError(409, 'ALL_CHECKED_IN')
+  if (checkinGuests === 'ALL' && !toIn.length && input.checkoutGuests !== 'ALL' && !toOut.length) throw new AppError(409, 'ALL_CHECKED_IN')
   if (input.checkoutGuests === 'ALL' && !toOut.length && !toIn.length) throw new AppError(409, 'NONE_CHECKED_IN')
   if (toIn.length && !input.ignoreMissingAgreements && (await hasRequiredAgreements(ctx.db, event))) {
     const missing = await missingRequiredAgreements(ctx.db, event, v.id)

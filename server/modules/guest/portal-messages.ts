@@ -73,6 +73,7 @@ export const de = {
   'errors.DATA_CHANGE_NOT_ALLOWED': 'Die Angaben dieser Anmeldung können nicht geändert werden.',
   'errors.TRANSFER_NOT_ALLOWED': 'Diese Anmeldung kann nicht weitergegeben werden.',
   'errors.TRANSFER_CLOSED': 'Die Frist zum Weitergeben des Platzes ist abgelaufen.',
+  'errors.TRANSFER_TICKET_NOT_VALID': 'Der Platz kann erst weitergegeben werden, wenn die Bestellung bezahlt ist und das Ticket gilt.',
   'errors.TRANSFER_SAME_PERSON': 'Bitte geben Sie die E-Mail-Adresse einer anderen Person an.',
   'field.TRANSFER_SAME_PERSON': 'Bitte geben Sie die E-Mail-Adresse einer anderen Person an.',
   'events.field.allowTransfer': 'Gäste dürfen ihren Platz weitergeben',
@@ -118,6 +119,7 @@ export const deDu: Partial<Record<Keys, string>> = {
   'guestPortal.record.shown': 'So wurde dir die Erklärung angezeigt. Sie kann hier nicht geändert werden.',
   'guestPortal.record.signature': 'Deine Unterschrift',
   'errors.TRANSFER_SAME_PERSON': 'Bitte gib die E-Mail-Adresse einer anderen Person an.',
+  'errors.TRANSFER_TICKET_NOT_VALID': 'Du kannst deinen Platz erst weitergeben, wenn die Bestellung bezahlt ist und das Ticket gilt.',
   'field.TRANSFER_SAME_PERSON': 'Bitte gib die E-Mail-Adresse einer anderen Person an.',
 }
 export const en: Record<Keys, string> = {
@@ -192,6 +194,7 @@ export const en: Record<Keys, string> = {
   'errors.DATA_CHANGE_NOT_ALLOWED': 'The details of this registration cannot be changed.',
   'errors.TRANSFER_NOT_ALLOWED': 'This registration cannot be passed on.',
   'errors.TRANSFER_CLOSED': 'The deadline for passing the place on has passed.',
+  'errors.TRANSFER_TICKET_NOT_VALID': 'The place can be passed on only once the order is paid and the ticket is valid.',
   'errors.TRANSFER_SAME_PERSON': 'Please enter the e-mail address of another person.',
   'field.TRANSFER_SAME_PERSON': 'Please enter the e-mail address of another person.',
   'events.field.allowTransfer': 'Guests may pass their place on',

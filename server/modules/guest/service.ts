@@ -14,7 +14,10 @@ import { guestOrders } from '../ticketing/orders/guest-list'
 
 export type GuestList = 'pendingEvents' | 'confirmedEvents' | 'invitedEvents' | 'openEvents' | 'declinedEvents'
 
-/** Which dashboard section a registration status belongs to (DELETED is never shown). */
+/**
+ * Which dashboard section a registration status belongs to. DELETED is not shown, except a
+ * registration deleted with its cancelled or refunded ticket order (endedOrders): listed as declined.
+ */
 export const LIST_OF_STATUS: Record<VisitorStatus, GuestList | null> = {
   PENDING: 'pendingEvents',
   CONFIRMED: 'confirmedEvents',
@@ -53,7 +56,13 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       'a.logo_asset_id as agency_logo_asset_id',
     ])
     .where('v.user_id', '=', userId)
-    .where('v.status', '!=', 'DELETED')
+    // a registration deleted with its ticket order cancelled or refunded stays (its state, no documents)
+    .where((eb) =>
+      eb.or([
+        eb('v.status', '!=', 'DELETED'),
+        eb.exists(eb.selectFrom('ticket_order as o').select('o.id').whereRef('o.visitor_id', '=', 'v.id').where('o.status', 'in', ['CANCELED', 'REFUNDED', 'DELETED'])),
+      ]),
+    )
     .where('e.status', '!=', 'DELETED')
     .orderBy('e.start_date')
     .execute()
@@ -71,6 +80,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
     : []
   // a ticket not valid yet (a transfer waiting for its money …): no ticket documents, and the reason
   const blocks = await ticketBlocks(ctx.db, rows)
+  const ended = await endedOrders(ctx, rows.filter((r) => r.v_status === 'DELETED').map((r) => r.v_id))
   const tokens = await dashboardTokens(ctx, rows, blocks)
   const positions = await waitingListPositions(
     ctx.db,
@@ -96,7 +106,8 @@ export async function guestEvents(ctx: AppContext, userId: number) {
   )
   const lists: Record<GuestList, unknown[]> = { pendingEvents: [], confirmedEvents: [], invitedEvents: [], openEvents: [], declinedEvents: [] }
   for (const r of rows) {
-    const list = LIST_OF_STATUS[r.v_status]
+    const end = ended.get(r.v_id)
+    const list = LIST_OF_STATUS[r.v_status] ?? (end ? 'declinedEvents' : null)
     if (!list) continue
     const event = publicEventDto(ctx, r, { id: r.agency_id, display_name: r.agency_display_name, logo_asset_id: r.agency_logo_asset_id })
     lists[list].push({
@@ -106,7 +117,7 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       registrationStatus: { status: r.v_status, options: fromJson<string[]>(r.options, []) },
       tokens: tokens.get(r.v_id) ?? {},
       /** UNPAID, PAYMENT_PENDING, CANCELED, REFUNDED: why a registered guest has no ticket documents (yet); null otherwise */
-      ticketBlocked: blocks.get(r.v_id) ?? null,
+      ticketBlocked: blocks.get(r.v_id) ?? end?.block ?? null,
       visitorCount: r.v_visitor_count,
       /** self check-in at /guest/checkin/{eventToken} (guest-extras) */
       allowSelfCheckin: bool(r.allow_self_checkin),
@@ -114,12 +125,13 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       /** WAITING_LIST only: the place in the event's waiting list */
       waitingListPosition: positions.get(r.v_id) ?? null,
       /** guest portal: what the dashboard offers for this registration */
-      canEditRegistrationData: canEditData(r) && !registrationExpired(r, now) && changeable.get(r.id) === true,
+      canEditRegistrationData: !end && canEditData(r) && !registrationExpired(r, now) && changeable.get(r.id) === true,
       registrationExpired: registrationExpired(r, now),
-      canTransfer: canTransfer(r, { status: r.v_status, main_guest_checked_in: r.v_main_guest_checked_in }, now),
+      // not while the ticket is not valid: the new person would be promised a ticket that does not exist yet
+      canTransfer: canTransfer(r, { status: r.v_status, main_guest_checked_in: r.v_main_guest_checked_in }, now) && !blocks.has(r.v_id),
       transferUntil: bool(r.allow_transfer) ? transferDeadline(r) : null,
       /** the registration's ticket order while it is open or bought: `id` for /pay/{id} */
-      ticketOrder: orders.get(r.v_id) ?? null,
+      ticketOrder: orders.get(r.v_id) ?? end?.order ?? null,
       escortPersons: escorts.filter((e) => e.visitor_id === r.v_id).map(escortDto),
       missingAgreements: (missing.get(r.v_id) ?? []).map((a) => ({ id: a.id, displayName: a.display_name })),
       defaultFields: [
@@ -132,4 +144,21 @@ export async function guestEvents(ctx: AppContext, userId: number) {
     })
   }
   return lists
+}
+
+/**
+ * The DELETED registrations (of this guest) whose latest ticket order was cancelled or refunded: the
+ * dashboard lists them with that state, the reason and the order's pay page (which shows it), nothing
+ * else. A registration deleted otherwise (the organiser removed the guest) stays hidden.
+ */
+async function endedOrders(ctx: AppContext, visitorIds: number[]) {
+  const out = new Map<number, { block: 'CANCELED' | 'REFUNDED'; order: { id: string; status: string; step: number; withdrawable: false } }>()
+  if (!visitorIds.length) return out
+  const rows = await ctx.db.selectFrom('ticket_order').select(['visitor_id', 'public_id', 'status', 'step']).where('visitor_id', 'in', visitorIds).orderBy('id').execute()
+  const latest = new Map(rows.map((o) => [o.visitor_id!, o]))
+  for (const [id, o] of latest) {
+    if (o.status !== 'CANCELED' && o.status !== 'REFUNDED' && o.status !== 'DELETED') continue
+    out.set(id, { block: o.status === 'REFUNDED' ? 'REFUNDED' : 'CANCELED', order: { id: o.public_id, status: o.status, step: o.step, withdrawable: false } })
+  }
+  return out
 }

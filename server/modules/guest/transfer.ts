@@ -9,6 +9,7 @@ import { bool, isoNow } from '../../db/types'
 import { t } from '../../i18n/catalogue'
 import { formatDate, formatTime } from '../../i18n/format'
 import { AppError } from '../../shared/errors'
+import { ticketBlock } from '../checkin/ticket-validity'
 import type { EventRow } from '../events/events.table'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { mailGreeting } from '../mail/greeting'
@@ -46,6 +47,10 @@ export async function transferRegistration(ctx: AppContext, guest: GuestActor, v
   if (!bool(event.allow_transfer)) throw new AppError(409, 'TRANSFER_NOT_ALLOWED')
   if (new Date(transferDeadline(event)).getTime() <= now.getTime()) throw new AppError(409, 'TRANSFER_CLOSED')
   if (!canTransfer(event, before, now)) throw new AppError(409, 'TRANSFER_NOT_ALLOWED')
+  // only a valid ticket is passed on (checkin/ticket-validity.ts): an order waiting for its money has
+  // no ticket the new person could be mailed
+  const order = await ctx.db.selectFrom('ticket_order').select(['status', 'payment_method']).where('visitor_id', '=', before.id).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  if (ticketBlock(order, event.invoice_tickets)) throw new AppError(409, 'TRANSFER_TICKET_NOT_VALID')
   if (input.email === before.email) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'email', errorType: 'TRANSFER_SAME_PERSON' }] })
   const agencyName = (await ctx.db.selectFrom('agency').select('display_name').where('id', '=', event.agency_id).executeTakeFirst())?.display_name ?? ''
   const row = await ctx.db

@@ -30,6 +30,8 @@ function rememberedTab(): 'events' | 'notifications' {
 }
 
 function EventCard({ e, list, reload, entryPass }: { e: GuestEntry; list: ListName; reload(): Promise<void>; entryPass: boolean }) {
+  // a registration deleted with its cancelled or refunded order: its state instead of "Gelöscht"
+  const ended = e.registrationStatus.status === 'DELETED' && (e.ticketBlocked === 'CANCELED' || e.ticketBlocked === 'REFUNDED')
   const place = e.event.eventType === 'ONLINE' ? t('guestPortal.online') : [e.event.address.locationName, e.event.address.city].filter(Boolean).join(', ')
   return (
     <li class="card guest-event" data-testid={`guest-event-${e.id}`}>
@@ -42,7 +44,7 @@ function EventCard({ e, list, reload, entryPass }: { e: GuestEntry; list: ListNa
         </p>
         {!entryPass && (
           <p class="muted">
-            {t(`visitorStatus.${e.registrationStatus.status}`)} · {e.visitorCount === 1 ? t('guest.person') : t('guest.persons', { n: e.visitorCount })}
+            {ended ? t(`guest.order.${e.ticketBlocked}`) : t(`visitorStatus.${e.registrationStatus.status}`)} · {e.visitorCount === 1 ? t('guest.person') : t('guest.persons', { n: e.visitorCount })}
             {e.waitingListPosition ? ` · ${t('guest.waitingListPosition', { n: e.waitingListPosition })}` : ''}
           </p>
         )}
@@ -54,7 +56,7 @@ function EventCard({ e, list, reload, entryPass }: { e: GuestEntry; list: ListNa
           ))}
         </ul>
       )}
-      {!entryPass && <GuestExtras entry={e as never} reload={reload} />}
+      {!entryPass && !ended && <GuestExtras entry={e as never} reload={reload} />}
       {list === 'confirmedEvents' && <RegisteredOptions e={e} reload={reload} entryPass={entryPass} />}
       {list === 'pendingEvents' && <PendingOptions e={e} reload={reload} />}
       {list !== 'confirmedEvents' && list !== 'pendingEvents' && <OtherOptions e={e} reload={reload} />}

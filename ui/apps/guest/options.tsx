@@ -292,7 +292,7 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
             {t('guestPortal.resendMail')}
           </Button>
         )}
-        {e.canTransfer && (
+        {e.canTransfer && !e.ticketBlocked && (
           <Button variant="secondary" class="guest-btn" onClick={() => setAsk('transfer')}>
             {t('guestPortal.transfer')}
           </Button>
@@ -379,8 +379,30 @@ export function PendingOptions({ e, reload }: { e: GuestEntry; reload(): Promise
   )
 }
 
+/**
+ * A registration deleted with its cancelled or refunded ticket order: its state and the reason, no
+ * documents, no actions but the order's pay page (which shows the cancellation or refund).
+ */
+function EndedOrder({ e }: { e: GuestEntry }) {
+  return (
+    <div class="guest-options">
+      {e.ticketBlocked && (
+        <p class="guest-ticket-blocked" role="status">
+          {t(`guest.ticket.blocked.${e.ticketBlocked}`)}{' '}
+          {e.ticketOrder && <a href={`/pay/${encodeURIComponent(e.ticketOrder.id)}`}>{t('guest.ticket.blocked.order')}</a>}
+        </p>
+      )}
+    </div>
+  )
+}
+
 /** Invited, open and declined registrations. */
 export function OtherOptions({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
+  if (e.registrationStatus.status === 'DELETED') return <EndedOrder e={e} />
+  return <OpenOptions e={e} reload={reload} />
+}
+
+function OpenOptions({ e, reload }: { e: GuestEntry; reload(): Promise<void> }) {
   const a = useAction(reload)
   const status = e.registrationStatus.status
   const invited = status === 'INVITED'

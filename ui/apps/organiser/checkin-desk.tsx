@@ -28,12 +28,19 @@ interface Registration {
   chairs?: Array<{ chairId: number; label: string; amount: number }>
   agreements: Array<{ id: number; displayName: string; appearance: string; status: string }>
   missingAgreements: Array<{ id: number; displayName: string }>
+  /**
+   * The person a scanned personal QR code names (0 = main guest, n = escort n); null/absent for the
+   * short ticket code or a name search. Such a scan admits only that person.
+   */
+  scannedPerson?: number | null
 }
 interface Counts {
   registered: number
   checkedIn: number
   checkedOut: number
 }
+
+const nameOf = (p: Person) => [p.title, p.firstName, p.lastName].filter(Boolean).join(' ')
 
 /**
  * A distinct sound for a ticket that was already used: two low tones (the page made no sound before;
@@ -60,18 +67,40 @@ function alreadySound() {
   }
 }
 
-/** "Bereits eingecheckt um 14:20 (von …)" for a registration whose persons are (partly) in already. */
+/**
+ * "Bereits eingecheckt um 14:20 (von …)" for a registration whose persons are (partly) in already. A
+ * scanned personal QR code asks only about its person: the others of the booking have codes of their own.
+ */
 function alreadyText(reg: Registration, tz: string): string | null {
-  const inside = reg.persons.filter((p) => p.checkState === 'CHECKED_IN')
+  const scanned = personalScan(reg)
+  const inside = reg.persons.filter((p) => p.checkState === 'CHECKED_IN' && (scanned === null || p.person === scanned))
   if (!inside.length) return null
-  if (inside.length < reg.persons.length) return t('checkin.alreadySome', { n: inside.length, total: reg.persons.length })
+  if (scanned === null && inside.length < reg.persons.length) return t('checkin.alreadySome', { n: inside.length, total: reg.persons.length })
   const first = inside.find((p) => p.person === 0) ?? inside[0]
+  const name = scanned !== null && reg.persons.length > 1 ? `${nameOf(first)}: ` : ''
   const time = first.checkinDate ? formatTime(first.checkinDate, tz) : '–'
-  if (first.checkinOrigin === 'SELF') return t('checkin.alreadySelf', { time })
-  return first.checkinBy ? t('checkin.already', { time, by: first.checkinBy }) : t('checkin.alreadyAt', { time })
+  if (first.checkinOrigin === 'SELF') return name + t('checkin.alreadySelf', { time })
+  return name + (first.checkinBy ? t('checkin.already', { time, by: first.checkinBy }) : t('checkin.alreadyAt', { time }))
 }
 
-const nameOf = (p: Person) => [p.title, p.firstName, p.lastName].filter(Boolean).join(' ')
+/** The person a scanned personal QR code names, when that person belongs to the registration. */
+function personalScan(reg: Registration): number | null {
+  const n = reg.scannedPerson
+  return typeof n === 'number' && reg.persons.some((p) => p.person === n) ? n : null
+}
+
+/**
+ * The desk's badge: what matters at the door rather than the raw status. A registration whose order
+ * was refunded or cancelled says so (not "Gelöscht"); one whose ticket is not paid yet is not shown as
+ * "Angemeldet" beside the refusal.
+ */
+function DeskBadge({ reg }: { reg: Registration }) {
+  const block = reg.payment?.ticketBlocked
+  if (reg.status === 'DELETED' && (block === 'REFUNDED' || block === 'CANCELED')) return <Badge tone="error">{t(`checkin.badge.${block}`)}</Badge>
+  if ((block === 'UNPAID' || block === 'PAYMENT_PENDING') && (reg.status === 'CONFIRMED' || reg.status === 'APPEARED')) return <Badge tone="warn">{t('checkin.badge.UNPAID')}</Badge>
+  return <StatusBadge status={reg.status} />
+}
+
 /**
  * A code rather than a name: the signed QR text (E1-…; 'E1ß' from a hand scanner set to a US layout
  * typing into a German one) or the short ticket code (XXXXX-XXXXX, also without the dash).
@@ -252,6 +281,37 @@ export function CheckinDesk({ event }: { event: EventFull }) {
   const openMissing = current?.agreements.filter((a) => a.appearance === 'REQUIRED' && a.status !== 'CONFIRMED') ?? []
   const anyOpen = current?.persons.some((p) => p.checkState !== 'CHECKED_IN')
   const anyIn = current?.persons.some((p) => p.checkState === 'CHECKED_IN')
+  // a scanned personal QR code admits its person only; the others of the booking are shown apart and
+  // checked in only when the desk person taps them (they have codes of their own)
+  const scanned = current ? personalScan(current) : null
+  const others = current && scanned !== null ? current.persons.filter((p) => p.person !== scanned) : []
+  // the guest withdrew: their order was cancelled with it, but the reason at the door is the withdrawal
+  const withdrawn = current?.status === 'VISITOR_DECLINED'
+  const personRow = (p: Person, highlight: boolean, secondary = false) =>
+    current && (
+      <li key={p.person} class={`desk-person state-${p.checkState}${highlight ? ' desk-person-scanned' : ''}`}>
+        <span>
+          <strong>{nameOf(p)}</strong> {p.person > 0 && <span class="muted">({t('checkin.escort')})</span>}
+          <br />
+          <span class="muted">
+            {p.checkState === 'CHECKED_IN' && p.checkinDate
+              ? p.checkinBy
+                ? t('checkin.inSinceBy', { time: formatTime(p.checkinDate, event.timezone), by: p.checkinBy })
+                : t('checkin.inSince', { time: formatTime(p.checkinDate, event.timezone) })
+              : t(`status.checkin.${p.checkState}`)}
+          </span>
+        </span>
+        {p.checkState === 'CHECKED_IN' ? (
+          <Button variant="secondary" busy={busy} onClick={() => void send({ checkoutGuests: [p.person] })} aria-label={t('checkin.checkOutPerson', { name: nameOf(p) })}>
+            {t('checkin.checkOut')}
+          </Button>
+        ) : (
+          <Button variant={secondary ? 'secondary' : undefined} busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: [p.person] })} aria-label={t('checkin.checkInPerson', { name: nameOf(p) })}>
+            {t('checkin.checkIn')}
+          </Button>
+        )}
+      </li>
+    )
   return (
     <div class="desk">
       <div class="desk-counts" aria-live="polite">
@@ -336,7 +396,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
                 <button type="button" class="link-btn" onClick={() => (setCurrent(r), setMessage(null))}>
                   {nameOf(r.persons[0])}
                 </button>{' '}
-                <StatusBadge status={r.status} /> <span class="muted">{r.email}</span>
+                <DeskBadge reg={r} /> <span class="muted">{r.email}</span>
               </li>
             ))}
           </ul>
@@ -348,7 +408,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
             <h2>
               {nameOf(current.persons[0])} {current.vip && <Badge tone="warn">VIP</Badge>}
             </h2>
-            <StatusBadge status={current.status} />
+            <DeskBadge reg={current} />
           </div>
           <p class="muted">
             {[current.company, current.email, current.ticketCode].filter(Boolean).join(' · ')}
@@ -358,36 +418,21 @@ export function CheckinDesk({ event }: { event: EventFull }) {
               <strong>{t('seating.deskSeat', { labels: current.chairs.map((c) => (c.amount > 1 ? `${c.label} (${c.amount})` : c.label)).join(', ') })}</strong>
             </p>
           )}
-          {!current.canCheckin && !current.payment?.ticketBlocked && <Alert tone="error">{t('checkin.notAllowed')}</Alert>}
-          <DeskPayment eventId={event.id} payment={current.payment} onPaid={() => refresh(current)} />
-          <ul class="desk-persons">
-            {current.persons.map((p) => (
-              <li key={p.person} class={`desk-person state-${p.checkState}`}>
-                <span>
-                  <strong>{nameOf(p)}</strong> {p.person > 0 && <span class="muted">({t('checkin.escort')})</span>}
-                  <br />
-                  <span class="muted">
-                    {p.checkState === 'CHECKED_IN' && p.checkinDate
-                      ? p.checkinBy
-                        ? t('checkin.inSinceBy', { time: formatTime(p.checkinDate, event.timezone), by: p.checkinBy })
-                        : t('checkin.inSince', { time: formatTime(p.checkinDate, event.timezone) })
-                      : t(`status.checkin.${p.checkState}`)}
-                  </span>
-                </span>
-                {p.checkState === 'CHECKED_IN' ? (
-                  <Button variant="secondary" busy={busy} onClick={() => void send({ checkoutGuests: [p.person] })} aria-label={t('checkin.checkOutPerson', { name: nameOf(p) })}>
-                    {t('checkin.checkOut')}
-                  </Button>
-                ) : (
-                  <Button busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: [p.person] })} aria-label={t('checkin.checkInPerson', { name: nameOf(p) })}>
-                    {t('checkin.checkIn')}
-                  </Button>
-                )}
-              </li>
-            ))}
-          </ul>
+          {withdrawn ? (
+            <Alert tone="error">{t('checkin.withdrawn')}</Alert>
+          ) : (
+            !current.canCheckin && !current.payment?.ticketBlocked && <Alert tone="error">{t('checkin.notAllowed')}</Alert>
+          )}
+          {!withdrawn && <DeskPayment eventId={event.id} payment={current.payment} onPaid={() => refresh(current)} />}
+          <ul class="desk-persons">{(scanned === null ? current.persons : current.persons.filter((p) => p.person === scanned)).map((p) => personRow(p, scanned !== null))}</ul>
+          {scanned !== null && others.length > 0 && (
+            <>
+              <p class="desk-others muted">{t('checkin.othersOfBooking')}</p>
+              <ul class="desk-persons desk-persons-others">{others.map((p) => personRow(p, false, true))}</ul>
+            </>
+          )}
           <div class="button-row">
-            {current.persons.length > 1 && anyOpen && (
+            {current.persons.length > 1 && anyOpen && scanned === null && (
               <Button busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: 'ALL' })}>
                 {t('checkin.checkInAll')}
               </Button>
