@@ -6,62 +6,28 @@
 // QR (jsQR, as headless Chromium has no BarcodeDetector) and checks the guests in. A hand scanner
 // (fast keys and Enter while a button has focus) and the typed short code find the guest too. The
 // organiser sets when invoice orders get their tickets on the tickets tab.
-import { type APIRequestContext, type Page } from '@playwright/test'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { linkIn } from '../server/testing/smtp-sink'
 import { launchWithCamera, pdfPageToPng, writeCameraFile, zbarDecode } from './fake-camera'
-import { expect, type Server, setupAdmin, shot, test } from './fixtures'
+import { buyByTransfer, deskField, paidDoorEvent } from './door-purchase'
+import { expect, setupAdmin, shot, test } from './fixtures'
 
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
 
-async function paidEvent(req: APIRequestContext, server: Server) {
-  const start = new Date(Date.now() + 14 * 86400_000)
-  start.setUTCHours(17, 0, 0, 0)
-  const ev = await req.post(`${server.url}/proxy/api/events`, {
-    data: { displayName: 'Hafenkonzert', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kaispeicher', city: 'Hamburg', maxVisitors: 100, allowSelfCheckin: true },
-  })
-  expect(ev.status()).toBe(201)
-  const id = (await ev.json()).id as number
-  const cat = await req.post(`${server.url}/proxy/api/events/${id}/ticketCategories`, { data: { displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_7' } })
-  expect(cat.status()).toBe(201)
-  const ids: number[] = []
-  for (const m of [{ method: 'TRANSFER', accountHolder: 'Hafenverein e.V.', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank: 'Commerzbank', transferReferencePrefix: 'HK-' }, { method: 'INVOICE' }]) {
-    const r = await req.post(`${server.url}/proxy/api/agency/paymentMethods`, { data: m })
-    expect(r.status()).toBe(201)
-    ids.push((await r.json()).id)
-  }
-  expect((await req.put(`${server.url}/proxy/api/events/${id}/paymentMethods`, { data: { ids } })).status()).toBe(200)
-  return { eventId: id, categoryId: (await cat.json()).id as number }
-}
-
-/** Buys two tickets by transfer through the public calls the public and pay pages make. */
-async function buyByTransfer(req: APIRequestContext, server: Server, eventId: number, categoryId: number, email: string) {
-  const r = await req.post(`${server.url}/proxy/api/public/events/${eventId}/registrations`, {
-    data: { salutation: 'Frau', firstName: 'Paula', lastName: 'Musterfrau', email, tickets: [{ categoryId, amount: 2 }], escortPersons: [{ firstName: 'Pia', lastName: 'Begleiterin' }] },
-  })
-  expect(r.status()).toBe(201)
-  const o = `${server.url}/proxy/api/guest/ticketOrder/${(await r.json()).ticketOrderId}`
-  const address = { receiver: 'Paula Musterfrau', street: 'Hafenstraße', streetNumber: '1', postCode: '20459', city: 'Hamburg' }
-  expect((await (await req.post(`${o}/proceed/invoiceAddress`, { data: { invoiceAddress: address } })).json()).step).toBe(8)
-  expect((await (await req.post(`${o}/proceed/paymentSelection`, { data: { paymentMethod: 'TRANSFER' } })).json()).step).toBe(40)
-  expect((await (await req.post(`${o}/proceed/paymentPay`, { data: { paymentMethod: 'TRANSFER' } })).json()).step).toBe(100)
-}
-
-const deskField = (p: Page) => p.getByRole('textbox', { name: 'Ticket-Code oder Name' })
 
 test('at the door: an unpaid transfer has no ticket until the desk records its payment; the printed QR is read by the desk camera, a hand scanner and the typed short code admit', async ({ page, server, browser }) => {
   test.setTimeout(180_000)
   await setupAdmin(page, server)
-  const { eventId, categoryId } = await paidEvent(page.request, server)
+  const { eventId, categoryId } = await paidDoorEvent(page.request, server)
   const ctx = await browser.newContext(PHONE)
   const dir = mkdtempSync(join(tmpdir(), 'einlass-door-'))
   try {
     const g = await ctx.newPage()
     const email = 'paula@example.org'
-    await buyByTransfer(ctx.request, server, eventId, categoryId, email)
+    await buyByTransfer(ctx.request, server, eventId, categoryId, { firstName: 'Paula', lastName: 'Musterfrau', email, escortPersons: [{ firstName: 'Pia', lastName: 'Begleiterin' }] })
 
     // the guest's dashboard: no ticket while the transfer is on its way, and why
     expect((await ctx.request.post(`${server.url}/proxy/api/public/visitor/resendMail`, { data: { email } })).ok()).toBe(true)
@@ -183,7 +149,7 @@ test('at the door on a phone: an invoice the event wants paid first is refused u
   test.setTimeout(120_000)
   await setupAdmin(page, server)
   const req = page.request
-  const { eventId, categoryId } = await paidEvent(req, server)
+  const { eventId, categoryId } = await paidDoorEvent(req, server)
   const location = await req.post(`${server.url}/proxy/api/agency/paymentMethods`, { data: { method: 'LOCATION' } })
   const methods = (await (await req.get(`${server.url}/proxy/api/events/${eventId}/paymentMethods`)).json()) as Array<{ id: number }>
   expect((await req.put(`${server.url}/proxy/api/events/${eventId}/paymentMethods`, { data: { ids: [...methods.map((m) => m.id), (await location.json()).id] } })).status()).toBe(200)

@@ -74,15 +74,15 @@ forEachDialect('audit log', (h) => {
     const other = (await admin.post(`/proxy/api/events/${eventId}/visitors`, { firstName: 'Greta', lastName: 'Gast', email: 'greta2@example.org', status: 'CONFIRMED' })).body.id
     expect((await admin.post(`/proxy/api/events/${eventId}/visitors/${other}/decline`, { reason: 'Doppelt angemeldet' })).status).toBe(200)
     const fields = (await admin.get(`/proxy/api/events/${eventId}/fields`)).body
-    const company = ((fields.fields ?? fields) as Array<{ id: number; defaultField: string | null; appearance: string }>).find((f) => f.defaultField === 'COMPANY')!
-    expect((await admin.put(`/proxy/api/events/${eventId}/fields/${company.id}`, { ...company, appearance: 'REQUIRED' })).status).toBe(200)
+    const escortMail = ((fields.fields ?? fields) as Array<{ id: number; defaultField: string | null; appearance: string }>).find((f) => f.defaultField === 'ESCORT_EMAIL')!
+    expect((await admin.put(`/proxy/api/events/${eventId}/fields/${escortMail.id}`, { ...escortMail, appearance: 'REQUIRED' })).status).toBe(200)
     expect((await admin.put('/proxy/api/agency/imprint', { imprintUrl: 'https://agentur.example.org/impressum' })).status).toBe(200)
     const items = (await admin.get(`/proxy/api/agency/audit?size=200`)).body.items
     const byAction = (a: string) => items.filter((i: any) => i.action === a)
     expect(byAction('checkin.correct')).toHaveLength(1)
     expect(byAction('checkin.correct')[0]).toMatchObject({ eventId, detail: { checkout: [0], note: 'versehentlich eingecheckt' } })
     expect(byAction('guest.status')[0]).toMatchObject({ entityId: String(other), changes: { status: ['CONFIRMED', 'DECLINED'] }, detail: { action: 'decline', guest: 'Greta Gast', reason: 'Doppelt angemeldet' } })
-    expect(byAction('form.change')[0]).toMatchObject({ entityId: String(company.id), changes: { appearance: [company.appearance, 'REQUIRED'] }, detail: { op: 'update' } })
+    expect(byAction('form.change')[0]).toMatchObject({ entityId: String(escortMail.id), changes: { appearance: [escortMail.appearance, 'REQUIRED'] }, detail: { op: 'update' } })
     expect(byAction('settings.change')[0]).toMatchObject({ entityType: 'imprint', changes: { imprintUrl: [null, 'https://agentur.example.org/impressum'] } })
     // a check-in is the desk's everyday work: not in the log
     expect(items.some((i: any) => i.action === 'checkin.correct' && !i.detail.checkout)).toBe(false)

@@ -127,6 +127,9 @@ function filtered(ctx: AppContext, agencyId: number, q: Omit<AuditQuery, 'page' 
   return s
 }
 
+/** the entries with their event's name, for the page and the CSV */
+const withEventName = (q: ReturnType<typeof filtered>) => q.leftJoin('event', 'event.id', 'audit_log.event_id').selectAll('audit_log').select('event.display_name as event_name')
+
 export interface AuditItem {
   id: number
   createdAt: string
@@ -161,10 +164,7 @@ const toItem = (r: AuditLogRow & { event_name: string | null }): AuditItem => ({
 
 export async function searchAudit(ctx: AppContext, agencyId: number, q: AuditQuery): Promise<{ items: AuditItem[]; total: number }> {
   const total = await filtered(ctx, agencyId, q).select(sql<number>`count(*)`.as('n')).executeTakeFirst()
-  const rows = await filtered(ctx, agencyId, q)
-    .leftJoin('event', 'event.id', 'audit_log.event_id')
-    .selectAll('audit_log')
-    .select('event.display_name as event_name')
+  const rows = await withEventName(filtered(ctx, agencyId, q))
     .orderBy('audit_log.created_at', 'desc')
     .orderBy('audit_log.id', 'desc')
     .limit(q.size)
@@ -175,10 +175,7 @@ export async function searchAudit(ctx: AppContext, agencyId: number, q: AuditQue
 
 /** The whole filtered log as CSV (semicolons and a BOM, as German spreadsheet programs read it). */
 export async function exportAuditCsv(ctx: AppContext, agencyId: number, q: Omit<AuditQuery, 'page' | 'size'>, timezone: string): Promise<string> {
-  const rows = await filtered(ctx, agencyId, q)
-    .leftJoin('event', 'event.id', 'audit_log.event_id')
-    .selectAll('audit_log')
-    .select('event.display_name as event_name')
+  const rows = await withEventName(filtered(ctx, agencyId, q))
     .orderBy('audit_log.created_at', 'asc')
     .orderBy('audit_log.id', 'asc')
     .limit(100_000)
