@@ -74,7 +74,13 @@ forEachDialect(
         .returning('id')
         .executeTakeFirstOrThrow()
       expect([field.id, tag.id, campaign.id, agreement.id, asset.id, shortLink.id, colleague ? 1 : 0, chair?.id].every(Boolean)).toBe(true)
-      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod }
+      // a credit of a bank statement still to be decided (the bank statement import, issue 21)
+      const bankEntry = await h().ctx.db
+        .insertInto('bank_entry')
+        .values({ agency_id: a.agencyId, entry_ref: `${MARK}-ref`, statement_id: null, account_iban: null, booking_date: '2026-11-20', amount_cents: 2500, currency: 'EUR', debtor_name: `${MARK} Zahler`, debtor_iban: null, remittance: `${MARK} Verwendungszweck`, status: 'UNKNOWN', order_id: null, candidates: '[]', imported_at: new Date().toISOString(), imported_by: null } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry }
     }
     type A = Awaited<ReturnType<typeof agencyA>>
 
@@ -115,6 +121,7 @@ forEachDialect(
         // a provider's webhook names the payment method whose signing secret checks it
         webhook: a.paymentMethod.id,
         agency: a.a.agencyId,
+        entries: a.bankEntry.id,
       }
       if (before && byCollection[before] !== undefined) return String(byCollection[before])
       throw new Error(`idor.test.ts: no id of agency A for {${param}} in ${path}: add it to idFor (a new route family)`)
@@ -142,6 +149,7 @@ forEachDialect(
         'PATCH /proxy/api/events/{id}/seatingplan/chairs/{chairId}': { blocked: true },
         'POST /proxy/api/events/{id}/seatingplan/copy': { fromEventId: a.event.id },
         'PUT /proxy/api/events/{id}/visitors/{vid}/chair': { chairId: a.chair.id },
+        'POST /proxy/api/bank/entries/{id}/assign': { orderNumber: 'N0000001' },
       }
       return bodies[key] ?? {}
     }

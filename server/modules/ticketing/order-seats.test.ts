@@ -1,5 +1,6 @@
 // Issue 20 item 23: the pay page and the order mails name the seats (area · row and number), for
-// seat-bound tickets and for chairs of a plan whose price categories name no ticket category.
+// seat-bound tickets (a plan's price categories are linked to ticket categories, or nothing is sold:
+// SEATING_NOT_LINKED, issue 20 C).
 import { expect, test } from 'bun:test'
 import { type Agent, forEachDialect } from '../../testing/harness'
 import { address, buyer, paidEvent } from './testing'
@@ -11,7 +12,7 @@ forEachDialect('orders name their seats', (h) => {
     const saved = await admin.put(`/proxy/api/events/${event.id}/seatingplan`, {
       priceCategories: [
         { key: 'p', displayName: 'Parkett', color: '#2b8a3e', ticketCategoryId: categories[0].id },
-        { key: 'l', displayName: 'Loge', color: '#d9480f' },
+        { key: 'l', displayName: 'Loge', color: '#d9480f', ticketCategoryId: categories[1].id },
       ],
       areas: [
         {
