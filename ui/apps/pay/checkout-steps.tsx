@@ -175,6 +175,7 @@ export function Summary({ info }: { info: Info }) {
             <tr key={i}>
               <td>
                 {l.amount} × {l.displayName}
+                {l.chairInfo && <small class="pay-seats">{t('ticketing.pay.seats', { labels: l.chairInfo })}</small>}
               </td>
               <td class="num">{money(l.amount * l.unitPrice, o.currency)}</td>
             </tr>
@@ -185,7 +186,8 @@ export function Summary({ info }: { info: Info }) {
               <td class="num">−{money(o.discount, o.currency)}</td>
             </tr>
           )}
-          {info.seats.length > 0 && (
+          {/* the seats by line where the lines name them (seat-bound categories); else the order's seats in one row */}
+          {info.seats.length > 0 && !o.visitorTickets.some((l) => l.chairInfo) && (
             <tr>
               <td colSpan={2}>
                 <small class="pay-seats">{t('ticketing.pay.seats', { labels: info.seats.join(', ') })}</small>
