@@ -64,7 +64,7 @@ test('pay page step 5 keeps the stored escort and asks the missing one what the 
     await g.getByRole('button', { name: 'Weiter' }).click()
 
     // step 5: Eva as stored, the second escort empty; nothing flagged yet, Weiter is there
-    await expect(g.getByText('Ihre Bestellung umfasst 2 weitere Person(en). Bitte ergänzen Sie deren Angaben.')).toBeVisible()
+    await expect(g.getByText('Ihre Bestellung umfasst 2 weitere Personen. Bitte ergänzen Sie die Angaben.')).toBeVisible()
     const eva = g.getByTestId('pay-escort-0')
     await expect(eva.getByLabel(/^Vorname/)).toHaveValue('Eva')
     await expect(eva.getByLabel(/^E-Mail-Adresse/)).toHaveValue('eva@example.org')
@@ -126,7 +126,7 @@ test('pay page step 5 keeps the stored escort and asks the missing one what the 
   await dialog.getByRole('button', { name: 'Speichern' }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)
   await page.getByRole('button', { name: 'Musterfrau' }).click()
-  await expect(page.getByRole('dialog').getByText('1 Person(en) ohne Ticket (kostenlos)')).toBeVisible()
+  await expect(page.getByRole('dialog').getByText('1 Person ohne Ticket (kostenlos)')).toBeVisible()
   await shot(page, 'escorts-06-organiser-free-person-shown')
   const after = await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/visitors/${visitorId}`)).json()
   expect(after).toMatchObject({ visitorCount: 4, freePersons: 1 })
