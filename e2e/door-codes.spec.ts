@@ -3,7 +3,9 @@
 // one QR per person. At the desk the main guest's printed QR goes through the camera, the companion's
 // through a hand scanner (keys and Enter, typed while the focus is on a button), the dashboard's QR
 // (shown on the phone, photographed) through the camera again, and the short code printed on the
-// ticket is typed. Each finds the registration; only the persons not yet in can be checked in.
+// ticket is typed. Each finds the registration. A personal QR admits exactly its person: the companion's
+// code, scanned after the main guest is in, admits the companion (no "already in"); the dashboard's QR
+// (the main guest's) then says that she is in already, named, as there are two persons in the booking.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { SHOTS } from './fixtures'
@@ -54,20 +56,29 @@ test('two persons: the printed QRs by camera and hand scanner, the dashboard QR 
     // the main guest's printed QR through the camera
     await desk.scan(ticket.png, ticket.codes[0])
     await expect(d.getByRole('heading', { name: 'Paula Musterfrau' })).toBeVisible()
+    await expect(d.locator('.desk-person-scanned')).toContainText('Paula Musterfrau')
+    await expect(d.getByText('Weitere Personen dieser Buchung – mit diesem Code nicht eingelassen:')).toBeVisible()
+    await expect(d.getByRole('button', { name: 'Alle einchecken' })).toHaveCount(0)
     await d.getByRole('button', { name: 'Paula Musterfrau einchecken' }).click()
     await expect(d.getByText('1 Person eingecheckt.')).toBeVisible()
-    // the companion's printed QR through a hand scanner: keys and Enter while a button has the focus
+    await expect(d.locator('.desk-in .desk-count')).toHaveText('1')
+    // the companion's printed QR through a hand scanner: keys and Enter while a button has the focus;
+    // her own code, not used yet: she is the scanned person, nobody is "already in" by it
     await d.getByRole('button', { name: 'Pia Begleiterin einchecken' }).focus()
     await d.keyboard.type(ticket.codes[1], { delay: 5 })
     await d.keyboard.press('Enter')
-    await expect(d.getByRole('alert')).toHaveText('1 von 2 Personen sind bereits eingecheckt.')
-    await d.getByRole('button', { name: 'Pia Begleiterin einchecken' }).click()
+    await expect(d.locator('.desk-person-scanned')).toContainText('Pia Begleiterin')
+    await expect(d.getByRole('alert').filter({ hasText: /Bereits eingecheckt/ })).toHaveCount(0)
+    await expect(d.getByRole('button', { name: 'Alle einchecken' })).toHaveCount(0)
+    await d.locator('.desk-person-scanned').getByRole('button', { name: 'Pia Begleiterin einchecken' }).click()
     await expect(d.getByText('1 Person eingecheckt.')).toBeVisible()
     await expect(d.locator('.desk-in .desk-count')).toHaveText('2')
     await shot(d, `${slug}-06-desk-both-in`)
-    // the dashboard's QR through the camera and the short code typed: found, everyone is in already
+    // the dashboard's QR (the main guest's) through the camera: she is in already, said with her name
     await desk.scan(dashboardPng, dashboardCode)
-    await expect(d.getByRole('alert')).toContainText(/^Bereits eingecheckt um \d\d:\d\d Uhr/)
+    await expect(d.locator('.desk-person-scanned')).toContainText('Paula Musterfrau')
+    await expect(d.getByRole('alert')).toContainText(/^Paula Musterfrau: Bereits eingecheckt um \d\d:\d\d Uhr/)
+    // the short code typed names the booking, not a person: everyone is in already
     await field.fill(short.toLowerCase())
     await field.press('Enter')
     await expect(d.getByRole('heading', { name: 'Paula Musterfrau' })).toBeVisible()
