@@ -181,3 +181,25 @@ export const OrderExportQuery = z.object({
   payment: z.enum(['PAID', 'OPEN', 'OVERDUE']).optional(),
   search: z.string().trim().max(200).optional(),
 })
+
+/** The bulk generator: `count` one-use codes `PREFIX` + 10 random characters (docs/ticketing.md, "Coupons"). */
+export const CouponBulkInput = z
+  .object({
+    count: z.number().int().min(1, 'TOO_SMALL').max(1000, 'TOO_BIG'),
+    prefix: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .max(20, 'TOO_LONG')
+      .regex(/^[A-Z0-9_-]*$/, 'INVALID')
+      .nullish()
+      .transform((v) => v ?? ''),
+    valueType: z.enum(['PERCENT', 'FIXED']),
+    reduction: z.number().int().min(1, 'TOO_SMALL').max(10_000_000, 'TOO_BIG'),
+    categoryId: z.number().int().positive().nullish().transform((v) => v ?? null),
+    validFrom: nullableIso(),
+    validUntil: nullableIso(),
+  })
+  .refine((c) => c.valueType !== 'PERCENT' || c.reduction <= 100, { path: ['reduction'], message: 'TOO_BIG' })
+  .refine((c) => !c.validFrom || !c.validUntil || c.validFrom < c.validUntil, { path: ['validUntil'], message: 'END_BEFORE_START' })
+export type CouponBulkInput = z.infer<typeof CouponBulkInput>

@@ -8,8 +8,9 @@ import { idParam } from '../../shared/validation'
 import { requireOrganiser } from '../identity/auth'
 import { organiserEvent } from './route-access'
 import { categoryDto, createCategory, deleteCategory, listCategories, updateCategory } from './categories'
+import { couponsCsv, generateCoupons } from './coupon-bulk'
 import { couponDto, createCoupon, deleteCoupon, listCoupons, updateCoupon } from './coupons'
-import { CategoryInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput, TicketSettingsInput } from './model'
+import { CategoryInput, CouponBulkInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput, TicketSettingsInput } from './model'
 import { TAX_CODES } from './money'
 import { createPaymentMethod, deletePaymentMethod, eventPaymentMethods, listPaymentMethods, paymentMethodDto, setEventPaymentMethods, updatePaymentMethod } from './payment-methods'
 import { currencyPrefixOf, saveSellerSettings, sellerSettings } from './seller-settings'
@@ -71,6 +72,18 @@ export function ticketingSetupRoutes(ctx: AppContext) {
         return couponDto(await createCoupon(ctx, e, c.body))
       },
       { params: ev, body: CouponInput, detail: { tags, summary: 'Create a coupon' } },
+    )
+    .post(
+      '/proxy/api/events/:id/coupons/bulk',
+      async (c) => {
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
+        const codes = await generateCoupons(ctx, e, c.body)
+        return new Response(couponsCsv(codes, c.body), {
+          status: 201,
+          headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="gutscheine-${e.id}.csv"`, 'cache-control': 'no-store' },
+        })
+      },
+      { params: ev, body: CouponBulkInput, detail: { tags, summary: 'Generate N one-use coupon codes, answered as CSV' } },
     )
     .put(
       '/proxy/api/events/:id/coupons/:cid',

@@ -2,7 +2,7 @@
 // payment methods enabled for the event, revenue per category, and the orders with filters,
 // search, paging, mark as paid and cancel.
 import { useEffect, useState } from 'preact/hooks'
-import { formatDateTime, formatMoney } from '../../../../server/i18n/format'
+import { formatDateTime, formatMoney, utcToZonedInput, zonedToUtc } from '../../../../server/i18n/format'
 import { errorText, post, put } from '../../../api/client'
 import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
@@ -13,6 +13,7 @@ import { money, parseCents, useMoneyFormat } from './money'
 import { RefundDialog } from './refund-dialog'
 import { InvoiceTickets } from './invoice-tickets'
 import { SeatingLinkWarning } from './seating-warning'
+import { CouponBulk, validityText } from './coupon-bulk'
 import { MarkPaidDialog, UndoPaidDialog } from './mark-paid-dialog'
 import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { usePermission } from '../common'
@@ -194,7 +195,11 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
   const res = useResource<Coupon[]>(`/proxy/api/events/${event.id}/coupons`)
   if (!res.data) return <Spinner />
   const value = (c: Coupon) => (c.valueType === 'PERCENT' ? `${c.reduction} %` : money(c.reduction, event.currency))
+  const tz = event.timezone
+  const local = (iso: string | null) => (iso ? utcToZonedInput(iso, tz) : '')
+  const instant = (v: string) => (v ? zonedToUtc(v, tz).toISOString() : null)
   return (
+    <>
     <EditableList<Coupon>
       title={t('ticketing.admin.coupons')}
       url={`/proxy/api/events/${event.id}/coupons`}
@@ -204,6 +209,7 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
           <th>{t('ticketing.admin.code')}</th>
           <th class="num">{t('ticketing.admin.reduction')}</th>
           <th>{t('ticketing.admin.appliesTo')}</th>
+          <th>{t('ticketing.admin.validity')}</th>
           <th class="num">{t('ticketing.admin.usedHead')}</th>
         </>
       }
@@ -214,19 +220,27 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
           </td>
           <td class="num">{value(c)}</td>
           <td>{c.categoryId ? (categories.find((x) => x.id === c.categoryId)?.displayName ?? '') : t('ticketing.admin.wholeOrder')}</td>
+          <td>{validityText(c.validFrom, c.validUntil, tz)}</td>
           <td class="num">{t('ticketing.admin.used', { n: c.used, max: c.maxUses ?? '∞' })}</td>
         </>
       )}
       name={(c) => c.code}
       canEdit={canEdit}
       canDelete={() => true}
-      blank={{ code: '', valueType: 'PERCENT', reduction: '', categoryId: '', maxUses: '' }}
-      draftOf={(c) => ({ code: c.code, valueType: c.valueType, reduction: c.valueType === 'PERCENT' ? String(c.reduction) : formatMoney(c.reduction), categoryId: c.categoryId ? String(c.categoryId) : '', maxUses: c.maxUses == null ? '' : String(c.maxUses) })}
-      bodyOf={(d, editing) => {
+      blank={{ code: '', valueType: 'PERCENT', reduction: '', categoryId: '', maxUses: '', validFrom: '', validUntil: '' }}
+      draftOf={(c) => ({
+        code: c.code,
+        valueType: c.valueType,
+        reduction: c.valueType === 'PERCENT' ? String(c.reduction) : formatMoney(c.reduction),
+        categoryId: c.categoryId ? String(c.categoryId) : '',
+        maxUses: c.maxUses == null ? '' : String(c.maxUses),
+        validFrom: local(c.validFrom),
+        validUntil: local(c.validUntil),
+      })}
+      bodyOf={(d) => {
         const reduction = d.valueType === 'PERCENT' ? Number(d.reduction) : parseCents(d.reduction)
         if (!reduction) return { errors: { reduction: 'INVALID' } }
-        const kept = editing ? { validFrom: editing.validFrom, validUntil: editing.validUntil } : {}
-        return { ...kept, code: d.code, valueType: d.valueType, reduction, categoryId: d.categoryId ? Number(d.categoryId) : null, maxUses: d.maxUses.trim() ? Number(d.maxUses) : null }
+        return { validFrom: instant(d.validFrom), validUntil: instant(d.validUntil), code: d.code, valueType: d.valueType, reduction, categoryId: d.categoryId ? Number(d.categoryId) : null, maxUses: d.maxUses.trim() ? Number(d.maxUses) : null }
       }}
       fields={(d, set, errors) => (
         <>
@@ -264,12 +278,24 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
             {draftInput(d, set, 'maxUses', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
             <Err code={errors.maxUses} />
           </label>
+          <label>
+            {t('ticketing.admin.validFrom')}
+            <input type="datetime-local" name="validFrom" value={d.validFrom} onInput={(e) => set('validFrom', (e.target as HTMLInputElement).value)} />
+            <Err code={errors.validFrom} />
+          </label>
+          <label>
+            {t('ticketing.admin.validUntil')}
+            <input type="datetime-local" name="validUntil" value={d.validUntil} onInput={(e) => set('validUntil', (e.target as HTMLInputElement).value)} />
+            <Err code={errors.validUntil} />
+          </label>
         </>
       )}
       addLabel={t('ticketing.admin.addCoupon')}
       savedText={t('ticketing.admin.couponSaved')}
       onChanged={() => res.reload()}
     />
+    {canEdit && <CouponBulk event={event} categories={categories} onChanged={() => res.reload()} />}
+    </>
   )
 }
 
