@@ -31,6 +31,17 @@ forEachDialect('the request id in mails and tasks', (h) => {
     expect(records()).toContainEqual(expect.objectContaining({ msg: 'mail sent', mailId: row.id, reqId }))
   })
 
+  test('a forgotten-password request with an x-request-id: its task records the id and the runner logs it when done', async () => {
+    const reqId = `forgot-${h().dialect}-1`
+    const email = uniqueEmail('reqid-forgot')
+    const r = await h().request('POST', '/proxy/api/public/password/forgot', { body: { email }, headers: { 'x-request-id': reqId, 'x-forwarded-for': '203.0.113.77' } })
+    expect(r.status).toBe(200)
+    const task = await h().ctx.db.selectFrom('task').selectAll().where('request_id', '=', reqId).executeTakeFirstOrThrow()
+    expect(task.kind).toBe('PASSWORD_RESET_MAIL')
+    while ((await h().tasks.runOnce()) > 0) {}
+    expect(records()).toContainEqual(expect.objectContaining({ msg: 'task done', taskId: task.id, reqId }))
+  })
+
   test('a task queued during a request records its id; the runner logs it when the task is done or failed', async () => {
     const reqId = `task-${h().dialect}-1`
     const rc = { reqId, clientIp: () => '127.0.0.1' }
