@@ -98,6 +98,23 @@ describe('einlass migrate', () => {
     }
   })
 
+  test('a database migrated by a newer einlass: migrate and serve refuse with one line, nothing applied', async () => {
+    const dataDir = tmp()
+    const env = { EINLASS_DATA_DIR: dataDir }
+    expect(runCli(['migrate'], { env }).code).toBe(0)
+    const db = new Database(join(dataDir, 'einlass.sqlite'))
+    db.run("insert into einlass_migration (name, timestamp) values ('2027-01-01-000_future', '2027-01-01T00:00:00.000Z')")
+    db.close()
+    const line = 'einlass: the database was migrated by a newer einlass (unknown migration 2027-01-01-000_future); start that version or restore a backup'
+    let r = runCli(['migrate'], { env })
+    expect(r.code).toBe(1)
+    expect(lines(r.stderr)).toEqual([line])
+    r = runCli(['serve'], { env, timeoutMs: 20_000 })
+    expect(r.code).toBe(1)
+    expect(lines(r.stderr)).toContain(line)
+    expect(r.stdout).not.toContain('listening')
+  })
+
   test('an unreachable database fails with one line', () => {
     const r = runCli(['migrate'], { env: { EINLASS_DATA_DIR: tmp(), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } })
     expect(r.code).toBe(1)

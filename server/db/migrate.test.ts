@@ -7,7 +7,8 @@ import pg from 'pg'
 import { patientTests, postgresAvailable } from '../testing/harness'
 import { TEST_POSTGRES_URL, createSchema } from '../testing/postgres'
 import { type DatabaseHandle, openDatabase } from './database'
-import { migrateToLatest, migrationsApplied } from './migrate'
+import { migrations } from '../../migrations'
+import { MIGRATION_LOCK_KEY, NewerSchemaError, migrateToLatest, migrationsApplied } from './migrate'
 
 patientTests()
 
@@ -61,6 +62,66 @@ describe.if(postgresAvailable())('migrations read only their own schema [postgre
       for (const applied of await Promise.all(runs)) expect(applied).toEqual([])
     } finally {
       await again.close()
+    }
+  })
+})
+
+describe.if(postgresAvailable())('several processes start at once on a fresh schema [postgres]', () => {
+  test('four migrateToLatest at once all succeed; every migration applied once', async () => {
+    const s = await createSchema()
+    const hs = await Promise.all([0, 1, 2, 3].map(() => openDatabase({ dialect: 'postgres', url: TEST_POSTGRES_URL, schema: s.schema })))
+    try {
+      const results = await Promise.all(hs.map((h) => migrateToLatest(h.db)))
+      const all = Object.keys(migrations)
+      expect(results.flat().sort()).toEqual(all)
+      const rows = await hs[0].db.selectFrom('einlass_migration' as any).select('name' as any).execute()
+      expect(rows).toHaveLength(all.length)
+      for (const h of hs) expect(await migrationsApplied(h.db)).toBe(true)
+    } finally {
+      for (const h of hs) await h.close()
+      await s.drop()
+    }
+  })
+
+  test('a process waits while another holds the migration lock, then finds its work', async () => {
+    const s = await createSchema()
+    const holder = new pg.Client({ connectionString: TEST_POSTGRES_URL })
+    await holder.connect()
+    const h = await openDatabase({ dialect: 'postgres', url: TEST_POSTGRES_URL, schema: s.schema })
+    try {
+      await holder.query(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`)
+      let done = false
+      const run = migrateToLatest(h.db).finally(() => {
+        done = true
+      })
+      // the migrating session shows up as waiting for our lock
+      for (;;) {
+        const r = await holder.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = ${MIGRATION_LOCK_KEY} and not granted`)
+        if (r.rows[0].n > 0 || done) break
+        await Bun.sleep(20)
+      }
+      expect(done).toBe(false)
+      await holder.query(`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`)
+      expect(await run).toEqual(Object.keys(migrations))
+    } finally {
+      await holder.end()
+      await h.close()
+      await s.drop()
+    }
+  })
+
+  test('a schema migrated by a newer einlass is refused, nothing applied', async () => {
+    const s = await createSchema()
+    const h = await openDatabase({ dialect: 'postgres', url: TEST_POSTGRES_URL, schema: s.schema })
+    try {
+      await migrateToLatest(h.db)
+      await h.db.withSchema(s.schema).insertInto('einlass_migration' as any).values({ name: '2027-01-01-000_future', timestamp: '2027-01-01T00:00:00.000Z' } as any).execute()
+      const e = await migrateToLatest(h.db).catch((x) => x)
+      expect(e).toBeInstanceOf(NewerSchemaError)
+      expect(e.message).toBe('the database was migrated by a newer einlass (unknown migration 2027-01-01-000_future); start that version or restore a backup')
+    } finally {
+      await h.close()
+      await s.drop()
     }
   })
 })

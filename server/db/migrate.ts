@@ -1,4 +1,4 @@
-import { type Kysely, type MigrationResultSet, Migrator } from 'kysely'
+import { type Kysely, type MigrationResultSet, Migrator, PostgresAdapter, sql } from 'kysely'
 import { migrations } from '../../migrations'
 
 // Postgres: the bookkeeping tables live in the schema the connection works in (search_path), named
@@ -8,25 +8,68 @@ export function setMigrationSchema(db: Kysely<any>, schema: string) {
   schemas.set(db, schema)
 }
 
-export function migrator(db: Kysely<any>) {
+export function migrator(db: Kysely<any>, schema = schemas.get(db)) {
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'einlass_migration',
     migrationLockTableName: 'einlass_migration_lock',
-    migrationTableSchema: schemas.get(db),
+    migrationTableSchema: schema,
   })
 }
 
-/** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const { error, results }: MigrationResultSet = await migrator(db).migrateToLatest()
+/** The key of the session advisory lock under which one process at a time migrates (Postgres). */
+export const MIGRATION_LOCK_KEY = 0x65696e6c // 'einl'
+
+/** The start refuses a schema that a newer einlass has migrated: it could not serve it correctly. */
+export class NewerSchemaError extends Error {
+  constructor(readonly unknown: string[]) {
+    super(`the database was migrated by a newer einlass (unknown migration ${unknown[0]}); start that version or restore a backup`)
+  }
+}
+
+/** Names in the migration table that this binary does not know (none before the first migration). */
+export async function unknownMigrations(db: Kysely<any>, schema = schemas.get(db)): Promise<string[]> {
+  let names: string[]
+  try {
+    const q = schema ? db.withSchema(schema) : db
+    names = (await q.selectFrom('einlass_migration').select('name').execute()).map((r: { name: string }) => r.name)
+  } catch {
+    return [] // no migration table yet: a fresh database
+  }
+  return names.filter((n) => !(n in migrations)).sort()
+}
+
+async function migrateHere(db: Kysely<any>, schema: string | undefined): Promise<string[]> {
+  const unknown = await unknownMigrations(db, schema)
+  if (unknown.length) throw new NewerSchemaError(unknown)
+  const { error, results }: MigrationResultSet = await migrator(db, schema).migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error) {
     const msg = error instanceof Error ? error.message : String(error)
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${msg}`)
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/**
+ * Applies every pending migration; throws with the failing migration's name, or NewerSchemaError
+ * when the database holds migrations this binary does not know (nothing applied then).
+ * Postgres: several processes starting at once take turns under a session advisory lock on one
+ * connection (lock and unlock in the same session); the later ones find nothing left to do.
+ * SQLite: the migrator's BEGIN IMMEDIATE serialises already.
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const schema = schemas.get(db)
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return migrateHere(db, schema)
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(conn)
+    try {
+      return await migrateHere(conn, schema)
+    } finally {
+      await sql`select pg_advisory_unlock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(conn)
+    }
+  })
 }
 
 /** True when every known migration has been applied. */

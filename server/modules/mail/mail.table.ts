@@ -35,6 +35,8 @@ export interface MailOutboxTable {
   locked_until: Timestamp | null
   last_error: string | null
   message_id: string | null
+  /** the id of the request that queued it (its log lines carry it); null outside a request */
+  request_id: Generated<string | null>
   created_at: Generated<Timestamp>
   sent_at: Timestamp | null
 }

@@ -2,6 +2,7 @@
 import type { Db } from '../../db/database'
 import { prepared } from '../../db/prepared'
 import { toJson } from '../../db/types'
+import { currentRequest } from '../../http/request-context'
 import type { MailAttachment } from './mail.table'
 
 export interface OutgoingMail {
@@ -20,7 +21,7 @@ export interface OutgoingMail {
 }
 
 // every registration queues one: compiled once (db/prepared.ts)
-const insertMail = prepared((db, p: { kind: string; to: string; toName: string | null; subject: string; html: string; text: string; language: string; attachments: string; agencyId: number | null; eventId: number | null; visitorId: number | null; userId: number | null }) =>
+const insertMail = prepared((db, p: { kind: string; to: string; toName: string | null; subject: string; html: string; text: string; language: string; attachments: string; agencyId: number | null; eventId: number | null; visitorId: number | null; userId: number | null; requestId: string | null }) =>
   db
     .insertInto('mail_outbox')
     .values({
@@ -36,6 +37,7 @@ const insertMail = prepared((db, p: { kind: string; to: string; toName: string |
       event_id: p.eventId,
       visitor_id: p.visitorId,
       user_id: p.userId,
+      request_id: p.requestId,
     })
     .returning('id'),
 )
@@ -54,6 +56,7 @@ export async function enqueueMail(db: Db, m: OutgoingMail): Promise<number> {
     eventId: m.eventId ?? null,
     visitorId: m.visitorId ?? null,
     userId: m.userId ?? null,
+    requestId: currentRequest()?.reqId ?? null,
   })
   return row!.id
 }
@@ -73,7 +76,7 @@ export interface OutgoingTemplateMail {
   userId?: number | null
 }
 
-const insertTemplateMail = prepared((db, p: { kind: string; to: string; toName: string | null; template: string; params: string; language: string; agencyId: number | null; eventId: number | null; visitorId: number | null; userId: number | null }) =>
+const insertTemplateMail = prepared((db, p: { kind: string; to: string; toName: string | null; template: string; params: string; language: string; agencyId: number | null; eventId: number | null; visitorId: number | null; userId: number | null; requestId: string | null }) =>
   db
     .insertInto('mail_outbox')
     .values({
@@ -91,6 +94,7 @@ const insertTemplateMail = prepared((db, p: { kind: string; to: string; toName: 
       event_id: p.eventId,
       visitor_id: p.visitorId,
       user_id: p.userId,
+      request_id: p.requestId,
     })
     .returning('id'),
 )
@@ -108,6 +112,7 @@ export async function enqueueTemplateMail(db: Db, m: OutgoingTemplateMail): Prom
     eventId: m.eventId ?? null,
     visitorId: m.visitorId ?? null,
     userId: m.userId ?? null,
+    requestId: currentRequest()?.reqId ?? null,
   })
   return row!.id
 }

@@ -96,6 +96,7 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
         })
         .where('id', '=', m.id)
         .execute()
+      ctx.log.info('mail sent', { mailId: m.id, kind: m.kind, reqId: m.request_id })
     } catch (e) {
       const attempts = m.attempts + 1
       const error = String((e as Error)?.message ?? e).slice(0, 500)
@@ -115,7 +116,7 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
           .execute()
         if (failed && m.visitor_id) await trx.updateTable('event_visitor').set({ mail_error: true }).where('id', '=', m.visitor_id).execute()
       })
-      ctx.log.warn('mail delivery failed', { mailId: m.id, attempts, final: failed, error })
+      ctx.log.warn('mail delivery failed', { mailId: m.id, reqId: m.request_id, attempts, final: failed, error })
     }
   }
 

@@ -8,6 +8,7 @@ import type { AppContext } from '../../context'
 import { prepared } from '../../db/prepared'
 import type { Db } from '../../db/database'
 import { fromJson, isoNow, toJson } from '../../db/types'
+import { currentRequest } from '../../http/request-context'
 import { serialPasses } from './passes'
 import type { TaskRow } from './tasks.table'
 
@@ -57,19 +58,20 @@ export async function enqueueTask(clock: Clock, db: Db, t: { kind: string; agenc
       total_count: t.total ?? 0,
       run_after: t.runAfter ? isoNow(t.runAfter) : now,
       created_at: now,
+      request_id: currentRequest()?.reqId ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow()
 }
 
-const insertTaskQuery = prepared((db, p: { kind: string; agencyId: number | null; accountId: number | null; payload: string; total: number; runAfter: string; createdAt: string }) =>
-  db.insertInto('task').values({ kind: p.kind, agency_id: p.agencyId, account_id: p.accountId, payload: p.payload, total_count: p.total, run_after: p.runAfter, created_at: p.createdAt }),
+const insertTaskQuery = prepared((db, p: { kind: string; agencyId: number | null; accountId: number | null; payload: string; total: number; runAfter: string; createdAt: string; requestId: string | null }) =>
+  db.insertInto('task').values({ kind: p.kind, agency_id: p.agencyId, account_id: p.accountId, payload: p.payload, total_count: p.total, run_after: p.runAfter, created_at: p.createdAt, request_id: p.requestId }),
 )
 
 /** enqueueTask for hot paths (an order's expiry): a prepared insert that answers nothing. */
 export async function enqueueTaskQuick(clock: Clock, db: Db, t: { kind: string; agencyId?: number | null; accountId?: number | null; payload?: unknown; total?: number; runAfter?: Date }) {
   const now = isoNow(clock.now())
-  await insertTaskQuery(db, { kind: t.kind, agencyId: t.agencyId ?? null, accountId: t.accountId ?? null, payload: toJson(t.payload ?? {}) as string, total: t.total ?? 0, runAfter: t.runAfter ? isoNow(t.runAfter) : now, createdAt: now })
+  await insertTaskQuery(db, { kind: t.kind, agencyId: t.agencyId ?? null, accountId: t.accountId ?? null, payload: toJson(t.payload ?? {}) as string, total: t.total ?? 0, runAfter: t.runAfter ? isoNow(t.runAfter) : now, createdAt: now, requestId: currentRequest()?.reqId ?? null })
 }
 
 export function taskDto(t: TaskRow) {
@@ -177,8 +179,9 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
         })
         .where('id', '=', task.id)
         .execute()
+      ctx.log.info('task done', { taskId: task.id, kind: task.kind, reqId: task.request_id })
     } catch (e) {
-      ctx.log.error('task failed', { taskId: task.id, kind: task.kind, error: String((e as Error)?.stack ?? e) })
+      ctx.log.error('task failed', { taskId: task.id, kind: task.kind, reqId: task.request_id, error: String((e as Error)?.stack ?? e) })
       const message = e instanceof Error && (e as any).errorType ? (e as any).errorType : String((e as Error)?.message ?? e).slice(0, 300)
       await ctx.db.updateTable('task').set({ status: 'ERROR', state: message, finished_at: isoNow(ctx.clock.now()), locked_until: null }).where('id', '=', task.id).execute()
     }

@@ -20,6 +20,8 @@ export interface TaskTable {
   attempts: Generated<number>
   run_after: Generated<Timestamp>
   locked_until: Timestamp | null
+  /** the id of the request that queued it (its log lines carry it); null outside a request */
+  request_id: Generated<string | null>
   created_at: Generated<Timestamp>
   started_at: Timestamp | null
   finished_at: Timestamp | null
