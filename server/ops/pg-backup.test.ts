@@ -2,7 +2,8 @@
 // pg_dump --format=custom of the install's schema plus a copy of the data dir's secrets.json and
 // uploads/, pg_restore into a fresh database (the schema keeps its name), the two copied into an
 // empty data dir, einlass started on the copy: every table's rows identical, the upload decrypts to
-// the same bytes, the login works, the event is served. Skipped with a notice (failed with CI=true)
+// the same bytes, the login works, the event is served; the old logins survive until the documented
+// `delete from session` ends them. Skipped with a notice (failed with CI=true)
 // when Postgres is unreachable, like every Postgres test (server/testing/preload.ts).
 import { afterAll, describe, expect, test } from 'bun:test'
 import { spawnSync } from 'node:child_process'
@@ -109,6 +110,15 @@ describe.if(postgresAvailable())('pg_dump → pg_restore + secrets.json + upload
     const refused = run('pg_dump', ['--format=custom', `--schema=${schema}`, `--file=${join(work, 'x.dump')}`, url])
     expect(refused.code).not.toBe(0)
     expect(refused.stderr).toContain('invalid URI query parameter: "schema"')
+    // the same dump restored over the damaged original (--clean --if-exists) brings back every row
+    const damage = run('psql', ['--no-psqlrc', '--quiet', '--set=ON_ERROR_STOP=1', `--dbname=${libpqUrl()}`, '--command', `set client_min_messages = warning; truncate "${schema}".event_visitor cascade`])
+    expect(damage.stderr).toBe('')
+    expect(damage.code).toBe(0)
+    expect(await tableSums(TEST_POSTGRES_URL, schema)).not.toEqual(before)
+    const inPlace = run('pg_restore', ['--clean', '--if-exists', '--no-owner', `--dbname=${libpqUrl()}`, dump])
+    expect(inPlace.stderr).toBe('')
+    expect(inPlace.code).toBe(0)
+    expect(await tableSums(TEST_POSTGRES_URL, schema)).toEqual(before)
     const backup = join(work, 'backup')
     cpSync(join(s.dataDir, 'secrets.json'), join(backup, 'secrets.json'))
     cpSync(join(s.dataDir, 'uploads'), join(backup, 'uploads'), { recursive: true })
@@ -143,7 +153,19 @@ describe.if(postgresAvailable())('pg_dump → pg_restore + secrets.json + upload
     expect(sha(new Uint8Array(await download.arrayBuffer()))).toBe(sha(bytes))
     // the upload files are the backup's, byte for byte
     for (const f of readdirSync(join(s.dataDir, 'uploads'))) expect(sha(readFileSync(join(target, 'uploads', f)))).toBe(sha(readFileSync(join(s.dataDir, 'uploads', f))))
+    // the logins of the old install survive a pg_restore (einlass restore ends them on SQLite);
+    // the docs' optional step ends them: delete the sessions before starting
+    const stale = await fetch(`${t.url}/proxy/api/events/${eventId}`, { headers: { cookie } })
+    expect(stale.status).toBe(200)
     await t.stop()
+    restored = null
+    const del = run('psql', ['--no-psqlrc', '--quiet', '--set=ON_ERROR_STOP=1', `--dbname=${libpqUrl(database)}`, '--command', `delete from "${schema}".session`])
+    expect(del.stderr).toBe('')
+    expect(del.code).toBe(0)
+    restored = await startServerProcess({ env: { DATABASE_URL: restoredUrl.toString() }, dataDir: target, cleanup: false })
+    const ended = await fetch(`${restored.url}/proxy/api/events/${eventId}`, { headers: { cookie } })
+    expect(ended.status).toBe(401)
+    await restored.stop()
     restored = null
   }, 180_000)
 })
