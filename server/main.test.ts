@@ -311,4 +311,17 @@ describe('einlass backup', () => {
     expect(r.code).toBe(1)
     expect(lines(r.stderr)).toEqual(['einlass: the database is Postgres; back it up with pg_dump (for example: pg_dump --format=custom --file=einlass.dump "$DATABASE_URL")'])
   })
+
+  test('Postgres in a schema: the pg_dump example names it and leaves ?schema= out (libpq refuses it)', () => {
+    const r = runCli(['backup', '/tmp/never.sqlite'], { env: { EINLASS_DATA_DIR: tmp(), DATABASE_URL: 'postgres://u@127.0.0.1:5432/einlass?schema=tickets' } })
+    expect(r.code).toBe(1)
+    expect(lines(r.stderr)).toEqual([
+      'einlass: the database is Postgres; back it up with pg_dump (for example: pg_dump --format=custom --schema=tickets --file=einlass.dump "<DATABASE_URL without ?schema=tickets>"); the schema keeps its name',
+    ])
+    const restore = runCli(['restore', '/tmp/x.dump'], { env: { EINLASS_DATA_DIR: tmp(), DATABASE_URL: 'postgres://u@127.0.0.1:5432/einlass?schema=tickets' } })
+    expect(restore.code).toBe(1)
+    expect(lines(restore.stderr)).toEqual([
+      'einlass: the database is Postgres; restore it with pg_restore (for example: pg_restore --clean --if-exists --no-owner --dbname="<DATABASE_URL without ?schema=tickets>" einlass.dump), see docs/operations.md; the schema keeps its name',
+    ])
+  })
 })

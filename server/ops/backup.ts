@@ -51,9 +51,12 @@ function listFiles(dir: string): string[] {
   return out
 }
 
-function sqliteOnly(config: Config, what: string): string {
-  if (config.databaseTarget.dialect !== 'sqlite') throw new OpsError(what)
-  return config.databaseTarget.path
+function sqliteOnly(config: Config, what: (url: string, schemaFlag: string) => string): string {
+  const target = config.databaseTarget
+  if (target.dialect === 'sqlite') return target.path
+  // pg_dump and pg_restore (libpq) refuse einlass's ?schema=: the URL without it, the schema by name
+  if (target.schema) throw new OpsError(`${what(`"<DATABASE_URL without ?schema=${target.schema}>"`, ` --schema=${target.schema}`)}; the schema keeps its name`)
+  throw new OpsError(what('"$DATABASE_URL"', ''))
 }
 
 /** VACUUM INTO a new file and check it; the server may keep writing meanwhile */
@@ -84,7 +87,7 @@ function integrityProblem(file: string): string | null {
 }
 
 export function backup(config: Config, target: string): string {
-  const source = sqliteOnly(config, 'einlass: the database is Postgres; back it up with pg_dump (for example: pg_dump --format=custom --file=einlass.dump "$DATABASE_URL")')
+  const source = sqliteOnly(config, (url, schema) => `einlass: the database is Postgres; back it up with pg_dump (for example: pg_dump --format=custom${schema} --file=einlass.dump ${url})`)
   if (!existsSync(source)) throw new OpsError(`einlass: no database at ${source}`)
   const out = resolve(target)
   if (existsSync(out)) throw new OpsError(`einlass: ${out} exists; choose a new file name`)
@@ -157,7 +160,7 @@ function installIn(dataDir: string, dbPath: string): string[] {
 export function restore(config: Config, sourceArg: string, force: boolean): string {
   const dbPath = sqliteOnly(
     config,
-    'einlass: the database is Postgres; restore it with pg_restore (for example: pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" einlass.dump), see docs/operations.md',
+    (url) => `einlass: the database is Postgres; restore it with pg_restore (for example: pg_restore --clean --if-exists --no-owner --dbname=${url} einlass.dump), see docs/operations.md`,
   )
   const source = resolve(sourceArg)
   if (!existsSync(source)) throw new OpsError(`einlass: no backup at ${source}`)
