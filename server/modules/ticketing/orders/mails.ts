@@ -40,6 +40,8 @@ interface DocumentsParams {
   portalToken?: string | null
   /** a cancellation or refund mail: the cancellation invoice (credit note) it issued, attached instead of tickets and invoice */
   creditNoteId?: number | null
+  /** the amount the mail names as it was when queued (a provider refund's mail names what that refund gave back) */
+  amount?: number | null
 }
 
 /** The mails that carry tickets and invoice: the order is paid, or confirmed at once (INVOICE, LOCATION, COUPON). */
@@ -75,7 +77,7 @@ export async function enqueueOrderMail(
   const token = await portalToken(ctx, trx, order)
   const credit = creditNote && (kind === 'canceled' || kind === 'refunded') ? creditNote.id : null
   if (credit != null || carriesDocuments(order, kind)) {
-    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null, portalToken: token, creditNoteId: credit } satisfies DocumentsParams })
+    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null, portalToken: token, creditNoteId: credit, amount: order.gross_price } satisfies DocumentsParams })
     return
   }
   const m = await renderOrderMail(ctx, trx, order, kind, method, [], token)
@@ -178,7 +180,7 @@ registerMailTemplate<DocumentsParams>(DOCUMENTS_TEMPLATE, async (ctx, _m, p) => 
   if (!order) throw new MailSubjectGone('the order is gone')
   const method = p.methodId != null ? ((await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', p.methodId).executeTakeFirst()) ?? null) : null
   const docs = p.creditNoteId != null ? await creditNoteDocuments(ctx, order.agency_id, p.creditNoteId, order.language) : await orderDocuments(ctx, order)
-  const m = await renderOrderMail(ctx, ctx.db, order, p.kind, method, docs.texts, p.portalToken ?? null)
+  const m = await renderOrderMail(ctx, ctx.db, p.amount != null ? { ...order, gross_price: p.amount } : order, p.kind, method, docs.texts, p.portalToken ?? null)
   if (!m) throw new MailSubjectGone('the event is gone')
   return { subject: m.subject, html: m.html, text: m.text, attachments: [...m.attachments, ...docs.files] }
 })
