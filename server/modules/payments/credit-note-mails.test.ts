@@ -49,7 +49,7 @@ forEachDialect(
       const admin = await h().admin()
       await admin.put('/proxy/api/agency/sellerSettings', { ...SELLER, useInvoiceXML: true })
       const email = `storno-${action}@example.org`
-      const { url } = await transferOrderPaid(h(), admin, email)
+      const { url, row } = await transferOrderPaid(h(), admin, email)
       await h().deliverMail()
       const before = h().smtp.to(email).length
       expect((await admin.post(`${url}/${action}`, {})).status).toBe(200)
@@ -63,6 +63,11 @@ forEachDialect(
       expect(pdf).toContain('Stornorechnung')
       expect(pdf).toContain('RE-00001')
       expectCreditNoteXml(file(mail, /\.xml$/).toString(), 'RE-00002', 'RE-00001')
+      // the organiser resends the mail: the same Stornorechnung again, no new number
+      expect((await admin.post(`${url}/resendMail`, {})).status).toBe(200)
+      await h().deliverMail()
+      expect(files(h().smtp.to(email)[before + 1]!)).toEqual(['Stornorechnung-RE-00002.pdf', 'XRechnung-RE-00002.xml'])
+      expect(await h().ctx.db.selectFrom('invoice').select('number').where('kind', '=', 'CANCELLATION').where('order_ref', '=', String(row.id)).execute()).toHaveLength(1)
     }, 120_000)
   }
 

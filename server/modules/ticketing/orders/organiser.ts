@@ -315,13 +315,21 @@ export async function refundOrder(ctx: AppContext, actor: AccountActor, event: E
   return orderDetail(ctx, event, orderId)
 }
 
+async function latestCreditNote(trx: Db, o: TicketOrderRow) {
+  const original = await trx.selectFrom('invoice').select('id').where('agency_id', '=', o.agency_id).where('issue_key', '=', `order:${o.id}`).executeTakeFirst()
+  if (!original) return null
+  return (await trx.selectFrom('invoice').select('id').where('agency_id', '=', o.agency_id).where('cancels_invoice_id', '=', original.id).orderBy('id', 'desc').limit(1).executeTakeFirst()) ?? null
+}
+
 export async function resendOrderMail(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
   const at = isoNow(ctx.clock.now())
   await ctx.db.transaction().execute(async (trx) => {
     const o = await orderOfEvent(trx, event, orderId)
     const kind = o.status === 'PAID' ? 'paid' : o.status === 'REFUNDED' ? 'refunded' : o.status === 'CANCELED' ? (o.step === STEP.EXPIRED ? 'expired' : 'canceled') : 'received'
     const method = (await eventPaymentMethods(trx, event)).find((m) => m.method === o.payment_method) ?? null
-    await enqueueOrderMail(ctx, trx, o, kind, method)
+    // a cancelled or refunded order's mail again with its latest cancellation invoice (the one that ended it)
+    const creditNote = kind === 'canceled' || kind === 'refunded' ? await latestCreditNote(trx, o) : null
+    await enqueueOrderMail(ctx, trx, o, kind, method, creditNote)
     await addHistory(trx, o.id, at, 'MAIL_RESENT', actor.account.id, { kind })
   })
   ctx.notifyMail()
