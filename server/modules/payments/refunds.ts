@@ -16,12 +16,14 @@ import { AppError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import type { AccountActor } from '../identity/auth'
 import { issueCreditNote } from '../invoices/credit-notes'
-import { enqueueMail } from '../mail/outbox'
+import type { InvoiceRow } from '../invoices/invoices.table'
+import { enqueueTemplateMail } from '../mail/outbox'
+import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
 import { renderMail } from '../mail/render'
 import { formatPrice } from '../ticketing/money'
 import { currencyPrefixOf } from '../ticketing/seller-settings'
 import { addHistory } from '../ticketing/orders/create'
-import { enqueueOrderMail, orderGreeting } from '../ticketing/orders/mails'
+import { creditNoteDocuments, enqueueOrderMail, orderGreeting } from '../ticketing/orders/mails'
 import { orderDetail } from '../ticketing/orders/organiser'
 import { releaseOrder } from '../ticketing/orders/release'
 import { STEP } from '../ticketing/orders/steps'
@@ -165,11 +167,11 @@ export async function recordRefund(
     if (madeGood > 0) await trx.updateTable('payment_attempt').set((eb) => ({ failed_refund_credit: eb('failed_refund_credit', '-', madeGood) })).where('id', '=', attempt.id).execute()
     // the refund of the rest credits exactly what is left of the invoice (rounding included)
     const credit = whole ? 'rest' : r.amount - madeGood
-    if (credit === 'rest' || credit > 0) await issueCreditNote(ctx, trx, { agencyId: order.agency_id, orderId: order.id, amount: credit, what: `refund:${r.providerRefundId}`, prefix: seller.invoiceNumberPrefix })
+    const creditNote = credit === 'rest' || credit > 0 ? await issueCreditNote(ctx, trx, { agencyId: order.agency_id, orderId: order.id, amount: credit, what: `refund:${r.providerRefundId}`, prefix: seller.invoiceNumberPrefix }) : null
     const data = { amount: r.amount, refundId: r.providerRefundId, provider: attempt.provider, reason: r.reason }
     if (!whole || order.status !== 'PAID') {
       await addHistory(trx, order.id, at, whole ? 'PROVIDER_REFUND' : 'PARTIAL_REFUND', r.accountId, data)
-      if (!whole) await partialRefundMail(trx, order, r.amount)
+      if (!whole) await partialRefundMail(trx, order, r.amount, creditNote)
       return { recorded: true, ended: false }
     }
     await addHistory(trx, order.id, at, 'PROVIDER_REFUND', r.accountId, data)
@@ -178,20 +180,48 @@ export async function recordRefund(
     await releaseOrder(trx, ended, at)
     await addHistory(trx, ended.id, at, 'REFUNDED', r.accountId, { amount: ended.paid_amount })
     // the mail names what this refund gives back (earlier partial refunds had their own mails)
-    await enqueueOrderMail(ctx, trx, { ...ended, gross_price: r.amount }, 'refunded')
+    await enqueueOrderMail(ctx, trx, { ...ended, gross_price: r.amount }, 'refunded', null, creditNote)
     return { recorded: true, ended: true }
   })
   if (out.recorded) ctx.notifyMail()
   return out
 }
 
-async function partialRefundMail(trx: Db, order: TicketOrderRow, amount: number) {
-  if (!order.email) return
-  const event = await trx.selectFrom('event').select('display_name').where('id', '=', order.event_id).executeTakeFirst()
-  const params = { number: order.number, event: event?.display_name ?? '', amount: formatPrice(amount, order.currency, await currencyPrefixOf(trx, order.agency_id)) }
-  const m = renderMail({ subject: t(order.language, 'payments.mail.partialRefund.subject', params), greeting: await orderGreeting(trx, order), paragraphs: [t(order.language, 'payments.mail.partialRefund.body', params)] })
-  await enqueueMail(trx, { kind: 'TICKET_ORDER_PARTIAL_REFUND', to: order.email, toName: order.full_name, ...m, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id })
+const PARTIAL_REFUND_TEMPLATE = 'TICKET_ORDER_PARTIAL_REFUND'
+interface PartialRefundParams {
+  orderId: number
+  amount: number
+  creditNoteId: number | null
 }
+
+/**
+ * The guest's mail about a partial refund; it carries the refund's credit note (PDF and, with XML
+ * invoicing, its XRechnung), rendered by the mail worker from the stored snapshot (issue 21).
+ */
+async function partialRefundMail(trx: Db, order: TicketOrderRow, amount: number, creditNote: Pick<InvoiceRow, 'id'> | null) {
+  if (!order.email) return
+  await enqueueTemplateMail(trx, {
+    kind: 'TICKET_ORDER_PARTIAL_REFUND',
+    to: order.email,
+    toName: order.full_name,
+    language: order.language,
+    agencyId: order.agency_id,
+    eventId: order.event_id,
+    visitorId: order.visitor_id,
+    template: PARTIAL_REFUND_TEMPLATE,
+    params: { orderId: order.id, amount, creditNoteId: creditNote?.id ?? null } satisfies PartialRefundParams,
+  })
+}
+
+registerMailTemplate<PartialRefundParams>(PARTIAL_REFUND_TEMPLATE, async (ctx, _m, p) => {
+  const order = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', p.orderId).executeTakeFirst()
+  if (!order) throw new MailSubjectGone('the order is gone')
+  const event = await ctx.db.selectFrom('event').select('display_name').where('id', '=', order.event_id).executeTakeFirst()
+  const params = { number: order.number, event: event?.display_name ?? '', amount: formatPrice(p.amount, order.currency, await currencyPrefixOf(ctx.db, order.agency_id)) }
+  const docs = p.creditNoteId != null ? await creditNoteDocuments(ctx, order.agency_id, p.creditNoteId, order.language) : { files: [], texts: [] }
+  const m = renderMail({ subject: t(order.language, 'payments.mail.partialRefund.subject', params), greeting: await orderGreeting(ctx.db, order), paragraphs: [t(order.language, 'payments.mail.partialRefund.body', params), ...docs.texts] })
+  return { subject: m.subject, html: m.html, text: m.text, attachments: docs.files }
+})
 
 /** The organiser's refund button: `POST …/orders/{oid}/refundPayment {amount?}` (cents; default the rest). */
 export async function refundPayment(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, input: { amount?: number | null }) {

@@ -112,5 +112,5 @@ async function issueOrderInvoice(ctx: AppContext, trx: Db, order: TicketOrderRow
 /** A cancelled order's invoice (if one was issued) gets its cancellation invoice: for what partial refunds have not credited yet. */
 export async function cancelOrderInvoice(ctx: AppContext, trx: Db, order: TicketOrderRow) {
   const seller = await sellerSettings(trx, order.agency_id)
-  await issueCreditNote(ctx, trx, { agencyId: order.agency_id, orderId: order.id, amount: 'rest', what: 'all', prefix: seller.invoiceNumberPrefix })
+  return issueCreditNote(ctx, trx, { agencyId: order.agency_id, orderId: order.id, amount: 'rest', what: 'all', prefix: seller.invoiceNumberPrefix })
 }

@@ -11,6 +11,7 @@ import type { Db } from '../../../db/database'
 import { t } from '../../../i18n/catalogue'
 import { formatDateTime } from '../../../i18n/format'
 import { ticketPdfOfVisitor } from '../../documents/service'
+import type { InvoiceRow } from '../../invoices/invoices.table'
 import { renderInvoicePdf } from '../../invoices/pdf'
 import { snapshotOf } from '../../invoices/service'
 import { renderFacturX, renderXml } from '../../invoices/xml'
@@ -37,6 +38,10 @@ interface DocumentsParams {
   methodId: number | null
   /** the guest's access token for the portal link (issued in the mail's transaction) */
   portalToken?: string | null
+  /** a cancellation or refund mail: the cancellation invoice (credit note) it issued, attached instead of tickets and invoice */
+  creditNoteId?: number | null
+  /** the amount the mail names as it was when queued (a provider refund's mail names what that refund gave back) */
+  amount?: number | null
 }
 
 /** The mails that carry tickets and invoice: the order is paid, or confirmed at once (INVOICE, LOCATION, COUPON). */
@@ -54,12 +59,25 @@ async function portalToken(ctx: AppContext, trx: Db, order: TicketOrderRow): Pro
   return v?.user_id != null ? await issueAccessToken(ctx, trx, v.user_id, GUEST_ACCESS) : null
 }
 
-export async function enqueueOrderMail(ctx: AppContext, trx: Db, order: TicketOrderRow, kind: OrderMailKind, method: PaymentMethodRow | null = null) {
+/**
+ * Queues an order mail. `creditNote`: the cancellation invoice (Stornorechnung, credit note) that the
+ * cancellation or refund this mail tells of issued (issue 21): the mail carries it (PDF and, with XML
+ * invoicing, its XRechnung), rendered by the worker from the stored snapshot.
+ */
+export async function enqueueOrderMail(
+  ctx: AppContext,
+  trx: Db,
+  order: TicketOrderRow,
+  kind: OrderMailKind,
+  method: PaymentMethodRow | null = null,
+  creditNote: Pick<InvoiceRow, 'id'> | null = null,
+) {
   if (!order.email) return
   const to = { kind: `TICKET_ORDER_${kind.toUpperCase()}`, to: order.email, toName: order.full_name, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id }
   const token = await portalToken(ctx, trx, order)
-  if (carriesDocuments(order, kind)) {
-    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null, portalToken: token } satisfies DocumentsParams })
+  const credit = creditNote && (kind === 'canceled' || kind === 'refunded') ? creditNote.id : null
+  if (credit != null || carriesDocuments(order, kind)) {
+    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null, portalToken: token, creditNoteId: credit, amount: order.gross_price } satisfies DocumentsParams })
     return
   }
   const m = await renderOrderMail(ctx, trx, order, kind, method, [], token)
@@ -136,12 +154,33 @@ export async function orderDocuments(ctx: AppContext, order: TicketOrderRow): Pr
   return { files, texts }
 }
 
+/**
+ * A cancellation invoice's files for the guest's mail: the PDF (ZUGFeRD with XML invoicing) and its
+ * XRechnung, from the stored snapshot (never a new number). Gone (another agency's, or deleted): none.
+ */
+export async function creditNoteDocuments(ctx: AppContext, agencyId: number, invoiceId: number, lang: string): Promise<{ files: MailAttachment[]; texts: string[] }> {
+  const files: MailAttachment[] = []
+  const texts: string[] = []
+  const note = await ctx.db.selectFrom('invoice').selectAll().where('agency_id', '=', agencyId).where('id', '=', invoiceId).where('kind', '=', 'CANCELLATION').executeTakeFirst()
+  if (!note) return { files, texts }
+  const snapshot = snapshotOf(note)
+  const xml = (await sellerSettings(ctx.db, agencyId)).useInvoiceXML
+  const pdf = await renderInvoicePdf(snapshot)
+  files.push({ filename: `Stornorechnung-${note.number}.pdf`, contentType: 'application/pdf', content: base64(xml ? await renderFacturX(snapshot, pdf) : pdf) })
+  texts.push(t(lang, 'ticketing.mail.attached.creditNote', { invoice: note.number }))
+  if (xml) {
+    files.push({ filename: `XRechnung-${note.number}.xml`, contentType: 'application/xml', content: base64(await renderXml(snapshot, 'CII')) })
+    texts.push(t(lang, 'ticketing.mail.attached.creditNoteXml'))
+  }
+  return { files, texts }
+}
+
 registerMailTemplate<DocumentsParams>(DOCUMENTS_TEMPLATE, async (ctx, _m, p) => {
   const order = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', p.orderId).executeTakeFirst()
   if (!order) throw new MailSubjectGone('the order is gone')
   const method = p.methodId != null ? ((await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', p.methodId).executeTakeFirst()) ?? null) : null
-  const docs = await orderDocuments(ctx, order)
-  const m = await renderOrderMail(ctx, ctx.db, order, p.kind, method, docs.texts, p.portalToken ?? null)
+  const docs = p.creditNoteId != null ? await creditNoteDocuments(ctx, order.agency_id, p.creditNoteId, order.language) : await orderDocuments(ctx, order)
+  const m = await renderOrderMail(ctx, ctx.db, p.amount != null ? { ...order, gross_price: p.amount } : order, p.kind, method, docs.texts, p.portalToken ?? null)
   if (!m) throw new MailSubjectGone('the event is gone')
   return { subject: m.subject, html: m.html, text: m.text, attachments: [...m.attachments, ...docs.files] }
 })

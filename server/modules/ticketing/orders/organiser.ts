@@ -268,11 +268,11 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, e
       throw new AppError(409, 'ORDER_NOT_OPEN')
     }
     await releaseOrder(trx, row, at, opts.inTransaction ? null : 'DELETED')
-    await cancelOrderInvoice(ctx, trx, row)
+    const creditNote = await cancelOrderInvoice(ctx, trx, row)
     // a paid order cancelled offline: what was paid is recorded as given back (with the cancellation invoice)
     await addHistory(trx, row.id, at, 'CANCELED', actor?.account.id ?? null, { ...(row.paid_at ? { refundAmount: row.paid_amount } : {}), ...opts.history })
     if (actor) await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.cancel', entityType: 'order', entityId: row.number, eventId: event.id, detail: { ...(row.paid_at ? { refundAmount: row.paid_amount } : {}), ...opts.history } })
-    await enqueueOrderMail(ctx, trx, row, 'canceled')
+    await enqueueOrderMail(ctx, trx, row, 'canceled', null, creditNote)
     if (opts.inTransaction) await opts.inTransaction(trx)
   })
   ctx.notifyMail()
@@ -306,13 +306,19 @@ export async function refundOrder(ctx: AppContext, actor: AccountActor, event: E
       throw new AppError(409, 'ORDER_NOT_PAID')
     }
     await releaseOrder(trx, row, at)
-    await cancelOrderInvoice(ctx, trx, row)
+    const creditNote = await cancelOrderInvoice(ctx, trx, row)
     await addHistory(trx, row.id, at, 'REFUNDED', actor.account.id, { amount: row.paid_amount })
     await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.refund', entityType: 'order', entityId: row.number, eventId: event.id, changes: { status: ['PAID', 'REFUNDED'] }, detail: { amount: row.paid_amount, offline: true } })
-    await enqueueOrderMail(ctx, trx, row, 'refunded')
+    await enqueueOrderMail(ctx, trx, row, 'refunded', null, creditNote)
   })
   ctx.notifyMail()
   return orderDetail(ctx, event, orderId)
+}
+
+async function latestCreditNote(trx: Db, o: TicketOrderRow) {
+  const original = await trx.selectFrom('invoice').select('id').where('agency_id', '=', o.agency_id).where('issue_key', '=', `order:${o.id}`).executeTakeFirst()
+  if (!original) return null
+  return (await trx.selectFrom('invoice').select('id').where('agency_id', '=', o.agency_id).where('cancels_invoice_id', '=', original.id).orderBy('id', 'desc').limit(1).executeTakeFirst()) ?? null
 }
 
 export async function resendOrderMail(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
@@ -321,7 +327,9 @@ export async function resendOrderMail(ctx: AppContext, actor: AccountActor, even
     const o = await orderOfEvent(trx, event, orderId)
     const kind = o.status === 'PAID' ? 'paid' : o.status === 'REFUNDED' ? 'refunded' : o.status === 'CANCELED' ? (o.step === STEP.EXPIRED ? 'expired' : 'canceled') : 'received'
     const method = (await eventPaymentMethods(trx, event)).find((m) => m.method === o.payment_method) ?? null
-    await enqueueOrderMail(ctx, trx, o, kind, method)
+    // a cancelled or refunded order's mail again with its latest cancellation invoice (the one that ended it)
+    const creditNote = kind === 'canceled' || kind === 'refunded' ? await latestCreditNote(trx, o) : null
+    await enqueueOrderMail(ctx, trx, o, kind, method, creditNote)
     await addHistory(trx, o.id, at, 'MAIL_RESENT', actor.account.id, { kind })
   })
   ctx.notifyMail()
