@@ -442,15 +442,17 @@ test('the organiser sets up sales: seller data, a transfer account (IBAN checked
   await expect(page.getByRole('row', { name: /Rasenplatz/ })).toContainText('0 / 250')
   await expect(page.getByRole('button', { name: 'Kategorie anlegen' })).toBeVisible()
 
-  // a coupon, then changed from 10 % to 15 % on one category
+  // a coupon, then changed from 10 % to 15 % on one category (in the coupon editor: the one-use codes'
+  // card below has its own Nachlass and Gilt für)
+  const couponForm = page.locator('form.tickets-form').filter({ has: page.getByLabel('Code', { exact: true }) })
   await page.getByLabel('Code', { exact: true }).fill('sommer')
-  await page.getByLabel('Nachlass').fill('10')
+  await couponForm.getByLabel('Nachlass').fill('10')
   await page.getByRole('button', { name: 'Gutschein anlegen' }).click()
   await expect(page.getByRole('row', { name: /SOMMER/ })).toContainText('10 %')
   await page.getByRole('button', { name: '„SOMMER“ bearbeiten' }).click()
   await expect(page.getByLabel('Code', { exact: true })).toHaveValue('SOMMER')
-  await page.getByLabel('Nachlass').fill('15')
-  await page.getByLabel('Gilt für').selectOption({ label: 'Rasenplatz' })
+  await couponForm.getByLabel('Nachlass').fill('15')
+  await couponForm.getByLabel('Gilt für').selectOption({ label: 'Rasenplatz' })
   await shot(page, 'ticketing-23-coupon-edit')
   await page.getByRole('button', { name: 'Speichern' }).click()
   await expect(page.getByText('Der Gutschein wurde gespeichert.').last()).toBeVisible()
