@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import * as agencyUsers from '../modules/agency-users/messages'
 import * as agreements from '../modules/agreements/messages'
 import * as audit from '../modules/audit/messages'
@@ -24,6 +25,8 @@ import * as payments from '../modules/payments/messages'
 import { de } from './de'
 import { interpolate } from './interpolate'
 import { DEFAULT_LANGUAGE } from './languages'
+import { LOCALE_FILES } from './locales'
+import { PART_NAMES, type PartName, pickPart } from './parts'
 import * as common from './messages/common'
 
 type Cat = Record<string, string>
@@ -63,22 +66,40 @@ export const catalogues: Record<string, Cat> = {
   en: merge((p) => p.en),
 }
 
-/** Languages without a catalogue of their own (MULTI_LANGUAGE ones) fall back to German. */
+/** Whether a language has texts of its own (module messages or a locales/<code>.json). */
+export const hasCatalogue = (lang: string): boolean => lang in catalogues || lang in LOCALE_FILES
+
+/** A locales/<code>.json, read and parsed when first asked for; a key it lacks reads German. */
+function loadLocale(lang: string): Cat | undefined {
+  const path = LOCALE_FILES[lang]
+  if (!path) return undefined
+  const own = JSON.parse(readFileSync(path, 'utf8')) as Cat
+  const cat = Object.assign({}, de, own)
+  catalogues[lang] = cat
+  return cat
+}
+
+/** Languages without a catalogue of their own (MULTI_LANGUAGE ones not written yet) fall back to German. */
 export function catalogueFor(lang: string): Cat {
-  return catalogues[lang] ?? catalogues[DEFAULT_LANGUAGE]
+  return catalogues[lang] ?? loadLocale(lang) ?? catalogues[DEFAULT_LANGUAGE]
 }
 
 export { interpolate }
 
 export function t(lang: string, key: string, params?: Record<string, string | number | null | undefined>): string {
   const text = catalogueFor(lang)[key] ?? de[key] ?? key
-  return interpolate(text, params)
+  return interpolate(text, params, lang)
 }
 
-/** Keys of one part (prefix before the first dot, or several parts comma-separated). */
+/**
+ * Keys of one part or several, comma-separated: the UI's parts by name (core, public, guest, pay,
+ * seats, rest: server/i18n/parts.ts), or key prefixes (`errors`, `events.online`).
+ */
 export function translationsFor(lang: string, part?: string | null): Cat {
   const cat = catalogueFor(lang)
   if (!part) return cat
+  const names = part.split(',').map((p) => p.trim())
+  if (names.every((n) => (PART_NAMES as readonly string[]).includes(n))) return Object.assign({}, ...names.map((n) => pickPart(cat, n as PartName)))
   const prefixes = part.split(',').map((p) => `${p.trim()}.`)
   const out: Cat = {}
   for (const [k, v] of Object.entries(cat)) if (prefixes.some((p) => k.startsWith(p))) out[k] = v

@@ -154,6 +154,19 @@ forEachDialect('translations without MULTI_LANGUAGE', (h) => {
     expect(Object.keys(all.body.translations).length).toBe(Object.keys(de).length)
   })
 
+  test('parts by the UI\'s names: a page gets only the texts it shows (core + its own part)', async () => {
+    const r = await h().request('GET', '/proxy/api/public/translations?language=en&part=core,public')
+    expect([r.status, r.status === 200 ? null : r.body]).toEqual([200, null])
+    const keys = Object.keys(r.body.translations)
+    expect(r.body.translations['common.save']).toBe('Save')
+    expect(keys.some((k) => k.startsWith('registration.'))).toBe(true)
+    // not the organiser's, not the pay page's, not the organiser-only errors
+    expect(keys.some((k) => k.startsWith('organiser.') || k.startsWith('ticketing.') || k === 'errors.LAST_ADMINISTRATOR')).toBe(false)
+    const pay = await h().request('GET', '/proxy/api/public/translations?language=en&part=pay')
+    expect(Object.keys(pay.body.translations).every((k) => k.startsWith('ticketing.') || k.startsWith('payments.pay'))).toBe(true)
+    expect(Object.keys(pay.body.translations).length).toBeGreaterThan(0)
+  })
+
   test('query validation: overlong values are a FIELD_ERROR', async () => {
     const r = await h().request('GET', `/proxy/api/public/translations?language=${'x'.repeat(40)}`)
     expect(r.status).toBe(400)

@@ -31,3 +31,17 @@ test('the du form addresses with du everywhere (no text left in the Sie form)', 
   const left = Object.entries(catalogues.de).filter(([k, v]) => sie.test(v) && catalogues['de-du'][k] === v && !/^Sie gelten\b/.test(v))
   expect(left.map(([k]) => k)).toEqual([])
 })
+
+test('plurals follow the language: Russian, Polish and Czech have several forms, exact matches win', () => {
+  const ru = '{n, plural, one {# место} few {# места} many {# мест} other {# места}}'
+  expect([1, 2, 5, 21, 22, 25, 11].map((n) => interpolate(ru, { n }, 'ru'))).toEqual(['1 место', '2 места', '5 мест', '21 место', '22 места', '25 мест', '11 мест'])
+  const pl = '{n, plural, one {# miejsce} few {# miejsca} many {# miejsc} other {# miejsca}}'
+  expect([1, 3, 5, 22, 12].map((n) => interpolate(pl, { n }, 'pl'))).toEqual(['1 miejsce', '3 miejsca', '5 miejsc', '22 miejsca', '12 miejsc'])
+  const cs = '{n, plural, one {# místo} few {# místa} other {# míst}}'
+  expect([1, 3, 5].map((n) => interpolate(cs, { n }, 'cs'))).toEqual(['1 místo', '3 místa', '5 míst'])
+  // French: 0 is singular
+  expect(interpolate('{n, plural, one {# place} other {# places}}', { n: 0 }, 'fr')).toBe('0 place')
+  expect(interpolate('{n, plural, =0 {aucune place} one {# place} other {# places}}', { n: 0 }, 'fr')).toBe('aucune place')
+  // Japanese: only other
+  expect(interpolate('{n, plural, other {#件}}', { n: 1 }, 'ja')).toBe('1件')
+})

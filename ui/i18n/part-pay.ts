@@ -2,4 +2,4 @@
 import { registerGerman } from '.'
 import { germanPart } from './german' with { type: 'macro' }
 
-registerGerman(germanPart('pay'))
+registerGerman(germanPart('pay'), 'pay')

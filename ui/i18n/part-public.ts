@@ -2,4 +2,4 @@
 import { registerGerman } from '.'
 import { germanPart } from './german' with { type: 'macro' }
 
-registerGerman(germanPart('public'))
+registerGerman(germanPart('public'), 'public')

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { ping } from '../../db/database'
 import { migrationsApplied } from '../../db/migrate'
-import { catalogues, translationsFor } from '../../i18n/catalogue'
+import { hasCatalogue, translationsFor } from '../../i18n/catalogue'
 import { availableLanguages, resolveLanguage } from '../../i18n/languages'
 import { json } from '../../http/errors'
 import { currentUser } from '../identity/auth'
@@ -63,16 +63,18 @@ export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) 
       '/proxy/api/public/translations',
       ({ query, request }) => {
         const language = resolveLanguage(query.language ?? request.headers.get('accept-language'), ctx.license.features)
-        return { language, part: query.part ?? null, translations: translationsFor(language, query.part) }
+        // `part=core,public` may arrive split at its commas
+        const part = Array.isArray(query.part) ? query.part.join(',') : query.part
+        return { language, part: part ?? null, translations: translationsFor(language, part) }
       },
       {
-        query: z.object({ part: z.string().max(200).optional(), language: z.string().max(20).optional(), agency: z.string().max(20).optional() }),
+        query: z.object({ part: z.union([z.string().max(200), z.array(z.string().max(40)).max(10)]).optional(), language: z.string().max(20).optional(), agency: z.string().max(20).optional() }),
         detail: { tags: ['system'], summary: 'Translation texts of a part in a language' },
       },
     )
     // ownTexts: the language has texts of its own; a German variant without them (plain language,
     // de-ls, until it is written) reads exactly like German and is not offered in the switchers
-    .get('/proxy/api/public/translations/languages', () => availableLanguages(ctx.license.features).map((l) => ({ ...l, ownTexts: l.code in catalogues })), {
+    .get('/proxy/api/public/translations/languages', () => availableLanguages(ctx.license.features).map((l) => ({ ...l, ownTexts: hasCatalogue(l.code) })), {
       detail: { tags: ['system'], summary: 'Languages offered (MULTI_LANGUAGE adds the gated ones)' },
     })
 }
