@@ -114,7 +114,8 @@ describe('catalogue completeness', () => {
 
   test('t(): parameters, fallback to German, unknown key shows itself', () => {
     expect(t('de', 'license.order', { email: 'a@b.de' })).toContain('(a@b.de)')
-    expect(t('fr', 'errors.NOT_FOUND')).toBe('Nicht gefunden.')
+    expect(t('fr', 'errors.NOT_FOUND')).toBe('Introuvable.')
+    expect(t('uk', 'errors.NOT_FOUND')).toBe('Nicht gefunden.')
     expect(t('en', 'errors.NOT_FOUND')).toBe('Not found.')
     expect(t('de', 'no.such.key')).toBe('no.such.key')
     expect(Object.keys(translationsFor('de', 'errors,field')).every((k) => k.startsWith('errors.') || k.startsWith('field.'))).toBe(true)
@@ -184,12 +185,17 @@ forEachDialect(
       expect(r.body.find((l: any) => l.code === 'fr').feature).toBe('MULTI_LANGUAGE')
     })
 
-    test('a gated language is accepted and falls back to German texts where it has none', async () => {
+    test('a gated language is accepted; one with a catalogue answers in it, one without falls back to German', async () => {
       const fr = await h().request('GET', '/proxy/api/public/translations?part=errors&language=fr')
       expect(fr.body.language).toBe('fr')
-      expect(fr.body.translations['errors.NOT_FOUND']).toBe('Nicht gefunden.')
+      expect(fr.body.translations['errors.NOT_FOUND']).toBe('Introuvable.')
       const err = await h().request('GET', '/proxy/api/nope', { headers: { 'accept-language': 'fr-FR' } })
-      expect(err.body.errorTranslation).toBe('Diese Schnittstelle gibt es nicht.')
+      expect(err.body.errorTranslation).toBe('Cette interface n’existe pas.')
+      const uk = await h().request('GET', '/proxy/api/public/translations?part=errors&language=uk')
+      expect(uk.body.language).toBe('uk')
+      expect(uk.body.translations['errors.NOT_FOUND']).toBe('Nicht gefunden.')
+      const langs = await h().request('GET', '/api/public/translations/languages')
+      expect(langs.body.find((l: any) => l.code === 'fr').ownTexts).toBe(true)
     })
   },
   { license: multiLanguage },
