@@ -133,8 +133,11 @@ forEachDialect('translations without MULTI_LANGUAGE', (h) => {
     expect(r.status).toBe(200)
     expect(r.body.map((l: any) => l.code)).toEqual(['de', 'de-du', 'en', 'de-ls'])
     expect(r.body[0]).toEqual({ sortOrder: 0, code: 'de', upperCode: 'DE', displayName: 'Deutsch', fullName: 'Deutsch (Sie)', className: 'lang-de', feature: null, ownTexts: true })
-    // plain German has no texts of its own yet: the switchers leave it out (issue 10)
-    expect(r.body.filter((l: any) => !l.ownTexts).map((l: any) => l.code)).toEqual(['de-ls'])
+    // plain German (Leichte Sprache) has texts of its own now (locales/de-ls.json): offered like the others
+    expect(r.body.filter((l: any) => !l.ownTexts).map((l: any) => l.code)).toEqual([])
+    const ls = await h().request('GET', '/proxy/api/public/translations?part=core&language=de-ls')
+    expect(ls.body.language).toBe('de-ls')
+    expect(ls.body.translations['errors.NOT_FOUND']).toBe('Wir finden das leider nicht.')
     expect((await h().request('GET', '/proxy/api/public/translations/languages')).body).toEqual(r.body)
   })
 
