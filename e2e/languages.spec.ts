@@ -2,13 +2,14 @@
 // Français in the footer's dropdown and registers in French: the page, its errors, the confirmation
 // mail and the dashboard it opens speak French. Leichte Sprache is offered with and without the
 // feature (without it the switcher has four buttons: Deutsch, Deutsch (du), English, Leichte Sprache).
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { linkIn } from '../server/testing/smtp-sink'
 import { testLicenseText } from '../server/testing/license-test-key'
-import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
+import { expect, type Server, SHOTS, setupAdmin, shot, startServer, test } from './fixtures'
 
 async function createEvent(page: Page, server: Server, name: string): Promise<string> {
   const start = new Date(Date.now() + 30 * 86400_000)
@@ -71,6 +72,19 @@ test.describe('languages with MULTI_LANGUAGE', () => {
     await expect(g.getByRole('heading', { name: 'Sommerfest 2027' })).toBeVisible()
     await expect(g.getByText('Mes événements').first()).toBeVisible()
     await shot(g, 'languages-04-dashboard-fr')
+
+    // the ticket PDF speaks French too (the guest's language is the registration's)
+    const events = await (await g.request.get(`${licensed.url}/proxy/api/guest/events`)).json()
+    const entry = [...events.confirmedEvents, ...(events.pendingEvents ?? []), ...(events.openEvents ?? [])].find((x: any) => x.tokens?.downloadLinkTicket)
+    const pdf = await g.request.get(entry.tokens.downloadLinkTicket.startsWith('http') ? entry.tokens.downloadLinkTicket : `${licensed.url}${entry.tokens.downloadLinkTicket}`)
+    expect(pdf.status()).toBe(200)
+    expect(decodeURIComponent(pdf.headers()['content-disposition'] ?? '')).toContain('Billet Sommerfest 2027.pdf')
+    const dir = mkdtempSync(join(tmpdir(), 'einlass-dl-'))
+    const file = join(dir, 'billet.pdf')
+    writeFileSync(file, await pdf.body())
+    const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).stdout
+    for (const want of ['BILLET', 'Sommerfest 2027', 'Élodie Martin', 'Veuillez présenter ce code à l’entrée.']) expect(text).toContain(want)
+    expect(spawnSync('pdftoppm', ['-png', '-r', '90', '-singlefile', file, join(SHOTS, 'languages-07-ticket-pdf-fr')]).status).toBe(0)
     await guest.close()
 
     // Leichte Sprache from the same dropdown: the public page in plain German
