@@ -15,6 +15,7 @@ import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
+import { orderDetailParts, seatsByCategory } from './detail'
 import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
 import { currencyPrefixOf } from '../seller-settings'
 import { enqueueOrderMail } from './mails'
@@ -37,7 +38,11 @@ export function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: 
   if (term) {
     // prefix search; LIKE wildcards in the term are dropped (escaping differs between dialects)
     const like = `${term.replace(/[\\%_]/g, '')}%`
-    q = q.where((eb) => eb.or([eb('number', '=', term.toUpperCase()), eb('email', 'like', like.toLowerCase()), eb('full_name', 'like', like)]))
+    // an invoice or credit note number finds its order (the accountant's question "which order is RE-00042?")
+    const invoiceOrders = db.selectFrom('invoice').select('order_ref').where('event_id', '=', eventId).where('number', 'in', [...new Set([term, term.toUpperCase()])])
+    q = q.where((eb) =>
+      eb.or([eb('number', '=', term.toUpperCase()), eb('email', 'like', like.toLowerCase()), eb('full_name', 'like', like), eb(sql<string>`cast(${sql.ref('ticket_order.id')} as text)`, 'in', invoiceOrders)]),
+    )
   }
   return q
 }
@@ -119,8 +124,14 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     o.coupon_id ? ctx.db.selectFrom('coupon').select('code').where('id', '=', o.coupon_id).executeTakeFirst() : undefined,
     refundsOwed(ctx.db, [o.id]),
   ])
+  const historyRows = history.map((h) => ({ kind: h.kind, at: h.at, account_id: h.account_id, data: fromJson<Record<string, unknown>>(h.data, {}) }))
+  const parts = await orderDetailParts(ctx.db, o, historyRows)
+  const { authors, ...rest } = parts
+  const lineSeats = await seatsByCategory(ctx.db, o.id)
   return {
     ...orderListDto(o, isoNow(ctx.clock.now()), await currencyPrefixOf(ctx.db, event.agency_id)),
+    ...rest,
+    eventId: event.id,
     refundOwed: owed.get(o.id) ?? 0,
     canUndoPaid: !!undoablePayment(o, history, event, ctx.clock.now()),
     publicId: o.public_id,
@@ -130,8 +141,8 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     coupon: coupon?.code ?? null,
     invoiceAddress: fromJson<InvoiceAddress | null>(o.invoice_address, null),
     referenceNumber: o.reference_number,
-    lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxPrice: l.tax_price })),
-    history: history.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, data: fromJson<Record<string, unknown>>(h.data, {}) })),
+    lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxRate: l.tax_rate / 100, taxPrice: l.tax_price, seats: l.category_id != null ? (lineSeats.get(l.category_id) ?? []) : [] })),
+    history: historyRows.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, by: h.account_id != null ? (authors.get(h.account_id) ?? null) : null, data: h.data })),
   }
 }
 
