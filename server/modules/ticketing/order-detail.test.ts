@@ -119,6 +119,63 @@ forEachDialect(
       // the stranger cannot download the order's invoice either
       expect((await stranger.request('GET', r.invoices[0].pdfUrl)).status).toBe(404)
     }, 60_000)
+
+    test('offline partial refunds: a credit note each for exactly the amount, mailed with the guest; the rest ends the order and frees the tickets; never more than paid, also at once; gapless numbers', async () => {
+      const admin = await h().admin()
+      await admin.put('/proxy/api/agency/sellerSettings', { ...SELLER, useInvoiceXML: true })
+      const { event, categories } = await paidEvent(admin, { methods: [TRANSFER], categories: [{ displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_19', quota: 10 }] })
+      const b = await buy(h(), event.id, buyer([{ categoryId: categories[0]!.id, amount: 3 }], { escortPersons: [{ firstName: 'Eva', lastName: 'Escort' }, { firstName: 'Emil', lastName: 'Escort' }] }))
+      expect(b.status).toBe(201)
+      await pay(h(), b.body.ticketOrderId, 'TRANSFER')
+      const o = await orderRow(h(), b.body.ticketOrderId)
+      const url = `/proxy/api/events/${event.id}/orders/${o.id}`
+      expect((await admin.post(`${url}/markPaid`, { amount: 7500, paidAt: h().clock.now().toISOString() })).status).toBe(200)
+      const sold = async () => (await h().ctx.db.selectFrom('ticket_category').select('sold').where('id', '=', categories[0]!.id).executeTakeFirstOrThrow()).sold
+      expect(await sold()).toBe(3)
+      // bad input: the spec's error shape, nothing recorded
+      const bad = await admin.post(`${url}/refund`, { amount: -5 })
+      expect(bad.status).toBe(400)
+      const tooMuch = await admin.post(`${url}/refund`, { amount: 7501 })
+      expect([tooMuch.status, tooMuch.body.errorType]).toEqual([409, 'REFUND_TOO_LARGE'])
+
+      // one ticket's worth back by hand
+      const first = await admin.post(`${url}/refund`, { amount: 2500 })
+      expect(first.status).toBe(200)
+      expect(first.body).toMatchObject({ status: 'PAID', refundedAmount: 2500, amountLeft: 5000, partlyRefunded: true })
+      expect(first.body.refunds).toEqual([expect.objectContaining({ kind: 'OFFLINE', amount: 2500, accountId: admin.accountId })])
+      expect(first.body.invoices.map((i: any) => [i.number, i.grossCents])).toEqual([
+        ['RE-00001', 7500],
+        ['RE-00002', -2500],
+      ])
+      // the guest is mailed the credit note, PDF and XRechnung
+      for (let i = 0; i < 5; i++) await h().deliverMail()
+      const mail = await h().smtp.waitFor((m) => m.to.includes(o.email!) && /Teilerstattung/.test(m.subject))
+      expect(mail.parsed.attachments.map((a) => a.filename)).toEqual(['Stornorechnung-RE-00002.pdf', 'XRechnung-RE-00002.xml'])
+      expect(mail.parsed.attachments[1]!.content.toString('utf8')).toMatch(/<ram:GrandTotalAmount>-25\.00<\/ram:GrandTotalAmount>/)
+
+      // five refunds of 9 € at once on the 50 € left: all fit
+      const burst = await Promise.all(Array.from({ length: 5 }, () => admin.post(`${url}/refund`, { amount: 900 })))
+      expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200])
+      // 5 000 − 4 500 = 500 left; three of 300 at once: one fits, two are refused
+      const race = await Promise.all(Array.from({ length: 3 }, () => admin.post(`${url}/refund`, { amount: 300 })))
+      expect(race.map((r) => r.status).sort()).toEqual([200, 409, 409])
+      expect(race.filter((r) => r.status === 409).map((r) => r.body.errorType)).toEqual(['REFUND_TOO_LARGE', 'REFUND_TOO_LARGE'])
+      let d = (await admin.get(url)).body
+      expect([d.status, d.refundedAmount, d.amountLeft]).toEqual(['PAID', 7300, 200])
+      expect(await sold()).toBe(3)
+      // the rest (no amount): REFUNDED, tickets back, the last credit note for exactly what was left
+      const rest = await admin.post(`${url}/refund`)
+      expect(rest.status).toBe(200)
+      d = rest.body
+      expect([d.status, d.refundedAmount, d.amountLeft, d.partlyRefunded]).toEqual(['REFUNDED', 7500, 0, false])
+      expect(await sold()).toBe(0)
+      const numbers = d.invoices.map((i: any) => i.number)
+      expect(numbers).toEqual(['RE-00001', 'RE-00002', 'RE-00003', 'RE-00004', 'RE-00005', 'RE-00006', 'RE-00007', 'RE-00008', 'RE-00009'])
+      expect(d.invoices.slice(1).reduce((s: number, i: any) => s + i.grossCents, 0)).toBe(-7500)
+      expect(d.invoices.at(-1).grossCents).toBe(-200)
+      // nothing more to give back
+      expect((await admin.post(`${url}/refund`, { amount: 100 })).body.errorType).toBe('ORDER_NOT_PAID')
+    }, 90_000)
   },
   { env: fakes.env },
 )

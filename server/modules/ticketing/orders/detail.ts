@@ -60,6 +60,8 @@ function offlineEntries(history: History) {
     const amount = Number(h.data.amount ?? 0)
     if (h.kind === 'MARKED_PAID' || h.kind === 'MARKED_PAID_UNDONE') {
       payments.push({ kind: 'OFFLINE', provider: null, reference: null, amount, refundedAmount: 0, at: h.at, paidAt: (h.data.paidAt as string | undefined) ?? null, accountId: h.account_id })
+    } else if (h.kind === 'PARTIAL_REFUND' && h.data.offline === true && amount > 0) {
+      refunds.push({ kind: 'OFFLINE', provider: null, reference: null, amount, reason: 'PARTIAL_REFUND', status: 'DONE', at: h.at, accountId: h.account_id })
     } else if (h.kind === 'REFUNDED' && amount > 0) {
       refunds.push({ kind: 'OFFLINE', provider: null, reference: null, amount, reason: 'REFUND', status: 'DONE', at: h.at, accountId: h.account_id })
     } else if (h.kind === 'CANCELED' && Number(h.data.refundAmount ?? 0) > 0) {

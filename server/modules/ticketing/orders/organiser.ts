@@ -15,6 +15,7 @@ import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
+import { refundOffline } from './offline-refund'
 import { orderDetailParts, seatsByCategory } from './detail'
 import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
 import { currencyPrefixOf } from '../seller-settings'
@@ -290,39 +291,14 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, e
   return orderDetail(ctx, event, orderId)
 }
 
-const ONLINE_METHODS = ['STRIPE', 'PAYPAL', 'MOLLIE']
-const PROVIDER_NAMES: Record<string, string> = { STRIPE: 'Stripe', PAYPAL: 'PayPal', MOLLIE: 'Mollie' }
-
 /**
- * Records an offline refund of a paid order: REFUNDED (step 902), tickets back, cancellation invoice.
- * An order paid online is refused (REFUND_ONLINE_PAYMENT): its money goes back only through its
- * provider (refundPayment), and marking it refunded here would leave nothing refunded while the
- * provider refund then answers ORDER_NOT_PAID.
+ * Records an offline refund of a paid order not paid online (orders/offline-refund.ts): `amount`
+ * cents of it (the order stays PAID, a credit note for that amount), or all that is left (null):
+ * REFUNDED (step 902), tickets back, the credit note for the rest. An order paid online is refused
+ * (REFUND_ONLINE_PAYMENT): its money goes back only through its provider (refundPayment).
  */
-export async function refundOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
-  const at = isoNow(ctx.clock.now())
-  await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('ticket_order')
-      .set({ status: 'REFUNDED', step: STEP.REFUNDED, updated_at: at })
-      .where('id', '=', orderId)
-      .where('event_id', '=', event.id)
-      .where('status', '=', 'PAID')
-      .where((eb) => eb.or([eb('payment_method', 'is', null), eb('payment_method', 'not in', ONLINE_METHODS)]))
-      .returningAll()
-      .executeTakeFirst()
-    if (!row) {
-      const o = await orderOfEvent(trx, event, orderId)
-      if (o.status === 'PAID' && ONLINE_METHODS.includes(o.payment_method ?? '')) throw new AppError(409, 'REFUND_ONLINE_PAYMENT', { params: { provider: PROVIDER_NAMES[o.payment_method!]! } })
-      throw new AppError(409, 'ORDER_NOT_PAID')
-    }
-    await releaseOrder(trx, row, at)
-    const creditNote = await cancelOrderInvoice(ctx, trx, row)
-    await addHistory(trx, row.id, at, 'REFUNDED', actor.account.id, { amount: row.paid_amount })
-    await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.refund', entityType: 'order', entityId: row.number, eventId: event.id, changes: { status: ['PAID', 'REFUNDED'] }, detail: { amount: row.paid_amount, offline: true } })
-    await enqueueOrderMail(ctx, trx, row, 'refunded', null, creditNote)
-  })
-  ctx.notifyMail()
+export async function refundOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, amount: number | null = null) {
+  await refundOffline(ctx, actor, event, orderId, amount)
   return orderDetail(ctx, event, orderId)
 }
 
