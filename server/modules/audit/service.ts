@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = {
   'order.cancel': 'Bestellung storniert',
   'order.refund': 'Bestellung erstattet',
   'order.refund.online': 'Über Zahlungsdienst erstattet',
+  'order.refund.partial': 'Teilerstattung erfasst',
   'checkin.correct': 'Am Einlass ausgecheckt',
   'form.change': 'Formular geändert',
   'settings.change': 'Einstellungen geändert',

@@ -101,6 +101,7 @@ describe('invoice files', () => {
   const shapes: Array<[string, InvoiceDraft]> = [
     ...Object.entries(SHAPES),
     ['cancellation', { ...SHAPES.twoRates!, kind: 'CANCELLATION', paidCents: 5290, cancels: { number: 'RE-00001', issueDate: '2026-11-23' } }],
+    ['partial-credit-note', { ...SHAPES.twoRates!, kind: 'CANCELLATION', paidCents: 1000, lines: [{ name: 'Erstattung zur Rechnung RE-00001 (19 %)', quantity: 1, unitGrossCents: 1000, taxRate: 19 }], cancels: { number: 'RE-00001', issueDate: '2026-11-23' } }],
   ]
 
   test.skipIf(!validatorReady)('XRechnung in CII and UBL passes the EN 16931 and XRechnung rules for every shape', async () => {
@@ -143,6 +144,24 @@ describe('invoice files', () => {
     expect(ubl).toContain('<cbc:ID>RE-00007</cbc:ID>')
     expect(ubl).toMatch(/<cbc:TaxAmount currencyID="EUR">7\.23<\/cbc:TaxAmount>/)
   })
+
+  test('a cancellation names the invoice it cancels (BT-25, BT-26) in CII, UBL and the Factur-X XML', async () => {
+    const s = buildSnapshot({ ...SHAPES.twoRates!, kind: 'CANCELLATION', paidCents: 5290, cancels: { number: 'RE-00001', issueDate: '2026-11-23' } }, 'RE-00002')
+    const cii = await renderXml(s, 'CII')
+    const ref = /<ram:SpecifiedTradeSettlementHeaderMonetarySummation>[^]*?<\/ram:SpecifiedTradeSettlementHeaderMonetarySummation>\s*<ram:InvoiceReferencedDocument>\s*<ram:IssuerAssignedID>RE-00001<\/ram:IssuerAssignedID>\s*<ram:FormattedIssueDateTime>\s*<qdt:DateTimeString format="102">20261123<\/qdt:DateTimeString>\s*<\/ram:FormattedIssueDateTime>\s*<\/ram:InvoiceReferencedDocument>/
+    expect(cii).toMatch(ref)
+    expect(cii.match(/<ram:InvoiceReferencedDocument>/g)?.length).toBe(1)
+    const ubl = await renderXml(s, 'UBL')
+    expect(ubl).toMatch(/<cac:BillingReference>\s*<cac:InvoiceDocumentReference>\s*<cbc:ID>RE-00001<\/cbc:ID>\s*<cbc:IssueDate>2026-11-23<\/cbc:IssueDate>/)
+    // an invoice names none
+    expect(await renderXml(buildSnapshot(SHAPES.twoRates!, 'RE-00003'), 'CII')).not.toContain('InvoiceReferencedDocument')
+    const pdf = await renderFacturX(s, await renderInvoicePdf(s))
+    const f = join(dir, 'cancellation-fx.pdf')
+    writeFileSync(f, pdf)
+    const out = join(dir, 'cancellation-fx.xml')
+    run(['pdfdetach', '-save', '1', '-o', out, f])
+    expect(readFileSync(out, 'utf8')).toMatch(ref)
+  }, 60_000)
 
   test('the PDF reads back with its number, lines, taxes, totals and payment details', async () => {
     const s = buildSnapshot(SHAPES.twoRates!, 'RE-00042')

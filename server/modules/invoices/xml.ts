@@ -173,6 +173,56 @@ class CompiledInvoiceService extends InvoiceService {
 
 const service = new CompiledInvoiceService({ log() {}, warn() {}, error() {} } as never)
 
+/**
+ * BT-25/BT-26 in CII: the library maps the preceding invoice (BG-3) from `cac:BillingReference/cbc:ID`,
+ * but its own input schema puts the number under `cac:InvoiceDocumentReference`, so a cancellation's
+ * CII (XRechnung CII and the XML inside Factur-X) never named the invoice it cancels, and the date
+ * would go under udt: where CII wants qdt:. The CII formatter's post-processing step adds
+ * `ram:InvoiceReferencedDocument` right after the monetary summation (its place in the schema).
+ * Patched once on the CII formatter's prototype, which the XRechnung CII and Factur-X formats share.
+ */
+function patchPrecedingInvoice() {
+  const formatter = (service as unknown as { formatFactoryService: { createFormatService(f: string, l: unknown): object } }).formatFactoryService.createFormatService('XRECHNUNG-CII', { log() {}, warn() {}, error() {} })
+  let proto: any = Object.getPrototypeOf(formatter)
+  while (proto && !Object.prototype.hasOwnProperty.call(proto, 'postProcess')) proto = Object.getPrototypeOf(proto)
+  if (!proto || proto.__precedingInvoicePatched) return
+  const generate = proto.generate as (invoice: any, options: unknown) => Promise<unknown>
+  const postProcess = proto.postProcess as (cii: any) => void
+  // generate runs convert and postProcess synchronously before its first await: the invoice being
+  // rendered is known to postProcess through this variable, never across two renderings
+  let current: any = null
+  proto.generate = function (this: unknown, invoice: unknown, options: unknown) {
+    current = invoice
+    try {
+      return generate.call(this, invoice, options)
+    } finally {
+      current = null
+    }
+  }
+  proto.postProcess = function (this: unknown, cii: any) {
+    postProcess.call(this, cii)
+    const ref = current?.['ubl:Invoice']?.['cac:BillingReference']?.[0]?.['cac:InvoiceDocumentReference']
+    const settlement = cii['rsm:CrossIndustryInvoice']?.['rsm:SupplyChainTradeTransaction']?.['ram:ApplicableHeaderTradeSettlement']
+    if (!ref?.['cbc:ID'] || !settlement || settlement['ram:InvoiceReferencedDocument']) return
+    const doc: Record<string, unknown> = { 'ram:IssuerAssignedID': ref['cbc:ID'] }
+    if (ref['cbc:IssueDate']) doc['ram:FormattedIssueDateTime'] = { 'qdt:DateTimeString': String(ref['cbc:IssueDate']).replace(/-/g, ''), 'qdt:DateTimeString@format': '102' }
+    // keys in schema order: the reference follows the monetary summation
+    const entries = Object.entries(settlement)
+    for (const k of Object.keys(settlement)) delete settlement[k]
+    let placed = false
+    for (const [k, v] of entries) {
+      settlement[k] = v
+      if (k === 'ram:SpecifiedTradeSettlementHeaderMonetarySummation') {
+        settlement['ram:InvoiceReferencedDocument'] = doc
+        placed = true
+      }
+    }
+    if (!placed) settlement['ram:InvoiceReferencedDocument'] = doc
+  }
+  proto.__precedingInvoicePatched = true
+}
+patchPrecedingInvoice()
+
 /** XRechnung XML in CII or UBL. */
 export async function renderXml(s: InvoiceSnapshot, syntax: XmlSyntax): Promise<string> {
   return renderInternal(internalInvoice(s), syntax)

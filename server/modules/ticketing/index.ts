@@ -15,8 +15,15 @@ import './orders/offline'
 // tickets tab lists it, and status): a PENDING registration whose order is OPEN is confirmed by the
 // payment, not by approving
 detailParts.push(async (ctx, v) => {
-  const order = await activeOrderOfVisitor(ctx.db, v.id)
-  return { ticketOrder: order ? { number: order.number, status: order.status } : null }
+  const [order, orders] = await Promise.all([
+    activeOrderOfVisitor(ctx.db, v.id),
+    // every order of the registration (newest first), each opening the organiser's order page
+    ctx.db.selectFrom('ticket_order').select(['id', 'number', 'status', 'gross_price', 'currency', 'created_at']).where('visitor_id', '=', v.id).where('event_id', '=', v.event_id).orderBy('id', 'desc').limit(20).execute(),
+  ])
+  return {
+    ticketOrder: order ? { id: order.id, number: order.number, status: order.status } : null,
+    ticketOrders: orders.map((o) => ({ id: o.id, number: o.number, status: o.status, grossPrice: o.gross_price, currency: o.currency, createdAt: o.created_at })),
+  }
 })
 
 export function ticketingRoutes(ctx: AppContext) {

@@ -6,6 +6,7 @@ import { idParam } from '../../shared/validation'
 import { organiserEvent } from './route-access'
 import { takeDeskPayment } from './orders/desk'
 import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
+import { RefundPaymentInput } from '../payments/model'
 import { exportOrdersCsv } from './orders/csv'
 import { cancelOrder, markPaid, undoPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
@@ -101,9 +102,13 @@ export function organiserOrderRoutes(ctx: AppContext) {
       '/proxy/api/events/:id/orders/:oid/refund',
       async (c) => {
         const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
-        return refundOrder(ctx, actor, event, c.params.oid)
+        return refundOrder(ctx, actor, event, c.params.oid, c.body?.amount ?? null)
       },
-      { params: one, detail: { tags, summary: 'Record an offline refund of a paid order (tickets back, cancellation invoice)' } },
+      {
+        params: one,
+        body: RefundPaymentInput.optional(),
+        detail: { tags, summary: 'Record an offline refund of a paid order: {amount} cents (a credit note for it, the order stays paid) or, without, all that is left (tickets back, credit note for the rest)' },
+      },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/resendMail',

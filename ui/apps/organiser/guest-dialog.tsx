@@ -3,6 +3,7 @@
 import { Suspense, lazy } from 'preact/compat'
 import { useState } from 'preact/hooks'
 import { useFieldArray, useForm } from 'react-hook-form'
+import { Link } from 'wouter'
 import { formatDateTime } from '../../../server/i18n/format'
 import { type Contact, VisitorInput } from '../../../server/modules/visitors/model'
 import { ACTION_FROM } from '../../../server/modules/visitors/transitions'
@@ -28,6 +29,8 @@ export interface GuestDetail extends Contact {
   status: string
   /** the registration's order still under way (ticketing), if any */
   ticketOrder?: { number: string; status: string } | null
+  /** every order of the registration, newest first: each opens the organiser's order page */
+  ticketOrders?: Array<{ id: number; number: string; status: string }>
   vip: boolean
   note: string | null
   visitorCount: number
@@ -138,6 +141,17 @@ function Actions({ event, guest, onChanged }: { event: EventFull; guest: GuestDe
   return (
     <div class="guest-actions">
       {awaitsPayment && <p class="muted guest-awaits-payment">{t('guests.awaitsPayment', { order: guest.ticketOrder!.number })}</p>}
+      {!!guest.ticketOrders?.length && (
+        <p class="guest-orders">
+          {t('orderDetail.guestOrders')}:{' '}
+          {guest.ticketOrders.map((o, i) => (
+            <span key={o.id}>
+              {i > 0 && ', '}
+              <Link href={`/events/${event.id}/orders/${o.id}`}>{o.number}</Link> <small class="muted">({t(`ticketing.status.${o.status}`)})</small>
+            </span>
+          ))}
+        </p>
+      )}
       <div class="button-row">
         {canManage && waiting && (
           <Button

@@ -23,6 +23,7 @@ import { LimitBanner } from './limit-banner'
 import { TagsPage } from './tags'
 import { LicensePage } from './license'
 import { SalesSettingsPage } from './tickets/sales-settings'
+import { OrderPage } from './tickets/order-page'
 import { UsersPage } from './users'
 
 export default function OrganiserApp() {
@@ -56,6 +57,7 @@ function OrganiserShell() {
               <Route path="/events/new" component={EventCreate} />
               <Route path="/events/:id/form">{(p) => <FormBuilder id={Number(p.id)} />}</Route>
               <Route path="/events/:id/register">{(p) => <AdminRegistration id={Number(p.id)} />}</Route>
+              <Route path="/events/:id/orders/:oid">{(p) => <OrderPage eventId={Number(p.id)} orderId={Number(p.oid)} />}</Route>
               <Route path="/events/:id/:tab?">{(p) => <EventPage id={Number(p.id)} tab={p.tab} />}</Route>
               <Route path="/agreements" component={AgreementsPage} />
               <Route path="/tags" component={TagsPage} />

@@ -15,6 +15,8 @@ import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
+import { refundOffline } from './offline-refund'
+import { orderDetailParts, seatsByCategory } from './detail'
 import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
 import { currencyPrefixOf } from '../seller-settings'
 import { enqueueOrderMail } from './mails'
@@ -37,7 +39,11 @@ export function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: 
   if (term) {
     // prefix search; LIKE wildcards in the term are dropped (escaping differs between dialects)
     const like = `${term.replace(/[\\%_]/g, '')}%`
-    q = q.where((eb) => eb.or([eb('number', '=', term.toUpperCase()), eb('email', 'like', like.toLowerCase()), eb('full_name', 'like', like)]))
+    // an invoice or credit note number finds its order (the accountant's question "which order is RE-00042?")
+    const invoiceOrders = db.selectFrom('invoice').select('order_ref').where('event_id', '=', eventId).where('number', 'in', [...new Set([term, term.toUpperCase()])])
+    q = q.where((eb) =>
+      eb.or([eb('number', '=', term.toUpperCase()), eb('email', 'like', like.toLowerCase()), eb('full_name', 'like', like), eb(sql<string>`cast(${sql.ref('ticket_order.id')} as text)`, 'in', invoiceOrders)]),
+    )
   }
   return q
 }
@@ -119,8 +125,14 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     o.coupon_id ? ctx.db.selectFrom('coupon').select('code').where('id', '=', o.coupon_id).executeTakeFirst() : undefined,
     refundsOwed(ctx.db, [o.id]),
   ])
+  const historyRows = history.map((h) => ({ kind: h.kind, at: h.at, account_id: h.account_id, data: fromJson<Record<string, unknown>>(h.data, {}) }))
+  const parts = await orderDetailParts(ctx.db, o, historyRows)
+  const { authors, ...rest } = parts
+  const lineSeats = await seatsByCategory(ctx.db, o.id)
   return {
     ...orderListDto(o, isoNow(ctx.clock.now()), await currencyPrefixOf(ctx.db, event.agency_id)),
+    ...rest,
+    eventId: event.id,
     refundOwed: owed.get(o.id) ?? 0,
     canUndoPaid: !!undoablePayment(o, history, event, ctx.clock.now()),
     publicId: o.public_id,
@@ -130,8 +142,8 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     coupon: coupon?.code ?? null,
     invoiceAddress: fromJson<InvoiceAddress | null>(o.invoice_address, null),
     referenceNumber: o.reference_number,
-    lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxPrice: l.tax_price })),
-    history: history.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, data: fromJson<Record<string, unknown>>(h.data, {}) })),
+    lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxRate: l.tax_rate / 100, taxPrice: l.tax_price, seats: l.category_id != null ? (lineSeats.get(l.category_id) ?? []) : [] })),
+    history: historyRows.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, by: h.account_id != null ? (authors.get(h.account_id) ?? null) : null, data: h.data })),
   }
 }
 
@@ -279,39 +291,14 @@ export async function cancelOrder(ctx: AppContext, actor: AccountActor | null, e
   return orderDetail(ctx, event, orderId)
 }
 
-const ONLINE_METHODS = ['STRIPE', 'PAYPAL', 'MOLLIE']
-const PROVIDER_NAMES: Record<string, string> = { STRIPE: 'Stripe', PAYPAL: 'PayPal', MOLLIE: 'Mollie' }
-
 /**
- * Records an offline refund of a paid order: REFUNDED (step 902), tickets back, cancellation invoice.
- * An order paid online is refused (REFUND_ONLINE_PAYMENT): its money goes back only through its
- * provider (refundPayment), and marking it refunded here would leave nothing refunded while the
- * provider refund then answers ORDER_NOT_PAID.
+ * Records an offline refund of a paid order not paid online (orders/offline-refund.ts): `amount`
+ * cents of it (the order stays PAID, a credit note for that amount), or all that is left (null):
+ * REFUNDED (step 902), tickets back, the credit note for the rest. An order paid online is refused
+ * (REFUND_ONLINE_PAYMENT): its money goes back only through its provider (refundPayment).
  */
-export async function refundOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number) {
-  const at = isoNow(ctx.clock.now())
-  await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('ticket_order')
-      .set({ status: 'REFUNDED', step: STEP.REFUNDED, updated_at: at })
-      .where('id', '=', orderId)
-      .where('event_id', '=', event.id)
-      .where('status', '=', 'PAID')
-      .where((eb) => eb.or([eb('payment_method', 'is', null), eb('payment_method', 'not in', ONLINE_METHODS)]))
-      .returningAll()
-      .executeTakeFirst()
-    if (!row) {
-      const o = await orderOfEvent(trx, event, orderId)
-      if (o.status === 'PAID' && ONLINE_METHODS.includes(o.payment_method ?? '')) throw new AppError(409, 'REFUND_ONLINE_PAYMENT', { params: { provider: PROVIDER_NAMES[o.payment_method!]! } })
-      throw new AppError(409, 'ORDER_NOT_PAID')
-    }
-    await releaseOrder(trx, row, at)
-    const creditNote = await cancelOrderInvoice(ctx, trx, row)
-    await addHistory(trx, row.id, at, 'REFUNDED', actor.account.id, { amount: row.paid_amount })
-    await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.refund', entityType: 'order', entityId: row.number, eventId: event.id, changes: { status: ['PAID', 'REFUNDED'] }, detail: { amount: row.paid_amount, offline: true } })
-    await enqueueOrderMail(ctx, trx, row, 'refunded', null, creditNote)
-  })
-  ctx.notifyMail()
+export async function refundOrder(ctx: AppContext, actor: AccountActor, event: EventRow, orderId: number, amount: number | null = null) {
+  await refundOffline(ctx, actor, event, orderId, amount)
   return orderDetail(ctx, event, orderId)
 }
 

@@ -2,6 +2,7 @@
 // payment methods enabled for the event, revenue per category, and the orders with filters,
 // search, paging, mark as paid and cancel.
 import { useEffect, useState } from 'preact/hooks'
+import { Link } from 'wouter'
 import { formatDateTime, formatMoney, utcToZonedInput, zonedToUtc } from '../../../../server/i18n/format'
 import { errorText, post, put } from '../../../api/client'
 import { useResource } from '../../../components/hooks'
@@ -396,7 +397,9 @@ function Orders({ event }: { event: EventFull }) {
               {data.items.map((o) => (
                 <tr key={o.id}>
                   <td>
-                    <strong>{o.number}</strong>
+                    <Link href={`/events/${event.id}/orders/${o.id}`} class="order-link">
+                      <strong>{o.number}</strong>
+                    </Link>
                     <br />
                     <small class="muted">{formatDateTime(o.createdAt, event.timezone)}</small>
                   </td>
