@@ -43,6 +43,8 @@ export const ORGANISER_ONLY_ERRORS = [
   'ACCOUNTING_PERIOD_TOO_LARGE', 'DATEV_SETTINGS_MISSING', 'DATEV_PERIOD_SPANS_YEARS', 'DATEV_MIXED_CURRENCIES', 'DATEV_ACCOUNT_MISSING', 'DATEV_PERIOD_REQUIRED',
   'CAMT_TOO_LARGE', 'CAMT_NOT_XML', 'CAMT_DTD', 'CAMT_ENTITY', 'CAMT_TOO_DEEP', 'CAMT_NOT_A_STATEMENT', 'BANK_ENTRY_DECIDED', 'BANK_ORDER_NOT_FOUND',
   'CODE_OTHER_PERSON',
+  // the payment deadline's extension (ticketing/orders/deadline.ts)
+  'PAYMENT_DEADLINE_IN_PAST', 'PAYMENT_DEADLINE_AFTER_EVENT',
 ] as const
 /**
  * Error codes guests can get whose text the pages only ever show from the answer (`errorText`: the

@@ -80,7 +80,14 @@ export type PaymentMethodInput = z.infer<typeof PaymentMethodInput>
 export const EventPaymentMethodsInput = z.object({ ids: z.array(z.number().int().positive()).max(20) })
 
 /** per event: when an order paid by invoice gets its tickets (checkin/ticket-validity.ts) */
-export const TicketSettingsInput = z.object({ invoiceTickets: z.enum(INVOICE_TICKETS) })
+export const TicketSettingsInput = z.object({
+  invoiceTickets: z.enum(INVOICE_TICKETS).optional(),
+  /** unpaid transfers and invoices: days after the order to pay (null: the agency's payment terms); never after the start (orders/deadline.ts) */
+  paymentDeadlineDays: z.number().int('INVALID').min(1, 'INVALID').max(365, 'INVALID').nullable().optional(),
+  /** a transfer past its deadline is cancelled by the server (else only shown as overdue) */
+  cancelOverdue: z.boolean().optional(),
+})
+export const ExtendDeadlineInput = z.object({ paymentDueAt: isoDateTime() })
 
 const url = () =>
   z

@@ -5,7 +5,8 @@ import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
 import { organiserEvent } from './route-access'
 import { takeDeskPayment } from './orders/desk'
-import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
+import { ExtendDeadlineInput, MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
+import { extendDeadline } from './orders/deadline'
 import { exportOrdersCsv } from './orders/csv'
 import { cancelOrder, markPaid, undoPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
@@ -88,6 +89,15 @@ export function organiserOrderRoutes(ctx: AppContext) {
         return undoPaid(ctx, actor, event, c.params.oid)
       },
       { params: one, detail: { tags, summary: "Undo today's recorded payment by a counter-entry: the order is open again" } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/extendDeadline',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        await extendDeadline(ctx, actor, event, c.params.oid, c.body)
+        return orderDetail(ctx, event, c.params.oid)
+      },
+      { params: one, body: ExtendDeadlineInput, detail: { tags, summary: "Extend an unpaid transfer's or invoice's payment deadline (history and audit log)" } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/cancel',

@@ -118,6 +118,8 @@ export interface TicketOrderTable {
   invoice_address_disabled: GenBool
   hold_until: Timestamp | null
   payment_due_at: Timestamp | null
+  /** the reminder before payment_due_at was sent (cleared when the deadline is extended) */
+  payment_reminded_at: Timestamp | null
   paid_amount: number | null
   paid_at: Timestamp | null
   created_at: Generated<Timestamp>

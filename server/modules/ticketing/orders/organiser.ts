@@ -15,6 +15,7 @@ import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
+import { rescheduleAfterUndo } from './deadline'
 import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
 import { currencyPrefixOf } from '../seller-settings'
 import { enqueueOrderMail } from './mails'
@@ -211,6 +212,8 @@ export async function undoPaid(ctx: AppContext, actor: AccountActor, event: Even
       .executeTakeFirst()
     if (!row) throw new AppError(409, 'MARK_PAID_UNDO_NOT_ALLOWED')
     await addHistory(trx, o.id, at, 'MARKED_PAID_UNDONE', actor.account.id, { amount: -(o.paid_amount ?? 0), paidAt: o.paid_at, to })
+    // its payment deadline counts again (a passed one a day later: orders/deadline.ts)
+    await rescheduleAfterUndo(ctx, trx, row)
     await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.undoPaid', entityType: 'order', entityId: o.number, eventId: event.id, changes: { status: ['PAID', to] }, detail: { amount: -(o.paid_amount ?? 0) } })
   })
   return orderDetail(ctx, event, orderId)
