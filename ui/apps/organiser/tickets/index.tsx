@@ -493,7 +493,7 @@ function Orders({ event }: { event: EventFull }) {
       )}
       {paying && !paying.undo && <MarkPaidDialog eventId={event.id} order={paying.order} onClose={() => setPaying(null)} onDone={() => (setPaying(null), reload())} />}
       {paying?.undo && <UndoPaidDialog eventId={event.id} order={paying.order} onClose={() => setPaying(null)} onDone={reload} />}
-      {extending && <ExtendDeadlineDialog eventId={event.id} timezone={event.timezone} order={extending} onClose={() => setExtending(null)} onDone={() => (setExtending(null), reload())} />}
+      {extending && <ExtendDeadlineDialog eventId={event.id} event={event} order={extending} onClose={() => setExtending(null)} onDone={() => (setExtending(null), reload())} />}
       {refunding && <RefundDialog eventId={event.id} order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
     </Card>
   )

@@ -93,13 +93,19 @@ export interface DeadlineOrder {
   paymentDueAt: string | null
 }
 
-/** A day and time, proposed a week after the current deadline (or from now, if that is later). */
-export function ExtendDeadlineDialog({ eventId, timezone, order, onClose, onDone }: { eventId: number; timezone: string; order: DeadlineOrder; onClose(): void; onDone(): void }) {
-  const tz = timezone || 'Europe/Berlin'
-  const base = Math.max(Date.now(), order.paymentDueAt ? Date.parse(order.paymentDueAt) : 0)
-  const proposal = utcToZonedInput(new Date(base + 7 * 86400_000), tz)
+/**
+ * A day and time, proposed a week after the current deadline (or from now, if that is later), but
+ * not after the event's start while it is ahead (the rule of the automatic deadline), nor after its end.
+ */
+export function ExtendDeadlineDialog({ eventId, event, order, onClose, onDone }: { eventId: number; event: { timezone: string; startDate: string; endDate: string }; order: DeadlineOrder; onClose(): void; onDone(): void }) {
+  const tz = event.timezone || 'Europe/Berlin'
+  const now = Date.now()
+  const base = Math.max(now, order.paymentDueAt ? Date.parse(order.paymentDueAt) : 0)
+  const start = Date.parse(event.startDate)
+  const latest = start > now ? start : Date.parse(event.endDate)
+  const proposal = utcToZonedInput(new Date(Math.min(base + 7 * 86400_000, latest)), tz)
   const [day, setDay] = useState(proposal.slice(0, 10))
-  const [time, setTime] = useState('23:59')
+  const [time, setTime] = useState(proposal.slice(11, 16))
   const [fieldErr, setFieldErr] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
