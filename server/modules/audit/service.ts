@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = {
   'order.markPaid': 'Als bezahlt markiert',
   'order.undoPaid': 'Zahlung zurückgenommen',
   'order.extendDeadline': 'Zahlungsfrist verlängert',
+  'order.cancellationDeclined': 'Stornierungsanfrage abgelehnt',
   'order.cancel': 'Bestellung storniert',
   'order.refund': 'Bestellung erstattet',
   'order.refund.online': 'Über Zahlungsdienst erstattet',

@@ -87,6 +87,8 @@ export const TicketSettingsInput = z.object({
   /** a transfer past its deadline is cancelled by the server (else only shown as overdue) */
   cancelOverdue: z.boolean().optional(),
 })
+/** a guest's cancellation request, the organiser's reason to decline it */
+export const CancellationReasonInput = z.object({ reason: requiredText(1000) })
 export const ExtendDeadlineInput = z.object({ paymentDueAt: isoDateTime() })
 
 const url = () =>
@@ -173,6 +175,8 @@ export const OrderSearch = z.object({
   status: z.enum(ORDER_STATUSES).nullish(),
   paymentMethod: z.enum(ALL_METHODS).nullish(),
   payment: z.enum(['PAID', 'OPEN', 'OVERDUE']).nullish(),
+  /** OPEN: orders with an open cancellation request of the guest (orders/cancel-requests.ts) */
+  cancellationRequest: z.enum(['OPEN']).nullish(),
   search: z.string().trim().max(200).nullish(),
   page: z.number().int().min(0).max(100_000).default(0),
   perPage: z.number().int().min(1).max(100).default(25),

@@ -15,6 +15,7 @@ import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
+import { latestRequests, requestDto } from './cancel-request-rows'
 import { rescheduleAfterUndo } from './deadline'
 import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
 import { currencyPrefixOf } from '../seller-settings'
@@ -34,6 +35,7 @@ export function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: 
   if (s.payment === 'PAID') q = q.where('paid_at', 'is not', null)
   if (s.payment === 'OPEN') q = q.where('paid_at', 'is', null).where('status', 'in', OPEN_STATES)
   if (s.payment === 'OVERDUE') q = q.where('paid_at', 'is', null).where('status', 'in', OPEN_STATES).where('payment_due_at', '<', now)
+  if (s.cancellationRequest === 'OPEN') q = q.where((eb) => eb.exists(eb.selectFrom('order_cancellation_request as r').select('r.id').whereRef('r.order_id', '=', 'ticket_order.id').where('r.status', '=', 'OPEN')))
   const term = s.search?.trim()
   if (term) {
     // prefix search; LIKE wildcards in the term are dropped (escaping differs between dialects)
@@ -103,7 +105,10 @@ export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSea
   const clockNow = ctx.clock.now()
   const undoable = (o: TicketOrderRow) => o.status === 'PAID' && !!undoablePayment(o, entries.filter((e) => e.order_id === o.id), event, clockNow)
   const prefix = await currencyPrefixOf(ctx.db, event.agency_id)
-  return { items: rows.map((o) => ({ ...orderListDto(o, now, prefix), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o) })), total: Number(total.n), page: s.page, perPage: s.perPage, currencyPrefix: prefix }
+  // the guests' cancellation requests (orders/cancel-requests.ts): the list marks the open ones
+  const requests = await latestRequests(ctx.db, rows.map((o) => o.id))
+  const request = (o: TicketOrderRow) => (requests.has(o.id) ? requestDto(requests.get(o.id)!) : null)
+  return { items: rows.map((o) => ({ ...orderListDto(o, now, prefix), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o), cancellationRequest: request(o) })), total: Number(total.n), page: s.page, perPage: s.perPage, currencyPrefix: prefix }
 }
 
 async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
@@ -120,6 +125,7 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     o.coupon_id ? ctx.db.selectFrom('coupon').select('code').where('id', '=', o.coupon_id).executeTakeFirst() : undefined,
     refundsOwed(ctx.db, [o.id]),
   ])
+  const requests = await ctx.db.selectFrom('order_cancellation_request').selectAll().where('order_id', '=', o.id).orderBy('id').execute()
   return {
     ...orderListDto(o, isoNow(ctx.clock.now()), await currencyPrefixOf(ctx.db, event.agency_id)),
     refundOwed: owed.get(o.id) ?? 0,
@@ -133,6 +139,8 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     referenceNumber: o.reference_number,
     lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxPrice: l.tax_price })),
     history: history.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, data: fromJson<Record<string, unknown>>(h.data, {}) })),
+    /** the guest's cancellation requests, oldest first (orders/cancel-requests.ts) */
+    cancellationRequests: requests.map(requestDto),
   }
 }
 
