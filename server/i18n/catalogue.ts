@@ -21,6 +21,7 @@ import * as registration from '../modules/registration/messages'
 import * as seating from '../modules/seating/messages'
 import * as visitors from '../modules/visitors/messages'
 import * as ticketing from '../modules/ticketing/messages'
+import * as orderDeadline from '../modules/ticketing/deadline-messages'
 import * as payments from '../modules/payments/messages'
 import { de } from './de'
 import { interpolate } from './interpolate'
@@ -55,6 +56,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   help,
   documents,
   ticketing,
+  orderDeadline,
   payments,
 ]
 

@@ -22,6 +22,7 @@ import { de as registration } from '../modules/registration/messages'
 import { de as seating } from '../modules/seating/messages'
 import { de as visitors } from '../modules/visitors/messages'
 import { de as ticketing } from '../modules/ticketing/messages'
+import { de as orderDeadline } from '../modules/ticketing/deadline-messages'
 import { de as payments } from '../modules/payments/messages'
 import { de as common } from './messages/common'
 
@@ -49,5 +50,6 @@ export const de: Record<string, string> = {
   ...help,
   ...documents,
   ...ticketing,
+  ...orderDeadline,
   ...payments,
 }

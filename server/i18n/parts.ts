@@ -43,6 +43,8 @@ export const ORGANISER_ONLY_ERRORS = [
   'ACCOUNTING_PERIOD_TOO_LARGE', 'DATEV_SETTINGS_MISSING', 'DATEV_PERIOD_SPANS_YEARS', 'DATEV_MIXED_CURRENCIES', 'DATEV_ACCOUNT_MISSING', 'DATEV_PERIOD_REQUIRED',
   'CAMT_TOO_LARGE', 'CAMT_NOT_XML', 'CAMT_DTD', 'CAMT_ENTITY', 'CAMT_TOO_DEEP', 'CAMT_NOT_A_STATEMENT', 'BANK_ENTRY_DECIDED', 'BANK_ORDER_NOT_FOUND',
   'CODE_OTHER_PERSON',
+  // the payment deadline's extension (ticketing/orders/deadline.ts)
+  'PAYMENT_DEADLINE_IN_PAST', 'PAYMENT_DEADLINE_AFTER_EVENT', 'CANCELLATION_REQUEST_NOT_OPEN',
 ] as const
 /**
  * Error codes guests can get whose text the pages only ever show from the answer (`errorText`: the
@@ -61,6 +63,8 @@ export const ANSWER_TEXT_ERRORS = [
   'UPLOAD_POOL_FULL',
   // passing on a place whose ticket is not valid yet (guest/transfer.ts)
   'TRANSFER_TICKET_NOT_VALID',
+  // a guest's cancellation request (ticketing/orders/cancel-requests.ts)
+  'CANCELLATION_REQUEST_OPEN', 'CANCELLATION_REQUEST_TOO_LATE',
 ] as const
 const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
 

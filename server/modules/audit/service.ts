@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = {
   'guest.status': 'Gaststatus geändert',
   'order.markPaid': 'Als bezahlt markiert',
   'order.undoPaid': 'Zahlung zurückgenommen',
+  'order.extendDeadline': 'Zahlungsfrist verlängert',
+  'order.cancellationDeclined': 'Stornierungsanfrage abgelehnt',
   'order.cancel': 'Bestellung storniert',
   'order.refund': 'Bestellung erstattet',
   'order.refund.online': 'Über Zahlungsdienst erstattet',

@@ -37,6 +37,10 @@ export interface EventTable {
   currency: Generated<string>
   /** pay by invoice: AT_ONCE (tickets when ordered) or AFTER_PAYMENT (migration 2026-11-28-100) */
   invoice_tickets: Generated<string>
+  /** unpaid transfers and invoices: days after the order to pay (null: the agency's payment terms), never after the start (migration 2026-11-29-200) */
+  payment_deadline_days: number | null
+  /** a transfer past its payment deadline is cancelled by the server (else only shown as overdue) */
+  cancel_overdue: GenBool
   registration_button_type: Generated<string>
   external_confirmation_link: string | null
   external_confirmation_label: string | null

@@ -53,6 +53,8 @@ export const RATE_LIMITS = {
   HOLD_ADDRESS: { max: 1200, windowMs: 15 * MIN },
   /** coupon codes tried on the public page's price preview from one client address (wrong ones count) */
   COUPON_CHECK_ADDRESS: { max: 30, windowMs: 15 * MIN },
+  /** cancellation requests of paid orders sent by one guest (ticketing/orders/cancel-requests.ts) */
+  CANCEL_REQUEST_USER: { max: 5, windowMs: 60 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 

@@ -13,7 +13,9 @@ import { listCategories } from './categories'
 import { formatPrice } from './money'
 import { eventPaymentMethods } from './payment-methods'
 import { currencyPrefixOf } from './seller-settings'
-import { AdditionalInformationsStep, BackStep, InvoiceAddressStep, PaymentPayStep, PaymentSelectionStep, TicketsInput } from './model'
+import { requireGuest } from '../identity/auth'
+import { requestCancellation } from './orders/cancel-requests'
+import { CancellationReasonInput, AdditionalInformationsStep, BackStep, InvoiceAddressStep, PaymentPayStep, PaymentSelectionStep, TicketsInput } from './model'
 import { planOrder } from './orders/create'
 import { orderState, proceedAdditionalInformations, proceedBack, proceedInvoiceAddress, proceedPaymentPay, proceedPaymentSelection, resetOrder, ticketInfo } from './orders/guest'
 
@@ -89,4 +91,9 @@ export function ticketOrderRoutes(ctx: AppContext) {
     })
     .post(`${base}/proceed/paymentSelection`, (c) => proceedPaymentSelection(ctx, c.params.id, c.body), { params, body: PaymentSelectionStep, detail: { tags, summary: 'Step 8: the payment method' } })
     .post(`${base}/proceed/paymentPay`, (c) => proceedPaymentPay(ctx, c.params.id, c.body), { params, body: PaymentPayStep, detail: { tags, summary: 'Step 40: confirm and pay; TRANSFER answers the GiroCode as qrCode' } })
+    .post('/proxy/api/guest/events/visitors/:vid/cancellationRequest', async (c) => requestCancellation(ctx, await requireGuest(ctx, c), c.params.vid, c.body), {
+      params: z.object({ vid: idParam() }),
+      body: CancellationReasonInput,
+      detail: { tags, summary: "The guest asks to cancel the paid order of their own registration {vid}, with a reason (one open request per order; 5 an hour)" },
+    })
 }

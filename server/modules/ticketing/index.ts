@@ -8,6 +8,7 @@ import { detailParts } from '../visitors/detail'
 import { activeOrderOfVisitor } from './orders/guest-list'
 import './event-rules'
 import './orders/expiry'
+import './orders/deadline'
 import './orders/invoicing'
 import './orders/offline'
 

@@ -80,7 +80,16 @@ export type PaymentMethodInput = z.infer<typeof PaymentMethodInput>
 export const EventPaymentMethodsInput = z.object({ ids: z.array(z.number().int().positive()).max(20) })
 
 /** per event: when an order paid by invoice gets its tickets (checkin/ticket-validity.ts) */
-export const TicketSettingsInput = z.object({ invoiceTickets: z.enum(INVOICE_TICKETS) })
+export const TicketSettingsInput = z.object({
+  invoiceTickets: z.enum(INVOICE_TICKETS).optional(),
+  /** unpaid transfers and invoices: days after the order to pay (null: the agency's payment terms); never after the start (orders/deadline.ts) */
+  paymentDeadlineDays: z.number().int('INVALID').min(1, 'INVALID').max(365, 'INVALID').nullable().optional(),
+  /** a transfer past its deadline is cancelled by the server (else only shown as overdue) */
+  cancelOverdue: z.boolean().optional(),
+})
+/** a guest's cancellation request, the organiser's reason to decline it */
+export const CancellationReasonInput = z.object({ reason: requiredText(1000) })
+export const ExtendDeadlineInput = z.object({ paymentDueAt: isoDateTime() })
 
 const url = () =>
   z
@@ -166,6 +175,8 @@ export const OrderSearch = z.object({
   status: z.enum(ORDER_STATUSES).nullish(),
   paymentMethod: z.enum(ALL_METHODS).nullish(),
   payment: z.enum(['PAID', 'OPEN', 'OVERDUE']).nullish(),
+  /** OPEN: orders with an open cancellation request of the guest (orders/cancel-requests.ts) */
+  cancellationRequest: z.enum(['OPEN']).nullish(),
   search: z.string().trim().max(200).nullish(),
   page: z.number().int().min(0).max(100_000).default(0),
   perPage: z.number().int().min(1).max(100).default(25),

@@ -5,8 +5,10 @@ import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
 import { organiserEvent } from './route-access'
 import { takeDeskPayment } from './orders/desk'
-import { MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
 import { RefundPaymentInput } from '../payments/model'
+import { CancellationReasonInput, ExtendDeadlineInput, MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
+import { extendDeadline } from './orders/deadline'
+import { declineCancellation, grantCancellation } from './orders/cancel-requests'
 import { exportOrdersCsv } from './orders/csv'
 import { cancelOrder, markPaid, undoPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
@@ -89,6 +91,33 @@ export function organiserOrderRoutes(ctx: AppContext) {
         return undoPaid(ctx, actor, event, c.params.oid)
       },
       { params: one, detail: { tags, summary: "Undo today's recorded payment by a counter-entry: the order is open again" } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/extendDeadline',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        await extendDeadline(ctx, actor, event, c.params.oid, c.body)
+        return orderDetail(ctx, event, c.params.oid)
+      },
+      { params: one, body: ExtendDeadlineInput, detail: { tags, summary: "Extend an unpaid transfer's or invoice's payment deadline (history and audit log)" } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/cancellationRequest/grant',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        await grantCancellation(ctx, actor, event, c.params.oid)
+        return orderDetail(ctx, event, c.params.oid)
+      },
+      { params: one, detail: { tags, summary: "Grant the guest's open cancellation request: refunded (through the provider when paid online), credit note, mail" } },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/cancellationRequest/decline',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        await declineCancellation(ctx, actor, event, c.params.oid, c.body)
+        return orderDetail(ctx, event, c.params.oid)
+      },
+      { params: one, body: CancellationReasonInput, detail: { tags, summary: "Decline the guest's open cancellation request with a reason (mailed to the guest)" } },
     )
     .post(
       '/proxy/api/events/:id/orders/:oid/cancel',

@@ -14,6 +14,16 @@ import { CategoryInput, CouponBulkInput, CouponInput, EventPaymentMethodsInput, 
 import { TAX_CODES } from './money'
 import { createPaymentMethod, deletePaymentMethod, eventPaymentMethods, listPaymentMethods, paymentMethodDto, setEventPaymentMethods, updatePaymentMethod } from './payment-methods'
 import { currencyPrefixOf, saveSellerSettings, sellerSettings } from './seller-settings'
+import { bool } from '../../db/types'
+import type { EventRow } from '../events/events.table'
+
+/** The event's ticketing settings; `agencyTermsDays`: the deadline when the event sets none (orders/deadline.ts). */
+const ticketSettingsDto = (e: Pick<EventRow, 'invoice_tickets' | 'payment_deadline_days'> & { cancel_overdue: number | boolean }, agencyTermsDays: number) => ({
+  invoiceTickets: e.invoice_tickets,
+  paymentDeadlineDays: e.payment_deadline_days,
+  agencyPaymentTermsDays: agencyTermsDays,
+  cancelOverdue: !!bool(e.cancel_overdue),
+})
 
 const tags = ['ticketing']
 const ev = z.object({ id: idParam() })
@@ -126,7 +136,7 @@ export function ticketingSetupRoutes(ctx: AppContext) {
       '/proxy/api/events/:id/ticketSettings',
       async (c) => {
         const { event: e } = await organiserEvent(ctx, c, 'EVENT.VIEW')
-        return { invoiceTickets: e.invoice_tickets }
+        return ticketSettingsDto(e, (await sellerSettings(ctx.db, e.agency_id)).paymentTermsDays)
       },
       { params: ev, detail: { tags, summary: "The event's ticketing settings: invoiceTickets (AT_ONCE or AFTER_PAYMENT: when an order paid by invoice gets its tickets)" } },
     )
@@ -134,9 +144,19 @@ export function ticketingSetupRoutes(ctx: AppContext) {
       '/proxy/api/events/:id/ticketSettings',
       async (c) => {
         const { actor, event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
-        await ctx.db.updateTable('event').set({ invoice_tickets: c.body.invoiceTickets }).where('id', '=', e.id).execute()
-        await auditSettings(ctx, actor, 'ticketSettings', { invoiceTickets: e.invoice_tickets }, { invoiceTickets: c.body.invoiceTickets }, e.id)
-        return { invoiceTickets: c.body.invoiceTickets }
+        // a field left out keeps its value
+        const b = c.body
+        const next = {
+          invoice_tickets: b.invoiceTickets ?? e.invoice_tickets,
+          payment_deadline_days: b.paymentDeadlineDays === undefined ? e.payment_deadline_days : b.paymentDeadlineDays,
+          cancel_overdue: b.cancelOverdue ?? bool(e.cancel_overdue),
+        }
+        await ctx.db.updateTable('event').set(next).where('id', '=', e.id).execute()
+        const terms = (await sellerSettings(ctx.db, e.agency_id)).paymentTermsDays
+        const before = ticketSettingsDto(e, terms)
+        const after = ticketSettingsDto({ ...e, ...next }, terms)
+        await auditSettings(ctx, actor, 'ticketSettings', { invoiceTickets: before.invoiceTickets, paymentDeadlineDays: before.paymentDeadlineDays, cancelOverdue: before.cancelOverdue }, { invoiceTickets: after.invoiceTickets, paymentDeadlineDays: after.paymentDeadlineDays, cancelOverdue: after.cancelOverdue }, e.id)
+        return after
       },
       { params: ev, body: TicketSettingsInput, detail: { tags, summary: "Change the event's ticketing settings" } },
     )

@@ -118,6 +118,8 @@ export interface TicketOrderTable {
   invoice_address_disabled: GenBool
   hold_until: Timestamp | null
   payment_due_at: Timestamp | null
+  /** the reminder before payment_due_at was sent (cleared when the deadline is extended) */
+  payment_reminded_at: Timestamp | null
   paid_amount: number | null
   paid_at: Timestamp | null
   created_at: Generated<Timestamp>
@@ -160,7 +162,23 @@ export interface TicketOrderHistoryTable {
   data: GenJson<Record<string, unknown>>
 }
 
+/** a guest's request to cancel a paid order (migration 2026-11-29-210; orders/cancel-requests.ts) */
+export interface OrderCancellationRequestTable {
+  id: Id
+  agency_id: number
+  event_id: number
+  order_id: number
+  /** OPEN, GRANTED, DECLINED */
+  status: Generated<string>
+  reason: string
+  decline_reason: string | null
+  created_at: Timestamp
+  decided_at: Timestamp | null
+  decided_by: number | null
+}
+
 export interface TicketingTables {
+  order_cancellation_request: OrderCancellationRequestTable
   ticket_category: TicketCategoryTable
   coupon: CouponTable
   payment_method: PaymentMethodTable

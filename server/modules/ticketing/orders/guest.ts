@@ -27,6 +27,7 @@ import { checkStepEscorts, payEscortDto, writeStepEscorts } from './escort-step'
 import { formDefinitions } from '../../forms/service'
 import { escortAppearance } from '../../forms/engine'
 import { escortRace } from '../../visitors/escort-write'
+import { deadlineDays, paymentDeadline, scheduleDeadline } from './deadline'
 import { NOT_PAYABLE, STEP, USER_STEPS, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
 
 /** The Ticket info's stripePayment (set by the payments module; null without it). */
@@ -348,6 +349,7 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
     redirectUrl = r.redirectUrl ?? null
     const settles = r.status === 'PAID' || r.status === 'CONFIRMED'
     const seller = await sellerSettings(trx, order.agency_id)
+    const deadline = await deadlineDays(trx, order.event_id, seller.paymentTermsDays)
     const now = ctx.clock.now()
     return {
       set: {
@@ -357,7 +359,8 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
         full_name: input.fullName ?? order.full_name,
         hold_until: null,
         // a due date for money still to be sent (transfer, invoice); paying at the door has none (issue 20 item 22)
-        payment_due_at: (r.status === 'OPEN' || r.status === 'CONFIRMED') && method !== 'LOCATION' ? isoNow(new Date(now.getTime() + seller.paymentTermsDays * 86400_000)) : null,
+        // (the event's payment deadline, never after its start: orders/deadline.ts)
+        payment_due_at: (r.status === 'OPEN' || r.status === 'CONFIRMED') && method !== 'LOCATION' ? isoNow(paymentDeadline(now, deadline.days, deadline.startDate)) : null,
         ...(r.status === 'PAID' ? { paid_amount: r.paidAmount ?? order.gross_price, paid_at: isoNow(now) } : {}),
       },
       history: `PAY_${method}`,
@@ -367,6 +370,7 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
           await trx.updateTable('event_visitor').set({ status: 'CONFIRMED' }).where('id', '=', updated.visitor_id).where('status', '=', 'PENDING').execute()
         }
         if (settles) await onOrderSettled(ctx, trx, updated)
+        await scheduleDeadline(ctx, trx, updated, now)
         // an online payment still at the provider gets its mail when the provider says paid
         if (updated.step === STEP.FINISHED) await enqueueOrderMail(ctx, trx, updated, 'received', row)
       },

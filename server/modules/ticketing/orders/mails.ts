@@ -53,7 +53,7 @@ const carriesDocuments = (order: Pick<TicketOrderRow, 'status'>, kind: OrderMail
  * mail (GUEST_ACCESS, 90 days), issued in the mail's transaction. No account (an order without a
  * registration): no link.
  */
-async function portalToken(ctx: AppContext, trx: Db, order: TicketOrderRow): Promise<string | null> {
+export async function portalToken(ctx: AppContext, trx: Db, order: TicketOrderRow): Promise<string | null> {
   if (order.visitor_id == null) return null
   const v = await trx.selectFrom('event_visitor').select('user_id').where('id', '=', order.visitor_id).executeTakeFirst()
   return v?.user_id != null ? await issueAccessToken(ctx, trx, v.user_id, GUEST_ACCESS) : null

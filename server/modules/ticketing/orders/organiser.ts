@@ -17,6 +17,8 @@ import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
 import { refundOffline } from './offline-refund'
 import { orderDetailParts, seatsByCategory } from './detail'
+import { latestRequests, requestDto } from './cancel-request-rows'
+import { rescheduleAfterUndo } from './deadline'
 import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
 import { currencyPrefixOf } from '../seller-settings'
 import { enqueueOrderMail } from './mails'
@@ -35,6 +37,7 @@ export function filtered(db: Db, eventId: number, s: Partial<OrderSearch>, now: 
   if (s.payment === 'PAID') q = q.where('paid_at', 'is not', null)
   if (s.payment === 'OPEN') q = q.where('paid_at', 'is', null).where('status', 'in', OPEN_STATES)
   if (s.payment === 'OVERDUE') q = q.where('paid_at', 'is', null).where('status', 'in', OPEN_STATES).where('payment_due_at', '<', now)
+  if (s.cancellationRequest === 'OPEN') q = q.where((eb) => eb.exists(eb.selectFrom('order_cancellation_request as r').select('r.id').whereRef('r.order_id', '=', 'ticket_order.id').where('r.status', '=', 'OPEN')))
   const term = s.search?.trim()
   if (term) {
     // prefix search; LIKE wildcards in the term are dropped (escaping differs between dialects)
@@ -108,7 +111,10 @@ export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSea
   const clockNow = ctx.clock.now()
   const undoable = (o: TicketOrderRow) => o.status === 'PAID' && !!undoablePayment(o, entries.filter((e) => e.order_id === o.id), event, clockNow)
   const prefix = await currencyPrefixOf(ctx.db, event.agency_id)
-  return { items: rows.map((o) => ({ ...orderListDto(o, now, prefix), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o) })), total: Number(total.n), page: s.page, perPage: s.perPage, currencyPrefix: prefix }
+  // the guests' cancellation requests (orders/cancel-requests.ts): the list marks the open ones
+  const requests = await latestRequests(ctx.db, rows.map((o) => o.id))
+  const request = (o: TicketOrderRow) => (requests.has(o.id) ? requestDto(requests.get(o.id)!) : null)
+  return { items: rows.map((o) => ({ ...orderListDto(o, now, prefix), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o), cancellationRequest: request(o) })), total: Number(total.n), page: s.page, perPage: s.perPage, currencyPrefix: prefix }
 }
 
 async function orderOfEvent(db: Db, event: EventRow, orderId: number) {
@@ -129,6 +135,7 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
   const parts = await orderDetailParts(ctx.db, o, historyRows)
   const { authors, ...rest } = parts
   const lineSeats = await seatsByCategory(ctx.db, o.id)
+  const requests = await ctx.db.selectFrom('order_cancellation_request').selectAll().where('order_id', '=', o.id).orderBy('id').execute()
   return {
     ...orderListDto(o, isoNow(ctx.clock.now()), await currencyPrefixOf(ctx.db, event.agency_id)),
     ...rest,
@@ -144,6 +151,10 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     referenceNumber: o.reference_number,
     lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxRate: l.tax_rate / 100, taxPrice: l.tax_price, seats: l.category_id != null ? (lineSeats.get(l.category_id) ?? []) : [] })),
     history: historyRows.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, by: h.account_id != null ? (authors.get(h.account_id) ?? null) : null, data: h.data })),
+    lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxPrice: l.tax_price })),
+    history: history.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, data: fromJson<Record<string, unknown>>(h.data, {}) })),
+    /** the guest's cancellation requests, oldest first (orders/cancel-requests.ts) */
+    cancellationRequests: requests.map(requestDto),
   }
 }
 
@@ -223,6 +234,8 @@ export async function undoPaid(ctx: AppContext, actor: AccountActor, event: Even
       .executeTakeFirst()
     if (!row) throw new AppError(409, 'MARK_PAID_UNDO_NOT_ALLOWED')
     await addHistory(trx, o.id, at, 'MARKED_PAID_UNDONE', actor.account.id, { amount: -(o.paid_amount ?? 0), paidAt: o.paid_at, to })
+    // its payment deadline counts again (a passed one a day later: orders/deadline.ts)
+    await rescheduleAfterUndo(ctx, trx, row)
     await audit(ctx, trx, { agencyId: event.agency_id, actor, action: 'order.undoPaid', entityType: 'order', entityId: o.number, eventId: event.id, changes: { status: ['PAID', to] }, detail: { amount: -(o.paid_amount ?? 0) } })
   })
   return orderDetail(ctx, event, orderId)

@@ -13,6 +13,7 @@ import { type Draft, EditableList, Err } from './editable-list'
 import { money, parseCents, useMoneyFormat } from './money'
 import { RefundDialog } from './refund-dialog'
 import { InvoiceTickets } from './invoice-tickets'
+import { ExtendDeadlineDialog, PaymentDeadlineSettings } from './payment-deadline'
 import { SeatingLinkWarning } from './seating-warning'
 import { CouponBulk, validityText } from './coupon-bulk'
 import { MarkPaidDialog, UndoPaidDialog } from './mark-paid-dialog'
@@ -68,6 +69,8 @@ interface OrderRow {
   /** a payment the organiser recorded today: may be undone (a counter-entry) */
   canUndoPaid: boolean
   overdue: boolean
+  /** unpaid transfers and invoices: pay by then (orders/deadline.ts) */
+  paymentDueAt: string | null
   /** cents an online refund that failed at the provider still owes (docs/payments.md) */
   refundOwed: number
   createdAt: string
@@ -96,6 +99,7 @@ export function TicketsTab({ event }: { event: EventFull }) {
           <Coupons event={event} categories={cats.data.items} canEdit={canEdit} />
           <PaymentMethods event={event} canEdit={canEdit} enabled={enabled} />
           <InvoiceTickets eventId={event.id} canEdit={canEdit} />
+          <PaymentDeadlineSettings eventId={event.id} canEdit={canEdit} />
           {canGuests && <Orders event={event} />}
         </>
       )}
@@ -360,6 +364,9 @@ function Orders({ event }: { event: EventFull }) {
   }
   // online payments go back through their provider, whole or in part (docs/payments.md)
   const [refunding, setRefunding] = useState<OrderRow | null>(null)
+  // an unpaid transfer's or invoice's deadline moved on (payment-deadline.tsx)
+  const [extending, setExtending] = useState<OrderRow | null>(null)
+  const hasDeadline = (o: OrderRow) => !o.paidAt && ['OPEN', 'CONFIRMED'].includes(o.status) && !!o.paymentDueAt && ['TRANSFER', 'INVOICE'].includes(o.paymentMethod ?? '')
   return (
     <Card>
       <h2>{t('ticketing.admin.orders')}</h2>
@@ -417,12 +424,23 @@ function Orders({ event }: { event: EventFull }) {
                     <Badge tone={o.status === 'PAID' ? 'ok' : o.status === 'CANCELED' ? 'error' : o.overdue ? 'warn' : 'info'}>{t(`ticketing.status.${o.status}`)}</Badge>
                     {o.overdue && <Badge tone="warn">{t('ticketing.admin.payment.OVERDUE')}</Badge>}
                     {o.refundOwed > 0 && <Badge tone="error">{t('payments.admin.refundFailed', { amount: money(o.refundOwed, o.currency) })}</Badge>}
+                    {hasDeadline(o) && (
+                      <>
+                        <br />
+                        <small class={o.overdue ? 'tickets-due-over' : 'muted'}>{t('orderDeadline.due', { due: formatDateTime(o.paymentDueAt!, event.timezone) })}</small>
+                      </>
+                    )}
                   </td>
                   {canManage && (
                     <td class="tickets-actions">
                       {!o.paidAt && ['OPEN', 'CONFIRMED'].includes(o.status) && (
                         <Button variant="secondary" onClick={() => setPaying({ order: o, undo: false })}>
                           {t('ticketing.admin.markPaid')}
+                        </Button>
+                      )}
+                      {hasDeadline(o) && (
+                        <Button variant="ghost" onClick={() => setExtending(o)}>
+                          {t('orderDeadline.extend.button')}
                         </Button>
                       )}
                       {o.canUndoPaid && (
@@ -478,6 +496,7 @@ function Orders({ event }: { event: EventFull }) {
       )}
       {paying && !paying.undo && <MarkPaidDialog eventId={event.id} order={paying.order} onClose={() => setPaying(null)} onDone={() => (setPaying(null), reload())} />}
       {paying?.undo && <UndoPaidDialog eventId={event.id} order={paying.order} onClose={() => setPaying(null)} onDone={reload} />}
+      {extending && <ExtendDeadlineDialog eventId={event.id} event={event} order={extending} onClose={() => setExtending(null)} onDone={() => (setExtending(null), reload())} />}
       {refunding && <RefundDialog eventId={event.id} order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
     </Card>
   )
