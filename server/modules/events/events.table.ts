@@ -37,6 +37,9 @@ export interface EventTable {
   currency: Generated<string>
   /** pay by invoice: AT_ONCE (tickets when ordered) or AFTER_PAYMENT (migration 2026-11-28-100) */
   invoice_tickets: Generated<string>
+  /** the organiser's terms and cancellation policy accepted at checkout (docs/ticketing.md, "Selling rules") */
+  terms_text: string | null
+  terms_url: string | null
   registration_button_type: Generated<string>
   external_confirmation_link: string | null
   external_confirmation_label: string | null

@@ -1,6 +1,7 @@
 // The organiser's orders of an event (docs/ticketing.md, "Orders"): search with filters and paging
 // (indexes on event+created, event+status, event+email), detail with history, mark as paid,
 // cancel (gives everything back), resend the mail, revenue per category (the CSV export: orders/csv.ts).
+import { termsAcceptanceDto } from '../terms'
 import { SqliteAdapter, sql } from 'kysely'
 import type { AppContext } from '../../../context'
 import { audit } from '../../audit/service'
@@ -130,6 +131,8 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     coupon: coupon?.code ?? null,
     invoiceAddress: fromJson<InvoiceAddress | null>(o.invoice_address, null),
     referenceNumber: o.reference_number,
+    /** the buyer's acceptance of the terms (time, version, text as accepted); null without terms */
+    termsAccepted: termsAcceptanceDto(o),
     lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxPrice: l.tax_price })),
     history: history.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, data: fromJson<Record<string, unknown>>(h.data, {}) })),
   }
