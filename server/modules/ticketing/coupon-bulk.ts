@@ -19,7 +19,7 @@ export function randomCode(prefix: string) {
 }
 
 export async function generateCoupons(ctx: AppContext, event: EventRow, input: CouponBulkInput): Promise<string[]> {
-  const scope = await couponScope(ctx.db, event, input.categoryIds)
+  const scope = await couponScope(ctx.db, event, input.categoryIds, input.scopeField)
   const now = isoNow(ctx.clock.now())
   return ctx.db.transaction().execute(async (trx) => {
     const codes: string[] = []

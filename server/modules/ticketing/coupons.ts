@@ -30,10 +30,10 @@ export const couponCategoryIds = (c: Pick<CouponRow, 'category_id' | 'category_i
   c.category_ids != null ? fromJson<number[]>(c.category_ids, []) : c.category_id != null ? [c.category_id] : []
 
 /** The scope columns of a coupon, each named category checked to be the event's. */
-export async function couponScope(db: Db, event: EventRow, ids: number[]) {
+export async function couponScope(db: Db, event: EventRow, ids: number[], field = 'categoryIds') {
   if (ids.length) {
     const found = await db.selectFrom('ticket_category').select('id').where('id', 'in', ids).where('event_id', '=', event.id).execute()
-    if (found.length !== ids.length) throw fieldError([{ field: 'categoryIds', errorType: 'INVALID' }])
+    if (found.length !== ids.length) throw fieldError([{ field, errorType: 'INVALID' }])
   }
   return { category_id: ids[0] ?? null, category_ids: ids.length > 1 ? toJson(ids) : null }
 }
@@ -54,7 +54,7 @@ async function columns(db: Db, event: EventRow, input: CouponInput) {
     code: input.code,
     value_type: input.valueType,
     reduction: input.reduction,
-    ...(await couponScope(db, event, input.categoryIds)),
+    ...(await couponScope(db, event, input.categoryIds, input.scopeField)),
     max_uses: input.maxUses,
     valid_from: input.validFrom,
     valid_until: input.validUntil,

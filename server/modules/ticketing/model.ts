@@ -20,7 +20,8 @@ const codeText = () =>
 /** a coupon's categories: `categoryIds` (several) or the older single `categoryId`; none = the whole order */
 const couponCategories = <T extends { categoryId: number | null; categoryIds?: number[] | null }>(c: T) => {
   const ids = [...new Set(c.categoryIds?.length ? c.categoryIds : c.categoryId != null ? [c.categoryId] : [])]
-  return { ...c, categoryIds: ids, categoryId: ids[0] ?? null }
+  // the field a wrong category is reported at: the one the caller sent
+  return { ...c, categoryIds: ids, categoryId: ids[0] ?? null, scopeField: c.categoryIds?.length ? 'categoryIds' : 'categoryId' }
 }
 const categoryIdList = () => z.array(z.number().int().positive()).max(100).nullish()
 

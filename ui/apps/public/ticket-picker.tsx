@@ -113,7 +113,7 @@ export function TicketPicker(p: TicketPickerProps) {
                 {bySeat && <span class="ticket-left">{t('registration.tickets.bySeat')}</span>}
                 {c.hidden && <span class="ticket-left">{t('registration.tickets.codeOpened')}</span>}
                 {c.description && <small class="ticket-description">{c.description}</small>}
-                {c.requiresName && <small class={needs ? 'field-error' : 'ticket-requires'}>{t('registration.tickets.requires', { name: c.requiresName })}</small>}
+                {c.requiresName && <small class={needs && !err ? 'field-error' : 'ticket-requires'}>{t('registration.tickets.requires', { name: c.requiresName })}</small>}
                 {err && <span class="field-error">{fieldMessage(err)}</span>}
               </div>
               {bySeat ? (
