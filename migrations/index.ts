@@ -40,6 +40,7 @@ import * as m2811_911 from './2026-11-28-911_bank_entries'
 import * as m2811_980 from './2026-11-28-980_request_id_mail_task'
 import * as m2911_200 from './2026-11-29-200_payment_deadline'
 import * as m2911_210 from './2026-11-29-210_cancellation_requests'
+import * as m2911_300 from './2026-11-29-300_selling_rules'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-980_request_id_mail_task': m2811_980,
   '2026-11-29-200_payment_deadline': m2911_200,
   '2026-11-29-210_cancellation_requests': m2911_210,
+  '2026-11-29-300_selling_rules': m2911_300,
 }

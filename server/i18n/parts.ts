@@ -17,13 +17,16 @@ export const PARTS = {
   pay: ['ticketing', 'payments.pay'],
   /** the seat picker (ui/components/seat-picker, its own chunk): the public page does not carry them */
   seats: ['registration.seats'],
+  /** the ticket chooser (ui/apps/public/ticket-picker.tsx, its own chunk): only events that sell tickets load it */
+  shop: ['registration.tickets'],
 } as const
 
-/** Keys under a `public` prefix that the seat picker's part carries instead (the public page names only `registration.seats.done`). */
-const publicLeaves = (key: string) => key.startsWith('registration.seats.') && key !== 'registration.seats.done'
+/** Keys under a `public` prefix that the seat picker's and the ticket chooser's parts carry instead (the public page names only these two). */
+const publicLeaves = (key: string) =>
+  (key.startsWith('registration.seats.') && key !== 'registration.seats.done') || (key.startsWith('registration.tickets.') && key !== 'registration.tickets.submit')
 
 export type PartName = keyof typeof PARTS | 'rest'
-export const PART_NAMES: readonly PartName[] = ['core', 'public', 'guest', 'pay', 'seats', 'rest']
+export const PART_NAMES: readonly PartName[] = ['core', 'public', 'guest', 'pay', 'seats', 'shop', 'rest']
 
 /**
  * Error codes only the organiser's own calls answer (limits, imports, sales setup, refunds, approvals,
@@ -66,7 +69,13 @@ export const ANSWER_TEXT_ERRORS = [
   // a guest's cancellation request (ticketing/orders/cancel-requests.ts)
   'CANCELLATION_REQUEST_OPEN', 'CANCELLATION_REQUEST_TOO_LATE',
 ] as const
-const organiserOnly = new Set<string>([...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]))
+/**
+ * Field codes only the ticket chooser and the pay page show (selling rules, docs/ticketing.md): their
+ * texts come with the `shop` and `pay` parts, not with `core`.
+ */
+export const SHOP_ERRORS = ['REQUIRES_CATEGORY', 'TICKET_CODE_INVALID', 'TERMS_NOT_ACCEPTED'] as const
+const shopErrors = new Set<string>(SHOP_ERRORS.flatMap((c) => [`errors.${c}`, `field.${c}`]))
+const organiserOnly = new Set<string>([...[...ORGANISER_ONLY_ERRORS, ...ANSWER_TEXT_ERRORS].flatMap((c) => [`errors.${c}`, `field.${c}`]), ...shopErrors])
 
 const inPart = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key === p || key.startsWith(`${p}.`))
 const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(key)
@@ -75,7 +84,8 @@ const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(ke
 export function pickPart(cat: Record<string, string>, name: PartName): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(cat)) {
-    if (name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : name === 'public' ? inPart(k, PARTS.public) && !publicLeaves(k) : inPart(k, PARTS[name])) out[k] = v
+    const own = name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : name === 'public' ? inPart(k, PARTS.public) && !publicLeaves(k) : inPart(k, PARTS[name])
+    if (own || ((name === 'shop' || name === 'pay') && shopErrors.has(k))) out[k] = v
   }
   return out
 }

@@ -41,6 +41,9 @@ export interface EventTable {
   payment_deadline_days: number | null
   /** a transfer past its payment deadline is cancelled by the server (else only shown as overdue) */
   cancel_overdue: GenBool
+  /** the organiser's terms and cancellation policy accepted at checkout (docs/ticketing.md, "Selling rules") */
+  terms_text: string | null
+  terms_url: string | null
   registration_button_type: Generated<string>
   external_confirmation_link: string | null
   external_confirmation_label: string | null

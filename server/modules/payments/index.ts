@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
-import { answer as orderAnswer, orderByPublicId, proceedPaymentPay, setStripePaymentInfo } from '../ticketing/orders/guest'
+import { answer as orderAnswer, checkTerms, orderByPublicId, proceedPaymentPay, setStripePaymentInfo } from '../ticketing/orders/guest'
 import { STEP } from '../ticketing/orders/steps'
 import { eventPaymentMethods } from '../ticketing/payment-methods'
 import type { TicketOrderRow } from '../ticketing/ticketing.table'
@@ -56,6 +56,9 @@ setStripePaymentInfo(async (ctx, order, method) => {
   return { publicKey: method.public_key, accountId: method.account_id, clientSecret: a?.provider === 'STRIPE' ? a.client_secret : null, successUrl: `${url}#success`, redirectUrl: url }
 })
 
+/** the buyer accepts the event's terms with the start of the payment (docs/ticketing.md, "Selling rules") */
+const TermsBody = z.object({ acceptTerms: z.boolean().nullish() }).nullish()
+
 export function paymentRoutes(ctx: AppContext) {
   return new Elysia({ name: 'payments' })
     .post(
@@ -63,10 +66,11 @@ export function paymentRoutes(ctx: AppContext) {
       async (c) => {
         const order = await orderByPublicId(ctx.db, c.params.id)
         if (order.status !== 'OPEN' || order.step !== STEP.CONFIRMATION) throw new AppError(409, 'ORDER_STEP_CHANGED', { extra: { step: order.step, orderStatus: order.status } })
+        await checkTerms(ctx, order, c.body?.acceptTerms === true)
         const a = await startPayPal(ctx, order, await chosenMethod(ctx, order, 'PAYPAL'))
         return { payPalPayment: { orderID: a.external_id } }
       },
-      { params, detail: { tags, summary: 'Creates the PayPal order for the JS SDK buttons (payPalPayment.orderID)' } },
+      { params, body: TermsBody, detail: { tags, summary: 'Creates the PayPal order for the JS SDK buttons (payPalPayment.orderID)' } },
     )
     .post(
       `${base}/proceed/mollie/init`,
@@ -77,10 +81,10 @@ export function paymentRoutes(ctx: AppContext) {
           if (a?.provider === 'MOLLIE' && a.checkout_url) return { ...(await orderAnswer(ctx, order)), molliePayment: { redirectUrl: a.checkout_url } }
         }
         await chosenMethod(ctx, order, 'MOLLIE')
-        const r = await proceedPaymentPay(ctx, c.params.id, { paymentMethod: 'MOLLIE' })
+        const r = await proceedPaymentPay(ctx, c.params.id, { paymentMethod: 'MOLLIE', acceptTerms: c.body?.acceptTerms })
         return { ...r, molliePayment: { redirectUrl: (r as { redirectUrl?: string | null }).redirectUrl ?? null } }
       },
-      { params, detail: { tags, summary: 'Creates the Mollie payment; molliePayment.redirectUrl is its checkout (step 70)' } },
+      { params, body: TermsBody, detail: { tags, summary: 'Creates the Mollie payment; molliePayment.redirectUrl is its checkout (step 70)' } },
     )
     .post(`${base}/stripe/success`, (c) => returned(ctx, c.params.id, 'STRIPE'), { params, detail: { tags, summary: 'Back from Stripe (3-D Secure, redirects): re-fetches the PaymentIntent' } })
     .post(`${base}/mollie/success`, (c) => returned(ctx, c.params.id, 'MOLLIE'), { params, detail: { tags, summary: 'Back from the Mollie checkout: paid → 100, else SYSTEM_PAYMENT_WAIT (90)' } })

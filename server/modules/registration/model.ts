@@ -28,6 +28,8 @@ export const RegistrationInput = z.object({
   /** paid events: the tickets per category (docs/ticketing.md); one ticket is one person */
   tickets: TicketsInput.optional(),
   couponCode: z.string().max(40, 'TOO_LONG').nullish(),
+  /** paid events: the code that reveals hidden ticket categories (docs/ticketing.md, "Selling rules") */
+  ticketCode: z.string().max(40, 'TOO_LONG').nullish(),
   /** the visit's chair hold tokens (seating plan, guest-side.md §4): fixed to the registration in its transaction */
   chairReservations: z.array(z.string().min(10).max(100)).max(100).optional(),
 })

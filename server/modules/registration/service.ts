@@ -207,7 +207,7 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
   const chairTokens = admin ? [] : [...new Set(input.chairReservations ?? [])]
   // on a paid event a chair's price category decides its ticket (seating/orders.ts)
   const seatPlan = !admin && bool(event.is_paid) ? await seatTickets(ctx.db, eventId, input.identification, chairTokens, now) : null
-  const plan = !admin && bool(event.is_paid) ? await planOrder(ctx.db, event, seatPlan ? withSeatTickets(input.tickets, seatPlan) : input.tickets, input.couponCode, now, { refuseSoldOut: !bool(event.require_approval) }) : null
+  const plan = !admin && bool(event.is_paid) ? await planOrder(ctx.db, event, seatPlan ? withSeatTickets(input.tickets, seatPlan) : input.tickets, input.couponCode, now, { refuseSoldOut: !bool(event.require_approval), ticketCode: input.ticketCode }) : null
   if (plan && 1 + d.escortPersons.length > plan.tickets) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'escortPersons', errorType: 'TOO_BIG' }] })
   const methods = plan ? (await eventPaymentMethods(ctx.db, event)).map((m) => m.method) : []
   if (plan && plan.priced.grossPrice > 0 && !methods.length) throw new AppError(409, 'PAYMENT_METHOD_NOT_AVAILABLE')

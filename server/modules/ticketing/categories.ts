@@ -7,6 +7,7 @@ import { fromJson, isoNow, toJson } from '../../db/types'
 import { AppError, fieldError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import { onEventCopied } from '../events/hooks'
+import { dropCouponCategory } from './coupons'
 import type { CategoryInput } from './model'
 import { validTaxCode } from './money'
 import type { TicketCategoryRow } from './ticketing.table'
@@ -27,6 +28,10 @@ export function categoryDto(c: TicketCategoryRow) {
     minPerOrder: c.min_per_order,
     maxPerOrder: c.max_per_order,
     sortOrder: c.sort_order,
+    description: c.description,
+    accessCode: c.access_code,
+    hidden: c.access_code != null,
+    requiresCategoryId: c.requires_category_id,
   }
 }
 
@@ -45,7 +50,17 @@ function columns(event: EventRow, input: CategoryInput) {
     min_per_order: input.minPerOrder,
     max_per_order: input.maxPerOrder,
     sort_order: input.sortOrder,
+    description: input.description,
+    access_code: input.accessCode,
+    requires_category_id: input.requiresCategoryId,
   }
+}
+
+/** A required category must be another one of the same event (docs/ticketing.md, "Selling rules"). */
+async function checkRequired(db: Db, eventId: number, selfId: number | null, requiredId: number | null) {
+  if (requiredId == null) return
+  const r = requiredId === selfId ? null : await db.selectFrom('ticket_category').select('id').where('id', '=', requiredId).where('event_id', '=', eventId).executeTakeFirst()
+  if (!r) throw fieldError([{ field: 'requiresCategoryId', errorType: 'INVALID' }])
 }
 
 /**
@@ -72,10 +87,12 @@ async function markPaid(trx: Db, eventId: number, at: string) {
 
 export async function createCategory(ctx: AppContext, event: EventRow, input: CategoryInput) {
   const at = isoNow(ctx.clock.now())
+  const cols = columns(event, input)
+  await checkRequired(ctx.db, event.id, null, input.requiresCategoryId)
   return ctx.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('ticket_category')
-      .values({ event_id: event.id, ...columns(event, input), created_at: at, updated_at: at })
+      .values({ event_id: event.id, ...cols, created_at: at, updated_at: at })
       .returningAll()
       .executeTakeFirstOrThrow()
     await markPaid(trx, event.id, at)
@@ -86,6 +103,7 @@ export async function createCategory(ctx: AppContext, event: EventRow, input: Ca
 export async function updateCategory(ctx: AppContext, event: EventRow, id: number, input: CategoryInput) {
   const at = isoNow(ctx.clock.now())
   const cols = columns(event, input)
+  await checkRequired(ctx.db, event.id, id, input.requiresCategoryId)
   // the quota may not go below what is sold: checked in the statement itself (orders run concurrently)
   const row = await ctx.db
     .updateTable('ticket_category')
@@ -108,7 +126,11 @@ export async function deleteCategory(ctx: AppContext, event: EventRow, id: numbe
     if (!c) throw notFound()
     const used = await trx.selectFrom('ticket_order_line').select('id').where('category_id', '=', id).limit(1).executeTakeFirst()
     if (used || c.sold > 0) throw new AppError(409, 'CATEGORY_HAS_ORDERS')
+    // coupons bound to it lose it (one bound to it alone goes with it, the foreign key's cascade)
+    await dropCouponCategory(trx, event.id, id)
     await trx.deleteFrom('ticket_category').where('id', '=', id).execute()
+    // categories that needed this one are sold on their own from now on
+    await trx.updateTable('ticket_category').set({ requires_category_id: null, updated_at: at }).where('event_id', '=', event.id).where('requires_category_id', '=', id).execute()
     // a seat plan's price category sold as this one is unlinked with it (in the same transaction, which
     // also moves the 'setup' counter): its chairs sell nothing until relinked (SEATING_NOT_LINKED)
     await trx.updateTable('seating_price_category').set({ ticket_category_id: null }).where('event_id', '=', event.id).where('ticket_category_id', '=', id).execute()
@@ -129,9 +151,16 @@ onEventCopied.push(async (ctx, trx, from, to) => {
     const c = await trx.insertInto('ticket_category').values({ ...rest, event_id: to.id, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow()
     ids.set(id, c.id)
   }
+  for (const r of rows) {
+    if (r.requires_category_id != null) await trx.updateTable('ticket_category').set({ requires_category_id: ids.get(r.requires_category_id) ?? null }).where('id', '=', ids.get(r.id)!).execute()
+  }
   const coupons = await trx.selectFrom('coupon').selectAll().where('event_id', '=', from.id).orderBy('id').execute()
-  for (const { id: _id, event_id: _e, used: _u, created_at: _c, category_id, ...rest } of coupons) {
-    await trx.insertInto('coupon').values({ ...rest, event_id: to.id, category_id: category_id == null ? null : (ids.get(category_id) ?? null), created_at: at }).execute()
+  for (const { id: _id, event_id: _e, used: _u, created_at: _c, category_id, category_ids, ...rest } of coupons) {
+    const list = category_ids == null ? null : fromJson<number[]>(category_ids, []).flatMap((x) => (ids.has(x) ? [ids.get(x)!] : []))
+    await trx
+      .insertInto('coupon')
+      .values({ ...rest, event_id: to.id, category_id: category_id == null ? null : (ids.get(category_id) ?? null), category_ids: list == null ? null : toJson(list), created_at: at })
+      .execute()
   }
   if (from.agencyId === to.agencyId) {
     const methods = await trx.selectFrom('event_payment_method').select('payment_method_id').where('event_id', '=', from.id).execute()

@@ -4,7 +4,7 @@
 // already for the event (or is drawn twice) is skipped by the unique index and drawn again.
 import type { AppContext } from '../../context'
 import { isoNow } from '../../db/types'
-import { fieldError } from '../../shared/errors'
+import { couponScope } from './coupons'
 import type { EventRow } from '../events/events.table'
 import type { CouponBulkInput } from './model'
 
@@ -19,10 +19,7 @@ export function randomCode(prefix: string) {
 }
 
 export async function generateCoupons(ctx: AppContext, event: EventRow, input: CouponBulkInput): Promise<string[]> {
-  if (input.categoryId != null) {
-    const c = await ctx.db.selectFrom('ticket_category').select('id').where('id', '=', input.categoryId).where('event_id', '=', event.id).executeTakeFirst()
-    if (!c) throw fieldError([{ field: 'categoryId', errorType: 'INVALID' }])
-  }
+  const scope = await couponScope(ctx.db, event, input.categoryIds, input.scopeField)
   const now = isoNow(ctx.clock.now())
   return ctx.db.transaction().execute(async (trx) => {
     const codes: string[] = []
@@ -35,7 +32,7 @@ export async function generateCoupons(ctx: AppContext, event: EventRow, input: C
         code,
         value_type: input.valueType,
         reduction: input.reduction,
-        category_id: input.categoryId,
+        ...scope,
         max_uses: 1,
         valid_from: input.validFrom,
         valid_until: input.validUntil,
@@ -57,7 +54,8 @@ export async function generateCoupons(ctx: AppContext, event: EventRow, input: C
 
 /** The CSV the organiser hands out: one code a line, with what it is worth and when it is valid. */
 export function couponsCsv(codes: string[], input: CouponBulkInput) {
+  // several categories: their ids joined by commas in the one column
   const lines = ['code;valueType;reduction;categoryId;maxUses;validFrom;validUntil']
-  for (const c of codes) lines.push([c, input.valueType, input.reduction, input.categoryId ?? '', 1, input.validFrom ?? '', input.validUntil ?? ''].join(';'))
+  for (const c of codes) lines.push([c, input.valueType, input.reduction, input.categoryIds.join(','), 1, input.validFrom ?? '', input.validUntil ?? ''].join(';'))
   return lines.join('\r\n') + '\r\n'
 }

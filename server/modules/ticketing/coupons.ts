@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context'
 import { isUniqueViolation } from '../../db/database'
 import type { Db } from '../../db/database'
-import { isoNow } from '../../db/types'
+import { fromJson, isoNow, toJson } from '../../db/types'
 import { AppError, fieldError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import type { CouponInput } from './model'
@@ -16,6 +16,7 @@ export const couponDto = (c: CouponRow) => ({
   valueType: c.value_type,
   reduction: c.reduction,
   categoryId: c.category_id,
+  categoryIds: couponCategoryIds(c),
   maxUses: c.max_uses,
   used: c.used,
   validFrom: c.valid_from,
@@ -24,16 +25,36 @@ export const couponDto = (c: CouponRow) => ({
 
 export const listCoupons = (db: Db, eventId: number) => db.selectFrom('coupon').selectAll().where('event_id', '=', eventId).orderBy('code').execute()
 
-async function columns(db: Db, event: EventRow, input: CouponInput) {
-  if (input.categoryId != null) {
-    const c = await db.selectFrom('ticket_category').select('id').where('id', '=', input.categoryId).where('event_id', '=', event.id).executeTakeFirst()
-    if (!c) throw fieldError([{ field: 'categoryId', errorType: 'INVALID' }])
+/** The categories a coupon reduces; empty = the whole order (docs/ticketing.md, "Coupons"). */
+export const couponCategoryIds = (c: Pick<CouponRow, 'category_id' | 'category_ids'>): number[] =>
+  c.category_ids != null ? fromJson<number[]>(c.category_ids, []) : c.category_id != null ? [c.category_id] : []
+
+/** The scope columns of a coupon, each named category checked to be the event's. */
+export async function couponScope(db: Db, event: EventRow, ids: number[], field = 'categoryIds') {
+  if (ids.length) {
+    const found = await db.selectFrom('ticket_category').select('id').where('id', 'in', ids).where('event_id', '=', event.id).execute()
+    if (found.length !== ids.length) throw fieldError([{ field, errorType: 'INVALID' }])
   }
+  return { category_id: ids[0] ?? null, category_ids: ids.length > 1 ? toJson(ids) : null }
+}
+
+/** A deleted category leaves the coupons' lists; one bound to it alone is deleted with it (the key's cascade). */
+export async function dropCouponCategory(trx: Db, eventId: number, categoryId: number) {
+  const rows = await trx.selectFrom('coupon').select(['id', 'category_id', 'category_ids']).where('event_id', '=', eventId).where('category_ids', 'is not', null).execute()
+  for (const r of rows) {
+    const ids = couponCategoryIds(r)
+    if (!ids.includes(categoryId)) continue
+    const rest = ids.filter((x) => x !== categoryId)
+    if (rest.length) await trx.updateTable('coupon').set({ category_id: rest[0], category_ids: rest.length > 1 ? toJson(rest) : null }).where('id', '=', r.id).execute()
+  }
+}
+
+async function columns(db: Db, event: EventRow, input: CouponInput) {
   return {
     code: input.code,
     value_type: input.valueType,
     reduction: input.reduction,
-    category_id: input.categoryId,
+    ...(await couponScope(db, event, input.categoryIds, input.scopeField)),
     max_uses: input.maxUses,
     valid_from: input.validFrom,
     valid_until: input.validUntil,

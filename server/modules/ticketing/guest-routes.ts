@@ -4,7 +4,7 @@ import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { fromJson } from '../../db/types'
-import { notFound } from '../../shared/errors'
+import { fieldError, notFound } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
 import { findEvent } from '../events/repository'
 import { forgive, throttle } from '../identity/rate-limit'
@@ -15,7 +15,8 @@ import { eventPaymentMethods } from './payment-methods'
 import { currencyPrefixOf } from './seller-settings'
 import { requireGuest } from '../identity/auth'
 import { requestCancellation } from './orders/cancel-requests'
-import { CancellationReasonInput, AdditionalInformationsStep, BackStep, InvoiceAddressStep, PaymentPayStep, PaymentSelectionStep, TicketsInput } from './model'
+import { CancellationReasonInput, AdditionalInformationsStep, BackStep, InvoiceAddressStep, PaymentPayStep, PaymentSelectionStep, TicketCodeInput, TicketsInput } from './model'
+import type { TicketCategoryRow } from './ticketing.table'
 import { planOrder } from './orders/create'
 import { orderState, proceedAdditionalInformations, proceedBack, proceedInvoiceAddress, proceedPaymentPay, proceedPaymentSelection, resetOrder, ticketInfo } from './orders/guest'
 
@@ -36,22 +37,46 @@ export function ticketOrderRoutes(ctx: AppContext) {
         // without a payment method nothing with a price can be paid: said before the form, not after it (issue 20)
         const payable = (await eventPaymentMethods(ctx.db, e)).length > 0
         const prefix = await currencyPrefixOf(ctx.db, e.agency_id)
-        const items = (await listCategories(ctx.db, e.id)).map((k) => {
+        const all = await listCategories(ctx.db, e.id)
+        // hidden categories only with their code (docs/ticketing.md, "Selling rules"): a code to try is
+        // limited per client address like coupon codes, a right one given back
+        const code = c.query.code?.trim().toUpperCase() || null
+        const address = code ? (clientIp(c.request, c.server, ctx.config.server.trusted_proxies) ?? 'unknown') : null
+        if (address) await throttle(ctx, [['COUPON_CHECK_ADDRESS', address]])
+        const shown = all.filter((k) => k.access_code == null || k.access_code === code)
+        if (code && !shown.some((k) => k.access_code === code)) throw fieldError([{ field: 'code', errorType: 'TICKET_CODE_INVALID' }])
+        if (address) await forgive(ctx, [['COUPON_CHECK_ADDRESS', address]])
+        const nameOf = (k: TicketCategoryRow) => fromJson<Array<{ language: string; displayName: string }>>(k.translations, []).find((x) => x.language === lang)?.displayName ?? k.display_name
+        const items = shown.map((k) => {
           const left = k.quota == null ? free : Math.max(0, Math.min(k.quota - k.sold, free ?? Infinity))
+          const saleState = k.sale_from && k.sale_from > now ? 'NOT_YET' : k.sale_until && k.sale_until < now ? 'ENDED' : 'ON_SALE'
+          const required = k.requires_category_id == null ? undefined : all.find((x) => x.id === k.requires_category_id)
           return {
             id: k.id,
-            displayName: fromJson<Array<{ language: string; displayName: string }>>(k.translations, []).find((x) => x.language === lang)?.displayName ?? k.display_name,
+            displayName: nameOf(k),
+            description: k.description,
             grossPrice: k.gross_price,
             grossPriceText: formatPrice(k.gross_price, e.currency, prefix),
             available: left,
             minPerOrder: k.min_per_order,
             maxPerOrder: k.max_per_order,
-            onSale: (payable || k.gross_price === 0) && !((k.sale_from && k.sale_from > now) || (k.sale_until && k.sale_until < now)),
+            onSale: (payable || k.gross_price === 0) && saleState === 'ON_SALE',
+            /** "ab …" / "beendet" on the page */
+            saleState,
+            saleFrom: k.sale_from,
+            saleUntil: k.sale_until,
+            hidden: k.access_code != null,
+            requiresCategoryId: required?.id ?? null,
+            requiresName: required ? nameOf(required) : null,
           }
         })
-        return { eventId: e.id, currency: e.currency, currencyPrefix: prefix, maxPerOrder: e.max_visitor_per_subscription, freePlaces: free, items }
+        return { eventId: e.id, currency: e.currency, currencyPrefix: prefix, maxPerOrder: e.max_visitor_per_subscription, freePlaces: free, items, hasHidden: all.some((k) => k.access_code != null), ticketCode: code, timezone: e.timezone }
       },
-      { params: z.object({ id: idParam() }), query: z.object({ language: z.string().max(10).optional() }), detail: { tags, summary: 'Ticket categories of a public paid event with what is left' } },
+      {
+        params: z.object({ id: idParam() }),
+        query: z.object({ language: z.string().max(10).optional(), code: z.string().max(40).optional() }),
+        detail: { tags, summary: 'Ticket categories of a public paid event with what is left; `code` adds the hidden ones it opens' },
+      },
     )
     .post(
       '/proxy/api/public/events/:id/ticketPrice',
@@ -61,9 +86,9 @@ export function ticketOrderRoutes(ctx: AppContext) {
         const e = await findEvent(ctx.db, c.params.id)
         if (!e || e.status !== 'OK' || e.visibility === 'OFFLINE') throw notFound()
         // a code to try: limited per client address, a right one given back (codes are not guessed here)
-        const address = c.body.couponCode ? clientIp(c.request, c.server, ctx.config.server.trusted_proxies) ?? 'unknown' : null
+        const address = c.body.couponCode || c.body.ticketCode ? clientIp(c.request, c.server, ctx.config.server.trusted_proxies) ?? 'unknown' : null
         if (address) await throttle(ctx, [['COUPON_CHECK_ADDRESS', address]])
-        const plan = await planOrder(ctx.db, e, c.body.tickets, c.body.couponCode, ctx.clock.now())
+        const plan = await planOrder(ctx.db, e, c.body.tickets, c.body.couponCode, ctx.clock.now(), { ticketCode: c.body.ticketCode })
         if (address) await forgive(ctx, [['COUPON_CHECK_ADDRESS', address]])
         const prefix = await currencyPrefixOf(ctx.db, e.agency_id)
         return {
@@ -75,7 +100,7 @@ export function ticketOrderRoutes(ctx: AppContext) {
       },
       {
         params: z.object({ id: idParam() }),
-        body: z.object({ tickets: TicketsInput, couponCode: z.string().trim().max(40).nullish() }),
+        body: z.object({ tickets: TicketsInput, couponCode: z.string().trim().max(40).nullish(), ticketCode: TicketCodeInput }),
         detail: { tags, summary: 'The price of a ticket choice with a coupon (the public page shows it before registering)' },
       },
     )

@@ -8,6 +8,22 @@ import { INVOICE_TICKETS } from '../checkin/ticket-validity'
 
 const cents = (max = 10_000_000) => z.number().int('INVALID').min(0, 'TOO_SMALL').max(max, 'TOO_BIG')
 const nullableIso = () => isoDateTime().nullish().transform((v) => (v ? new Date(v).toISOString() : null))
+/** a code typed by people (coupons, hidden categories): 3–40 of A–Z, 0–9, - and _, stored upper-case */
+const codeText = () =>
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .min(3, 'TOO_SHORT')
+    .max(40, 'TOO_LONG')
+    .regex(/^[A-Z0-9_-]+$/, 'INVALID')
+/** a coupon's categories: `categoryIds` (several) or the older single `categoryId`; none = the whole order */
+const couponCategories = <T extends { categoryId: number | null; categoryIds?: number[] | null }>(c: T) => {
+  const ids = [...new Set(c.categoryIds?.length ? c.categoryIds : c.categoryId != null ? [c.categoryId] : [])]
+  // the field a wrong category is reported at: the one the caller sent
+  return { ...c, categoryIds: ids, categoryId: ids[0] ?? null, scopeField: c.categoryIds?.length ? 'categoryIds' : 'categoryId' }
+}
+const categoryIdList = () => z.array(z.number().int().positive()).max(100).nullish()
 
 export const CategoryInput = z
   .object({
@@ -21,6 +37,11 @@ export const CategoryInput = z
     minPerOrder: z.number().int().min(0).max(100).default(0),
     maxPerOrder: z.number().int().min(1).max(100).default(10),
     sortOrder: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+    // selling rules (docs/ticketing.md, "Selling rules")
+    description: optionalText(2000),
+    /** a hidden category: offered only with this code; empty or null = public */
+    accessCode: z.union([z.literal(''), codeText()]).nullish().transform((v) => v || null),
+    requiresCategoryId: z.number().int().positive().nullish().transform((v) => v ?? null),
   })
   .refine((c) => c.minPerOrder <= c.maxPerOrder, { path: ['minPerOrder'], message: 'MIN_ABOVE_MAX' })
   .refine((c) => !c.saleFrom || !c.saleUntil || c.saleFrom < c.saleUntil, { path: ['saleUntil'], message: 'END_BEFORE_START' })
@@ -28,22 +49,18 @@ export type CategoryInput = z.infer<typeof CategoryInput>
 
 export const CouponInput = z
   .object({
-    code: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .min(3, 'TOO_SHORT')
-      .max(40, 'TOO_LONG')
-      .regex(/^[A-Z0-9_-]+$/, 'INVALID'),
+    code: codeText(),
     valueType: z.enum(['PERCENT', 'FIXED']),
     reduction: z.number().int().min(1, 'TOO_SMALL').max(10_000_000, 'TOO_BIG'),
     categoryId: z.number().int().positive().nullish().transform((v) => v ?? null),
+    categoryIds: categoryIdList(),
     maxUses: z.number().int().min(1).max(1_000_000).nullish().transform((v) => v ?? null),
     validFrom: nullableIso(),
     validUntil: nullableIso(),
   })
   .refine((c) => c.valueType !== 'PERCENT' || c.reduction <= 100, { path: ['reduction'], message: 'TOO_BIG' })
   .refine((c) => !c.validFrom || !c.validUntil || c.validFrom < c.validUntil, { path: ['validUntil'], message: 'END_BEFORE_START' })
+  .transform(couponCategories)
 export type CouponInput = z.infer<typeof CouponInput>
 
 /** The offline methods of this issue; STRIPE, PAYPAL, MOLLIE slot in with the next one (payment-methods.ts). */
@@ -90,6 +107,19 @@ export const TicketSettingsInput = z.object({
 /** a guest's cancellation request, the organiser's reason to decline it */
 export const CancellationReasonInput = z.object({ reason: requiredText(1000) })
 export const ExtendDeadlineInput = z.object({ paymentDueAt: isoDateTime() })
+/** per event: the terms and cancellation policy a buyer accepts before paying (text, URL or both; none = no checkbox) */
+export const TicketTermsInput = z.object({
+  termsText: optionalText(20_000),
+  termsUrl: z
+    .string()
+    .trim()
+    .max(500, 'TOO_LONG')
+    .nullish()
+    .transform((v) => v || null)
+    .refine((v) => v == null || /^https?:\/\/\S+$/.test(v), 'INVALID_URL'),
+})
+export type TicketTermsInput = z.infer<typeof TicketTermsInput>
+
 
 const url = () =>
   z
@@ -134,6 +164,8 @@ export type SellerSettingsInput = z.infer<typeof SellerSettingsInput>
 /** What the registration call carries for a paid event. */
 export const TicketPick = z.object({ categoryId: z.number().int().positive(), amount: z.number().int().min(0, 'TOO_SMALL').max(100, 'TOO_BIG') })
 export const TicketsInput = z.array(TicketPick).max(50)
+/** the code that reveals hidden categories (public page, registration, price preview) */
+export const TicketCodeInput = z.string().trim().max(40, 'TOO_LONG').nullish()
 
 export const InvoiceAddressInput = z.object({
   receiver: requiredText(200),
@@ -165,7 +197,13 @@ export const AdditionalInformationsStep = z.object({
 export const PaymentSelectionStep = z.object({ paymentMethod: z.enum(ALL_METHODS), stripePaymentType: z.string().max(20).nullish() })
 
 /** POST .../proceed/paymentPay */
-export const PaymentPayStep = z.object({ paymentMethod: z.enum(ALL_METHODS).nullish(), stripePaymentType: z.string().max(20).nullish(), fullName: optionalText(200) })
+export const PaymentPayStep = z.object({
+  paymentMethod: z.enum(ALL_METHODS).nullish(),
+  stripePaymentType: z.string().max(20).nullish(),
+  fullName: optionalText(200),
+  /** the buyer accepts the event's terms (required when the event has any: TERMS_NOT_ACCEPTED) */
+  acceptTerms: z.boolean().nullish(),
+})
 
 /** POST .../proceed/reset: go back to an earlier user step */
 export const BackStep = z.object({ step: z.number().int() })
@@ -208,9 +246,11 @@ export const CouponBulkInput = z
     valueType: z.enum(['PERCENT', 'FIXED']),
     reduction: z.number().int().min(1, 'TOO_SMALL').max(10_000_000, 'TOO_BIG'),
     categoryId: z.number().int().positive().nullish().transform((v) => v ?? null),
+    categoryIds: categoryIdList(),
     validFrom: nullableIso(),
     validUntil: nullableIso(),
   })
   .refine((c) => c.valueType !== 'PERCENT' || c.reduction <= 100, { path: ['reduction'], message: 'TOO_BIG' })
   .refine((c) => !c.validFrom || !c.validUntil || c.validFrom < c.validUntil, { path: ['validUntil'], message: 'END_BEFORE_START' })
+  .transform(couponCategories)
 export type CouponBulkInput = z.infer<typeof CouponBulkInput>

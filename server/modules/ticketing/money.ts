@@ -66,6 +66,8 @@ export interface PriceCoupon {
   valueType: 'PERCENT' | 'FIXED'
   reduction: number
   categoryId: number | null
+  /** several categories (coupons.ts couponCategoryIds); when given it wins over categoryId, empty = the whole order */
+  categoryIds?: number[]
 }
 export interface PricedLine {
   categoryId: number
@@ -124,7 +126,8 @@ export function priceOrder(
     }))
   let couponApplies = false
   if (coupon) {
-    const targets = lines.filter((l) => coupon.categoryId == null || l.categoryId === coupon.categoryId)
+    const scope = coupon.categoryIds ?? (coupon.categoryId == null ? [] : [coupon.categoryId])
+    const targets = lines.filter((l) => scope.length === 0 || scope.includes(l.categoryId))
     couponApplies = targets.length > 0
     if (coupon.valueType === 'PERCENT') {
       const pct = Math.min(100, Math.max(0, coupon.reduction))

@@ -10,7 +10,8 @@ import { organiserEvent } from './route-access'
 import { categoryDto, createCategory, deleteCategory, listCategories, updateCategory } from './categories'
 import { couponsCsv, generateCoupons } from './coupon-bulk'
 import { couponDto, createCoupon, deleteCoupon, listCoupons, updateCoupon } from './coupons'
-import { CategoryInput, CouponBulkInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput, TicketSettingsInput } from './model'
+import { CategoryInput, CouponBulkInput, CouponInput, EventPaymentMethodsInput, PaymentMethodInput, SellerSettingsInput, TicketSettingsInput, TicketTermsInput } from './model'
+import { eventTerms } from './terms'
 import { TAX_CODES } from './money'
 import { createPaymentMethod, deletePaymentMethod, eventPaymentMethods, listPaymentMethods, paymentMethodDto, setEventPaymentMethods, updatePaymentMethod } from './payment-methods'
 import { currencyPrefixOf, saveSellerSettings, sellerSettings } from './seller-settings'
@@ -159,6 +160,24 @@ export function ticketingSetupRoutes(ctx: AppContext) {
         return after
       },
       { params: ev, body: TicketSettingsInput, detail: { tags, summary: "Change the event's ticketing settings" } },
+    )
+    .get(
+      '/proxy/api/events/:id/ticketTerms',
+      async (c) => {
+        const { event: e } = await organiserEvent(ctx, c, 'EVENT.VIEW')
+        return eventTerms(e)
+      },
+      { params: ev, detail: { tags, summary: "The event's terms and cancellation policy buyers accept before paying (termsText, termsUrl)" } },
+    )
+    .put(
+      '/proxy/api/events/:id/ticketTerms',
+      async (c) => {
+        const { actor, event: e } = await organiserEvent(ctx, c, 'EVENT.EDIT')
+        await ctx.db.updateTable('event').set({ terms_text: c.body.termsText, terms_url: c.body.termsUrl }).where('id', '=', e.id).execute()
+        await auditSettings(ctx, actor, 'ticketTerms', eventTerms(e), c.body, e.id)
+        return eventTerms({ terms_text: c.body.termsText, terms_url: c.body.termsUrl })
+      },
+      { params: ev, body: TicketTermsInput, detail: { tags, summary: "Change the event's terms and cancellation policy (empty = no checkbox at checkout)" } },
     )
     .get(
       '/proxy/api/agency/paymentMethods',

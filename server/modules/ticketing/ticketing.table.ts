@@ -16,6 +16,12 @@ export interface TicketCategoryTable {
   min_per_order: Generated<number>
   max_per_order: Generated<number>
   sort_order: Generated<number>
+  /** selling rules (docs/ticketing.md, "Selling rules") */
+  description: string | null
+  /** a hidden category: offered only with this code (upper-case); null = public */
+  access_code: string | null
+  /** only with at least one ticket of this category in the same order */
+  requires_category_id: number | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }
@@ -28,6 +34,8 @@ export interface CouponTable {
   value_type: 'PERCENT' | 'FIXED'
   reduction: number
   category_id: number | null
+  /** JSON array of the categories reduced; null = category_id alone (or the whole order) */
+  category_ids: Json<number[]> | null
   max_uses: number | null
   used: Generated<number>
   valid_from: Timestamp | null
@@ -122,6 +130,10 @@ export interface TicketOrderTable {
   payment_reminded_at: Timestamp | null
   paid_amount: number | null
   paid_at: Timestamp | null
+  /** the buyer's acceptance of the organiser's terms (docs/ticketing.md, "Selling rules") */
+  terms_accepted_at: Timestamp | null
+  terms_version: string | null
+  terms_text: string | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
 }

@@ -49,10 +49,44 @@ function EditLink({ info, step, proceed }: { info: Info; step: number; proceed: 
 
 const ONLINE_METHODS = ['STRIPE', 'PAYPAL', 'MOLLIE']
 
+/** The organiser's terms with the checkbox the buyer ticks before paying (docs/ticketing.md, "Selling rules"). */
+function TermsCheck({ info, accepted, onChange, error }: { info: Info; accepted: boolean; onChange(v: boolean): void; error: boolean }) {
+  const terms = info.terms
+  if (!terms) return null
+  return (
+    <section class="pay-terms">
+      {terms.termsText && (
+        <details>
+          <summary>{t('ticketing.pay.termsTitle')}</summary>
+          <div class="pay-terms-text">{terms.termsText}</div>
+        </details>
+      )}
+      <label class="pay-terms-check">
+        <input type="checkbox" name="acceptTerms" checked={accepted} aria-invalid={error} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+        <span>
+          {t('ticketing.pay.acceptTerms')}
+          {terms.termsUrl && (
+            <>
+              {' '}
+              <a href={terms.termsUrl} target="_blank" rel="noopener noreferrer">
+                {t('ticketing.pay.termsLink')}
+              </a>
+            </>
+          )}
+        </span>
+      </label>
+      {error && <small class="field-error">{t('field.TERMS_NOT_ACCEPTED')}</small>}
+    </section>
+  )
+}
+
 export function ConfirmStep({ info, proceed, online }: { info: Info; proceed: Proceed; online: Online }) {
   const o = info.ticketOrder
   const a = o.invoiceAddress
   const [busy, setBusy] = useState(false)
+  const [accepted, setAccepted] = useState(false)
+  const [termsError, setTermsError] = useState(false)
+  const termsOk = !info.terms || accepted
   return (
     <Card class="pay-step">
       <h2>{t('ticketing.step.40')}</h2>
@@ -87,15 +121,18 @@ export function ConfirmStep({ info, proceed, online }: { info: Info; proceed: Pr
           <p>{t(`ticketing.method.${o.paymentMethod}`)}</p>
         </section>
       )}
+      <TermsCheck info={info} accepted={accepted} error={termsError} onChange={(v) => (setAccepted(v), setTermsError(false))} />
       {o.grossPrice > 0 && ONLINE_METHODS.includes(o.paymentMethod ?? '') ? (
-        <OnlinePay info={info} base={online.base} done={online.done} />
+        // the provider's buttons only once the terms are accepted: each of their calls says so
+        termsOk && <OnlinePay info={info} base={online.base} done={online.done} />
       ) : (
       <div class="pay-actions">
         <Button
           busy={busy}
           onClick={async () => {
+            if (!termsOk) return setTermsError(true)
             setBusy(true)
-            await proceed('proceed/paymentPay', { paymentMethod: o.grossPrice === 0 ? 'COUPON' : o.paymentMethod })
+            await proceed('proceed/paymentPay', { paymentMethod: o.grossPrice === 0 ? 'COUPON' : o.paymentMethod, acceptTerms: accepted })
             setBusy(false)
           }}
         >

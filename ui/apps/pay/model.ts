@@ -81,6 +81,9 @@ export interface Info {
   requireReferenceId: boolean
   imprintUrl: string | null
   privacyUrl: string | null
+  /** the organiser's terms accepted before paying (null: no checkbox) and the acceptance once given */
+  terms?: { termsText: string | null; termsUrl: string | null } | null
+  termsAccepted?: { acceptedAt: string } | null
   /** the agency's money format */
   currencyPrefix: boolean
   /** the chosen method's text while something is to be paid */

@@ -3,6 +3,8 @@
 // their method, with a retry every 500 ms up to 3 times. Stripe: the Payment Element in deferred
 // intent mode, mounted 100 ms after the script, the full name checked (§5), element errors beside
 // the form block payment; paymentPay creates the PaymentIntent, then the page confirms it.
+// The confirmation step shows these only once the buyer accepted the event's terms (if any), so every
+// start of a payment here says acceptTerms (docs/ticketing.md, "Selling rules").
 // PayPal: the JS SDK buttons (createOrder = paypal/init, onApprove = paymentPay). Mollie: a button
 // to the checkout page.
 import { useEffect, useRef, useState } from 'preact/hooks'
@@ -109,7 +111,7 @@ function StripePay({ info, base, done }: { info: OnlineInfo; base: string; done:
       const submitted = await elements.submit()
       if (submitted.error) return setError(stripeMessage(submitted.error))
       try {
-        await post(`${base}/proceed/paymentPay`, { paymentMethod: 'STRIPE', stripePaymentType: types[0], fullName: name.trim() })
+        await post(`${base}/proceed/paymentPay`, { paymentMethod: 'STRIPE', stripePaymentType: types[0], fullName: name.trim(), acceptTerms: true })
       } catch (e) {
         if (e instanceof ApiError && e.errorType === 'ORDER_STEP_CHANGED') return void (await done())
         return setError(errorText(e))
@@ -157,10 +159,10 @@ function PayPalPay({ info, base, done }: { info: OnlineInfo; base: string; done:
       .then(() =>
         (window as any).paypal
           .Buttons({
-            createOrder: async () => (await post<{ payPalPayment: { orderID: string } }>(`${base}/proceed/paypal/init`, {})).payPalPayment.orderID,
+            createOrder: async () => (await post<{ payPalPayment: { orderID: string } }>(`${base}/proceed/paypal/init`, { acceptTerms: true })).payPalPayment.orderID,
             onApprove: async () => {
               try {
-                await post(`${base}/proceed/paymentPay`, { paymentMethod: 'PAYPAL' })
+                await post(`${base}/proceed/paymentPay`, { paymentMethod: 'PAYPAL', acceptTerms: true })
                 await done()
               } catch (e) {
                 setError(errorText(e))
@@ -194,7 +196,7 @@ function MolliePay({ base, done }: { base: string; done: Done }) {
             setBusy(true)
             setError(null)
             try {
-              const r = await post<{ molliePayment: { redirectUrl: string } }>(`${base}/proceed/mollie/init`, {})
+              const r = await post<{ molliePayment: { redirectUrl: string } }>(`${base}/proceed/mollie/init`, { acceptTerms: true })
               location.assign(r.molliePayment.redirectUrl)
             } catch (e) {
               setBusy(false)

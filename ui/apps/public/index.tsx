@@ -289,7 +289,7 @@ function Registration({ event, form, opts, onDone }: { event: PublicEvent; form:
     }
     const decisions = agreements.filter((a) => signatures[a.id]).map((a) => ({ id: a.id, status: 'CONFIRMED', signature: signatures[a.id], version: a.version }))
     const paid = form.isPayedEvent
-      ? { tickets: Object.entries(choice.amounts).filter(([id, n]) => n > 0 && !seatTickets?.bound.has(Number(id))).map(([id, n]) => ({ categoryId: Number(id), amount: n })), couponCode: choice.couponCode.trim() || null }
+      ? { tickets: Object.entries(choice.amounts).filter(([id, n]) => n > 0 && !seatTickets?.bound.has(Number(id))).map(([id, n]) => ({ categoryId: Number(id), amount: n })), couponCode: choice.couponCode.trim() || null, ticketCode: choice.ticketCode || null }
       : {}
     try {
       const r = await post<Done>(`/proxy/api/public/events/${event.id}/registrations`, { ...data, ...paid, identification, language: currentLanguage(), shortLink: opts.shortLink, agreements: decisions })

@@ -15,10 +15,19 @@ export interface TicketCategory {
   minPerOrder: number
   maxPerOrder: number
   onSale: boolean
+  /** selling rules (docs/ticketing.md, "Selling rules") */
+  description?: string | null
+  saleState?: 'ON_SALE' | 'NOT_YET' | 'ENDED'
+  saleFrom?: string | null
+  hidden?: boolean
+  requiresCategoryId?: number | null
+  requiresName?: string | null
 }
 export interface TicketChoice {
   amounts: Record<number, number>
   couponCode: string
+  /** the code that opened hidden categories (sent with the registration) */
+  ticketCode?: string
 }
 
 export interface TicketCategories {
@@ -28,6 +37,9 @@ export interface TicketCategories {
   currencyPrefix?: boolean
   maxPerOrder: number
   items: TicketCategory[]
+  /** the event has hidden categories: the chooser offers a code field */
+  hasHidden?: boolean
+  timezone?: string
 }
 
 /** What the chooser (./ticket-picker.tsx) is given. */

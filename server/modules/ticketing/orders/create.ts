@@ -11,7 +11,7 @@ import type { FieldError } from '../../../shared/validation'
 import type { EventRow } from '../../events/events.table'
 import { randomString } from '../../identity/tokens'
 import { enqueueTaskQuick } from '../../tasks/runner'
-import { redeemableCoupon } from '../coupons'
+import { couponCategoryIds, redeemableCoupon } from '../coupons'
 import { type PricedOrder, priceOrder } from '../money'
 import type { CouponRow, OrderStatus, TicketCategoryRow, TicketOrderRow } from '../ticketing.table'
 import { STEP, nextStep } from './steps'
@@ -101,14 +101,24 @@ export function orderNumber(): string {
 const soldOut = (categoryId: number) => new AppError(409, 'TICKETS_SOLD_OUT', { fields: [{ field: `tickets.${categoryId}`, errorType: 'SOLD_OUT' }], extra: { categoryId } })
 
 /** Checks the guest's picks against the categories (before the transaction) and prices them. */
-export async function planOrder(db: Db, event: EventRow, picks: Array<{ categoryId: number; amount: number }> | undefined, couponCode: string | null | undefined, now: Date, opts: { refuseSoldOut?: boolean } = {}): Promise<OrderPlan> {
+export async function planOrder(
+  db: Db,
+  event: EventRow,
+  picks: Array<{ categoryId: number; amount: number }> | undefined,
+  couponCode: string | null | undefined,
+  now: Date,
+  /** ticketCode: the code that reveals hidden categories (docs/ticketing.md, "Selling rules") */
+  opts: { refuseSoldOut?: boolean; ticketCode?: string | null } = {},
+): Promise<OrderPlan> {
   const cats = (await Q.categories(db, { eventId: event.id })).rows as TicketCategoryRow[]
   const byId = new Map(cats.map((c) => [c.id, c]))
   const problems: FieldError[] = []
   const amounts = new Map<number, number>()
+  const code = opts.ticketCode?.trim().toUpperCase() || null
   ;(picks ?? []).forEach((p, i) => {
     const c = byId.get(p.categoryId)
-    if (!c) return problems.push({ field: `tickets.${i}.categoryId`, errorType: 'INVALID' })
+    // a hidden category without its code is answered like an unknown one (its existence is not told)
+    if (!c || (p.amount > 0 && c.access_code != null && c.access_code !== code)) return problems.push({ field: `tickets.${i}.categoryId`, errorType: 'INVALID' })
     amounts.set(c.id, (amounts.get(c.id) ?? 0) + p.amount)
   })
   const t = now.toISOString()
@@ -120,6 +130,8 @@ export async function planOrder(db: Db, event: EventRow, picks: Array<{ category
     if ((c.sale_from && c.sale_from > t) || (c.sale_until && c.sale_until < t)) problems.push({ field, errorType: 'NOT_ON_SALE' })
     else if (amount < c.min_per_order) problems.push({ field, errorType: 'BELOW_MIN_PER_ORDER' })
     else if (amount > c.max_per_order) problems.push({ field, errorType: 'ABOVE_MAX_PER_ORDER' })
+    // a category sold only with another one in the same order (a child ticket with an adult one)
+    else if (c.requires_category_id != null && !((amounts.get(c.requires_category_id) ?? 0) > 0)) problems.push({ field, errorType: 'REQUIRES_CATEGORY' })
   }
   // sold out as read now: refused before the transaction, so a sell-out's thousands of refusals cost
   // a read each (the conditional update in holdOrder still decides every ticket that is sold); only
@@ -144,7 +156,7 @@ export async function planOrder(db: Db, event: EventRow, picks: Array<{ category
       const c = byId.get(id)!
       return { category: { id, displayName: c.display_name, grossPrice: c.gross_price, taxCode: c.tax_code, sortOrder: c.sort_order }, amount }
     }),
-    coupon && { code: coupon.code, valueType: coupon.value_type, reduction: coupon.reduction, categoryId: coupon.category_id },
+    coupon && { code: coupon.code, valueType: coupon.value_type, reduction: coupon.reduction, categoryId: coupon.category_id, categoryIds: couponCategoryIds(coupon) },
     event.start_date,
     event.currency,
   )

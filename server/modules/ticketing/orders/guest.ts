@@ -22,6 +22,7 @@ import { enqueueOrderMail, transferReference } from './mails'
 import { type MissingField, fillMissingFields, missingFieldsOf } from './missing-fields'
 import { reholdOrder } from './release'
 import { orderSeatLabels } from './seats'
+import { eventTerms, hasTerms, termsAcceptanceDto, termsVersion } from '../terms'
 import { onOrderSettled } from './settle'
 import { checkStepEscorts, payEscortDto, writeStepEscorts } from './escort-step'
 import { formDefinitions } from '../../forms/service'
@@ -198,6 +199,9 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
     stripePayment: stripePaymentInfo ? await stripePaymentInfo(ctx, order, chosen) : null,
     imprintUrl: seller.imprintUrl,
     privacyUrl: seller.privacyUrl,
+    /** the organiser's terms the buyer accepts before paying (null: no checkbox), and the acceptance once given */
+    terms: hasTerms(eventTerms(event)) ? eventTerms(event) : null,
+    termsAccepted: termsAcceptanceDto(order),
   }
 }
 
@@ -322,12 +326,13 @@ export async function proceedPaymentSelection(ctx: AppContext, publicId: string,
 }
 
 /** POST .../proceed/paymentPay on the confirmation: the method's provider decides what follows. */
-export async function proceedPaymentPay(ctx: AppContext, publicId: string, input: { paymentMethod?: string | null; fullName?: string | null }) {
+export async function proceedPaymentPay(ctx: AppContext, publicId: string, input: { paymentMethod?: string | null; fullName?: string | null; acceptTerms?: boolean | null }) {
   let qrCode: string | null = null
   let redirectUrl: string | null = null
   // online methods start or finish their payment at the provider first (payment-methods.ts)
   let prepared: unknown
   const pre = await orderByPublicId(ctx.db, publicId)
+  if (pre.status === 'OPEN' && pre.step === STEP.CONFIRMATION) await checkTerms(ctx, pre, input.acceptTerms === true)
   const preProvider = pre.gross_price > 0 && pre.payment_method ? paymentProvider(pre.payment_method) : null
   if (preProvider?.prepare && pre.status === 'OPEN' && pre.step === STEP.CONFIRMATION && (!input.paymentMethod || input.paymentMethod === pre.payment_method)) {
     const row = (await eventPaymentMethods(ctx.db, { id: pre.event_id, agency_id: pre.agency_id, currency: pre.currency })).find((m) => m.method === pre.payment_method)
@@ -379,6 +384,27 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
   // a finished order goes where the organiser's link after registration points (§4), if set
   if (o.step === STEP.FINISHED && !redirectUrl) redirectUrl = (await ctx.db.selectFrom('event').select('external_confirmation_link').where('id', '=', o.event_id).executeTakeFirst())?.external_confirmation_link ?? null
   return answer(ctx, o, { qrCode, redirectUrl })
+}
+
+/**
+ * The organiser's terms (docs/ticketing.md, "Selling rules"): with any, starting a payment needs
+ * `acceptTerms` (paymentPay, paypal/init, mollie/init) or an acceptance recorded by an earlier start
+ * (PayPal's approval comes back through paymentPay); else FIELD_ERROR acceptTerms TERMS_NOT_ACCEPTED.
+ * The acceptance is recorded before the payment starts (also when the provider settles the order
+ * itself), with the version and the text as they read now.
+ */
+export async function checkTerms(ctx: AppContext, order: TicketOrderRow, accepted: boolean) {
+  const event = await ctx.db.selectFrom('event').select(['terms_text', 'terms_url']).where('id', '=', order.event_id).executeTakeFirstOrThrow()
+  const terms = eventTerms(event)
+  if (!hasTerms(terms)) return
+  if (!accepted && order.terms_accepted_at) return
+  if (!accepted) throw fieldError([{ field: 'acceptTerms', errorType: 'TERMS_NOT_ACCEPTED' }])
+  await ctx.db
+    .updateTable('ticket_order')
+    .set({ terms_accepted_at: isoNow(ctx.clock.now()), terms_version: termsVersion(terms), terms_text: terms.termsText })
+    .where('id', '=', order.id)
+    .where('status', '=', 'OPEN')
+    .execute()
 }
 
 /** POST .../proceed/reset {step}: back to an earlier user step (§4 back rules). */

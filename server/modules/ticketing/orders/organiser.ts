@@ -1,6 +1,7 @@
 // The organiser's orders of an event (docs/ticketing.md, "Orders"): search with filters and paging
 // (indexes on event+created, event+status, event+email), detail with history, mark as paid,
 // cancel (gives everything back), resend the mail, revenue per category (the CSV export: orders/csv.ts).
+import { termsAcceptanceDto } from '../terms'
 import { SqliteAdapter, sql } from 'kysely'
 import type { AppContext } from '../../../context'
 import { audit } from '../../audit/service'
@@ -149,6 +150,8 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     coupon: coupon?.code ?? null,
     invoiceAddress: fromJson<InvoiceAddress | null>(o.invoice_address, null),
     referenceNumber: o.reference_number,
+    /** the buyer's acceptance of the terms (time, version, text as accepted); null without terms */
+    termsAccepted: termsAcceptanceDto(o),
     lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxRate: l.tax_rate / 100, taxPrice: l.tax_price, seats: l.category_id != null ? (lineSeats.get(l.category_id) ?? []) : [] })),
     history: historyRows.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, by: h.account_id != null ? (authors.get(h.account_id) ?? null) : null, data: h.data })),
     /** the guest's cancellation requests, oldest first (orders/cancel-requests.ts) */

@@ -9,6 +9,7 @@ import { t } from '../../../i18n'
 import type { EventFull } from '../event-model'
 import { type Draft, Err, type Errors } from './editable-list'
 import { parseCents } from './money'
+import { CategoryScope, idsOf } from './categories'
 
 /** "immer", "ab …", "bis …" or "… – …" for a coupon's validity. */
 export function validityText(from: string | null, until: string | null, tz: string) {
@@ -29,7 +30,7 @@ function saveFile(text: string, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000)
 }
 
-const blank: Draft = { count: '', prefix: '', valueType: 'PERCENT', reduction: '', categoryId: '', validFrom: '', validUntil: '' }
+const blank: Draft = { count: '', prefix: '', valueType: 'PERCENT', reduction: '', categoryIds: '', validFrom: '', validUntil: '' }
 
 export function CouponBulk({ event, categories, onChanged }: { event: EventFull; categories: Array<{ id: number; displayName: string }>; onChanged(): Promise<unknown> }) {
   const [d, setD] = useState<Draft>(blank)
@@ -55,7 +56,7 @@ export function CouponBulk({ event, categories, onChanged }: { event: EventFull;
         prefix: d.prefix,
         valueType: d.valueType,
         reduction,
-        categoryId: d.categoryId ? Number(d.categoryId) : null,
+        categoryIds: idsOf(d.categoryIds),
         validFrom: instant(d.validFrom),
         validUntil: instant(d.validUntil),
       })
@@ -99,18 +100,7 @@ export function CouponBulk({ event, categories, onChanged }: { event: EventFull;
           {input('reduction', 'decimal')}
           <Err code={errors.reduction} />
         </label>
-        <label>
-          {t('ticketing.admin.appliesTo')}
-          <select name="bulk-categoryId" value={d.categoryId} onChange={(e) => set('categoryId', (e.target as HTMLSelectElement).value)}>
-            <option value="">{t('ticketing.admin.wholeOrder')}</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.displayName}
-              </option>
-            ))}
-          </select>
-          <Err code={errors.categoryId} />
-        </label>
+        <CategoryScope name="bulk-categoryIds" categories={categories} value={d.categoryIds} onChange={(v) => set('categoryIds', v)} error={errors.categoryIds ?? errors.categoryId} />
         <label>
           {t('ticketing.admin.validFrom')}
           {when('validFrom')}

@@ -9,8 +9,10 @@ import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
 import { Alert, Badge, Button, Card, EmptyState, Spinner } from '../../../components/ui'
 import { t } from '../../../i18n'
-import { type Draft, EditableList, Err } from './editable-list'
+import { EditableList, Err } from './editable-list'
 import { money, parseCents, useMoneyFormat } from './money'
+import { type Category, type CategoryList, Categories, CategoryScope, draftInput, idsOf } from './categories'
+import { TermsSettings } from './terms-settings'
 import { RefundDialog } from './refund-dialog'
 import { InvoiceTickets } from './invoice-tickets'
 import { ExtendDeadlineDialog, PaymentDeadlineSettings } from './payment-deadline'
@@ -21,27 +23,13 @@ import { ConfirmDialog } from '../../../components/confirm-dialog'
 import { usePermission } from '../common'
 import type { EventFull } from '../event-model'
 
-interface Category {
-  id: number
-  displayName: string
-  translations: Array<{ language: string; displayName: string }>
-  saleFrom: string | null
-  saleUntil: string | null
-  grossPrice: number
-  taxCode: string
-  quota: number | null
-  sold: number
-  available: number | null
-  minPerOrder: number
-  maxPerOrder: number
-  sortOrder: number
-}
 interface Coupon {
   id: number
   code: string
   valueType: 'PERCENT' | 'FIXED'
   reduction: number
   categoryId: number | null
+  categoryIds: number[]
   maxUses: number | null
   used: number
   validFrom: string | null
@@ -79,7 +67,7 @@ interface OrderRow {
 export function TicketsTab({ event }: { event: EventFull }) {
   const canEdit = usePermission('EVENT.EDIT')
   const canGuests = usePermission('EVENT.GUEST.VIEW')
-  const cats = useResource<{ currency: string; taxCodes: string[]; items: Category[] }>(`/proxy/api/events/${event.id}/ticketCategories`)
+  const cats = useResource<CategoryList>(`/proxy/api/events/${event.id}/ticketCategories`)
   const enabled = useResource<Method[]>(`/proxy/api/events/${event.id}/paymentMethods`)
   // selling tickets without a payment method: guests could not pay, and the event cannot go online (issue 20)
   const noMethods = !!cats.data?.items.some((c) => c.grossPrice > 0) && enabled.data?.length === 0
@@ -100,99 +88,11 @@ export function TicketsTab({ event }: { event: EventFull }) {
           <PaymentMethods event={event} canEdit={canEdit} enabled={enabled} />
           <InvoiceTickets eventId={event.id} canEdit={canEdit} />
           <PaymentDeadlineSettings eventId={event.id} canEdit={canEdit} />
+          <TermsSettings eventId={event.id} canEdit={canEdit} />
           {canGuests && <Orders event={event} />}
         </>
       )}
     </div>
-  )
-}
-
-/** A text input bound to one key of an EditableList draft (categories and coupons share it). */
-function draftInput(d: Draft, set: (k: string, v: string) => void, key: string, o: { inputMode?: 'decimal' | 'numeric'; placeholder?: string } = {}) {
-  return <input name={key} value={d[key]} inputMode={o.inputMode} placeholder={o.placeholder} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
-}
-
-function Categories({ event, res, canEdit }: { event: EventFull; res: ReturnType<typeof useResource<{ currency: string; taxCodes: string[]; items: Category[] }>>; canEdit: boolean }) {
-  if (!res.data) return <Spinner />
-  const { currency, taxCodes, items } = res.data
-  return (
-    <EditableList<Category>
-      title={t('ticketing.admin.categories')}
-      url={`/proxy/api/events/${event.id}/ticketCategories`}
-      items={items}
-      emptyText={t('ticketing.admin.noCategories')}
-      head={
-        <>
-          <th>{t('ticketing.admin.name')}</th>
-          <th class="num">{t('ticketing.admin.price')}</th>
-          <th>{t('ticketing.admin.tax')}</th>
-          <th class="num">{t('ticketing.admin.sold')}</th>
-        </>
-      }
-      row={(c) => (
-        <>
-          <td>{c.displayName}</td>
-          <td class="num">{money(c.grossPrice, currency)}</td>
-          <td>{t(`ticketing.tax.${c.taxCode}`)}</td>
-          <td class="num">{c.quota == null ? c.sold : `${c.sold} / ${c.quota}`}</td>
-        </>
-      )}
-      name={(c) => c.displayName}
-      canEdit={canEdit}
-      canDelete={(c) => c.sold === 0}
-      blank={{ displayName: '', price: '', taxCode: event.currency === 'CHF' ? 'TAX_CH_NORMAL' : 'TAX_19', quota: '', minPerOrder: '0', maxPerOrder: '10' }}
-      draftOf={(c) => ({ displayName: c.displayName, price: formatMoney(c.grossPrice), taxCode: c.taxCode, quota: c.quota == null ? '' : String(c.quota), minPerOrder: String(c.minPerOrder), maxPerOrder: String(c.maxPerOrder) })}
-      bodyOf={(d, editing) => {
-        const grossPrice = parseCents(d.price)
-        if (grossPrice == null) return { errors: { grossPrice: 'INVALID' } }
-        // fields the form does not show (translations, sale window, order) are sent back as they are
-        const kept = editing ? { translations: editing.translations, saleFrom: editing.saleFrom, saleUntil: editing.saleUntil, sortOrder: editing.sortOrder } : { sortOrder: items.length }
-        return { ...kept, displayName: d.displayName, grossPrice, taxCode: d.taxCode, quota: d.quota.trim() ? Number(d.quota) : null, minPerOrder: Number(d.minPerOrder) || 0, maxPerOrder: Number(d.maxPerOrder) || 10 }
-      }}
-      fields={(d, set, errors) => (
-        <>
-          <label>
-            {t('ticketing.admin.name')}
-            {draftInput(d, set, 'displayName')}
-            <Err code={errors.displayName} />
-          </label>
-          <label>
-            {t('ticketing.admin.priceGross')}
-            {draftInput(d, set, 'price', { inputMode: 'decimal', placeholder: '25,00' })}
-            <Err code={errors.grossPrice} />
-          </label>
-          <label>
-            {t('ticketing.admin.tax')}
-            <select name="taxCode" value={d.taxCode} onChange={(e) => set('taxCode', (e.target as HTMLSelectElement).value)}>
-              {taxCodes.map((c) => (
-                <option key={c} value={c}>
-                  {t(`ticketing.tax.${c}`)}
-                </option>
-              ))}
-            </select>
-            <Err code={errors.taxCode} />
-          </label>
-          <label>
-            {t('ticketing.admin.quota')}
-            {draftInput(d, set, 'quota', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
-            <Err code={errors.quota} />
-          </label>
-          <label>
-            {t('ticketing.admin.minPerOrder')}
-            {draftInput(d, set, 'minPerOrder', { inputMode: 'numeric' })}
-            <Err code={errors.minPerOrder} />
-          </label>
-          <label>
-            {t('ticketing.admin.maxPerOrder')}
-            {draftInput(d, set, 'maxPerOrder', { inputMode: 'numeric' })}
-            <Err code={errors.maxPerOrder} />
-          </label>
-        </>
-      )}
-      addLabel={t('ticketing.admin.addCategory')}
-      savedText={t('ticketing.admin.categorySaved')}
-      onChanged={() => res.reload()}
-    />
   )
 }
 
@@ -224,7 +124,7 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
             <strong>{c.code}</strong>
           </td>
           <td class="num">{value(c)}</td>
-          <td>{c.categoryId ? (categories.find((x) => x.id === c.categoryId)?.displayName ?? '') : t('ticketing.admin.wholeOrder')}</td>
+          <td>{c.categoryIds.length ? c.categoryIds.map((id) => categories.find((x) => x.id === id)?.displayName ?? '').join(', ') : t('ticketing.admin.wholeOrder')}</td>
           <td>{validityText(c.validFrom, c.validUntil, tz)}</td>
           <td class="num">{t('ticketing.admin.used', { n: c.used, max: c.maxUses ?? '∞' })}</td>
         </>
@@ -232,12 +132,12 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
       name={(c) => c.code}
       canEdit={canEdit}
       canDelete={() => true}
-      blank={{ code: '', valueType: 'PERCENT', reduction: '', categoryId: '', maxUses: '', validFrom: '', validUntil: '' }}
+      blank={{ code: '', valueType: 'PERCENT', reduction: '', categoryIds: '', maxUses: '', validFrom: '', validUntil: '' }}
       draftOf={(c) => ({
         code: c.code,
         valueType: c.valueType,
         reduction: c.valueType === 'PERCENT' ? String(c.reduction) : formatMoney(c.reduction),
-        categoryId: c.categoryId ? String(c.categoryId) : '',
+        categoryIds: c.categoryIds.join(','),
         maxUses: c.maxUses == null ? '' : String(c.maxUses),
         validFrom: local(c.validFrom),
         validUntil: local(c.validUntil),
@@ -245,7 +145,7 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
       bodyOf={(d) => {
         const reduction = d.valueType === 'PERCENT' ? Number(d.reduction) : parseCents(d.reduction)
         if (!reduction) return { errors: { reduction: 'INVALID' } }
-        return { validFrom: instant(d.validFrom), validUntil: instant(d.validUntil), code: d.code, valueType: d.valueType, reduction, categoryId: d.categoryId ? Number(d.categoryId) : null, maxUses: d.maxUses.trim() ? Number(d.maxUses) : null }
+        return { validFrom: instant(d.validFrom), validUntil: instant(d.validUntil), code: d.code, valueType: d.valueType, reduction, categoryIds: idsOf(d.categoryIds), maxUses: d.maxUses.trim() ? Number(d.maxUses) : null }
       }}
       fields={(d, set, errors) => (
         <>
@@ -266,18 +166,7 @@ function Coupons({ event, categories, canEdit }: { event: EventFull; categories:
             {draftInput(d, set, 'reduction', { inputMode: 'decimal' })}
             <Err code={errors.reduction} />
           </label>
-          <label>
-            {t('ticketing.admin.appliesTo')}
-            <select name="categoryId" value={d.categoryId} onChange={(e) => set('categoryId', (e.target as HTMLSelectElement).value)}>
-              <option value="">{t('ticketing.admin.wholeOrder')}</option>
-              {categories.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.displayName}
-                </option>
-              ))}
-            </select>
-            <Err code={errors.categoryId} />
-          </label>
+          <CategoryScope categories={categories} value={d.categoryIds} onChange={(v) => set('categoryIds', v)} error={errors.categoryIds ?? errors.categoryId} />
           <label>
             {t('ticketing.admin.maxUses')}
             {draftInput(d, set, 'maxUses', { inputMode: 'numeric', placeholder: t('ticketing.admin.unlimited') })}
