@@ -79,6 +79,58 @@ describe.if(postgresAvailable())('three processes on one Postgres, each with an 
     expect((await send(p2(), 'GET', '/proxy/userDetails', undefined, { cookie: full })).status).toBe(200)
   }, 30_000)
 
+  // every per-process cache of what organisers change is checked against the database at each use
+  // (a counter row raised by triggers, or the event's form version): a change made on one process is
+  // in force on the others at their next request, not after a timeout
+  const guestBody = (email: string, extra: Record<string, unknown> = {}) => ({ salutation: 'Herr', firstName: 'Max', lastName: 'Muster', email, ...extra })
+  const newEvent = async (name: string) => {
+    const e = await procs().send(p1(), 'POST', '/proxy/api/events', eventBody({ displayName: name, maxVisitors: 50 }), { cookie: admin })
+    expect(e.status).toBe(201)
+    return (await e.json()).id as number
+  }
+
+  test('cache of form definitions: a required field added on 1 is asked for on 2 at its next registration', async () => {
+    const { send } = procs()
+    const id = await newEvent('Formular-Fest')
+    expect((await send(p2(), 'POST', `/proxy/api/public/events/${id}/registrations`, guestBody('form1@drei-prozesse.example'))).status).toBe(201)
+    const field = await send(p1(), 'POST', `/proxy/api/events/${id}/fields`, { type: 'YES_NO', displayName: 'Mit Übernachtung?', appearance: 'REQUIRED' }, { cookie: admin })
+    expect(field.status).toBe(201)
+    const refused = await send(p2(), 'POST', `/proxy/api/public/events/${id}/registrations`, guestBody('form2@drei-prozesse.example'))
+    expect(refused.status).toBe(400)
+    expect((await refused.json()).errorFields?.length).toBeGreaterThan(0)
+  })
+
+  test("cache of agreements ('setup' counter): a REQUIRED agreement added on 1 stops the desk on 3 at its next scan", async () => {
+    const { send } = procs()
+    const id = await newEvent('Einwilligungs-Fest')
+    const codes: string[] = []
+    for (const name of ['Erste', 'Zweite']) {
+      const g = await send(p2(), 'POST', `/proxy/api/events/${id}/visitors`, { firstName: name, lastName: 'Gast', status: 'CONFIRMED' }, { cookie: admin })
+      expect(g.status).toBe(201)
+      codes.push((await (await send(p2(), 'GET', `/proxy/api/events/${id}/visitors/${(await g.json()).id}`, undefined, { cookie: admin })).json()).ticketCode)
+    }
+    const scan = (code: string) => send(p3(), 'POST', `/proxy/api/events/${id}/checkin`, { code, checkinGuests: 'ALL', nonce: `agr-${code}` }, { cookie: admin })
+    expect((await scan(codes[0])).status).toBe(200)
+    const a = await send(p1(), 'POST', '/proxy/api/agreements', { displayName: 'Foto-Einwilligung', validity: 'EVENT', eventId: id, appearance: 'REQUIRED' }, { cookie: admin })
+    expect(a.status).toBeLessThan(300)
+    const refused = await scan(codes[1])
+    expect(refused.status).toBe(409)
+    expect((await refused.json()).errorType).toBe('AGREEMENTS_MISSING')
+  })
+
+  test("cache of notification recipients ('recipients' counter): subscribing on 1 makes 3's next registration mail the organiser", async () => {
+    const { send, smtp } = procs()
+    const id = await newEvent('Benachrichtigungs-Fest')
+    expect((await send(p3(), 'POST', `/proxy/api/public/events/${id}/registrations`, guestBody('note1@drei-prozesse.example'))).status).toBe(201)
+    const sub = await send(p1(), 'PATCH', '/proxy/api/notifications?user=true', { notifications: [{ code: 'NEW_REGISTRATION', enabled: true }] }, { cookie: admin })
+    expect(sub.status).toBe(200)
+    expect((await send(p3(), 'POST', `/proxy/api/public/events/${id}/registrations`, guestBody('note2@drei-prozesse.example', { firstName: 'Zweiter' }))).status).toBe(201)
+    const mail = await smtp!.waitFor((m) => m.to.includes('admin@drei-prozesse.example') && m.subject === 'Neue Anmeldung: Benachrichtigungs-Fest', 15_000)
+    expect(mail.text).toContain('note2@drei-prozesse.example')
+    // the registration before the change mailed nobody
+    expect(smtp!.mails.filter((m) => m.subject === 'Neue Anmeldung: Benachrichtigungs-Fest' && m.text.includes('note1@'))).toEqual([])
+  }, 30_000)
+
   test('the login rate limit counts attempts over all three processes together', async () => {
     const { send, at } = procs()
     const email = 'niemand@drei-prozesse.example'

@@ -57,7 +57,7 @@ export function processesOnPostgres(n: number, opts: ProcessesOptions = {}): () 
       ...(smtp ? { SMTP_URL: smtp.url } : {}),
       ...opts.env,
     }
-    const all = await Promise.all(Array.from({ length: n }, () => startServerProcess({ env })))
+    const all = await Promise.all(Array.from({ length: n }, () => startServerProcess({ env, readyTimeoutMs: 90_000 })))
     const send: Processes['send'] = (s, method, path, body, o = {}) =>
       fetch(`${s.url}${path}`, {
         method,
@@ -89,12 +89,12 @@ export function processesOnPostgres(n: number, opts: ProcessesOptions = {}): () 
         return r.headers.getSetCookie()[0].split(';')[0]
       },
       async start(more = {}) {
-        const s = await startServerProcess({ env: { ...env, ...more } })
+        const s = await startServerProcess({ env: { ...env, ...more }, readyTimeoutMs: 90_000 })
         extra.push(s)
         return s
       },
     }
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     await client?.end().catch(() => {})
     await Promise.all([...(p?.all ?? []), ...extra].map((s) => s.stop()))
