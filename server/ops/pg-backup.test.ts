@@ -64,7 +64,8 @@ describe.if(postgresAvailable())('pg_dump → pg_restore + uploads/ (Postgres) [
     await source?.stop()
     await restored?.stop()
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => {})
-  })
+    // dropdb and the schema's drop take their time on a busy machine
+  }, 60_000)
 
   test('the documented commands restore the install: every row, the upload, the login and the event', async () => {
     const work = mkdtempSync(join(tmpdir(), 'einlass-pgbak-'))
