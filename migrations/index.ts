@@ -41,6 +41,7 @@ import * as m2811_980 from './2026-11-28-980_request_id_mail_task'
 import * as m2911_200 from './2026-11-29-200_payment_deadline'
 import * as m2911_210 from './2026-11-29-210_cancellation_requests'
 import * as m2911_300 from './2026-11-29-300_selling_rules'
+import * as m2911_400 from './2026-11-29-400_install_state'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-200_payment_deadline': m2911_200,
   '2026-11-29-210_cancellation_requests': m2911_210,
   '2026-11-29-300_selling_rules': m2911_300,
+  '2026-11-29-400_install_state': m2911_400,
 }

@@ -7,8 +7,9 @@ import type { AppContext } from './context'
 import { openDatabase, type DatabaseHandle } from './db/database'
 import { migrateToLatest } from './db/migrate'
 import { createLogger, type Logger } from './logger'
-import { COMMUNITY, loadLicense, type LicenseState } from './modules/license/license'
+import { COMMUNITY, licenseOfText, loadLicense, type LicenseState } from './modules/license/license'
 import { trustedPublicKeys } from './modules/license/keys'
+import { sharedSecrets, storedLicense } from './install-state'
 import { loadOrCreateSecrets } from './secrets'
 
 export interface Bootstrapped {
@@ -24,9 +25,16 @@ export function licenseFileOf(config: Config): string | null {
   return existsSync(inDataDir) ? inDataDir : null
 }
 
-export function resolveLicense(config: Config, log: Logger, publicKeys = trustedPublicKeys(), now = new Date()): LicenseState {
-  const file = licenseFileOf(config)
-  const license = file ? loadLicense(file, publicKeys, now) : COMMUNITY
+/** The database's place in the license's `file` (shown by `einlass license show` and the log). */
+export const LICENSE_IN_DATABASE = 'database (einlass license install)'
+
+/**
+ * Which license counts: a file named in the configuration (`license.file`) wins, then on Postgres
+ * one installed into the database (`stored`, shared by every process), then license.json in the data dir.
+ */
+export function resolveLicense(config: Config, log: Logger, publicKeys = trustedPublicKeys(), now = new Date(), stored: string | null = null): LicenseState {
+  const file = config.license.file ? config.license.file : stored === null ? licenseFileOf(config) : null
+  const license = file ? loadLicense(file, publicKeys, now) : stored !== null ? licenseOfText(stored, LICENSE_IN_DATABASE, publicKeys, now) : COMMUNITY
   if (license.edition === 'licensed') {
     log.info('license valid', { licensee: license.licensee, validUntil: license.validUntil, features: license.features })
   } else {
@@ -45,7 +53,8 @@ export async function bootstrap(
     const applied = await migrateToLatest(handle.db)
     if (applied.length) log.info('migrations applied', { migrations: applied })
   }
-  const secrets = loadOrCreateSecrets(config.dataDir)
+  // Postgres: shared by every process of the install (install-state.ts); SQLite: the data dir's file
+  const secrets = handle.dialect === 'postgres' ? await sharedSecrets(handle.db, config.dataDir, log) : loadOrCreateSecrets(config.dataDir)
   let notifyMail = () => {}
   let notifyTasks = () => {}
   const ctx: AppContext = {
@@ -55,7 +64,7 @@ export async function bootstrap(
     clock: opts.clock ?? systemClock,
     log,
     secrets,
-    license: opts.license ?? resolveLicense(config, log),
+    license: opts.license ?? resolveLicense(config, log, undefined, undefined, handle.dialect === 'postgres' ? await storedLicense(handle.db) : null),
     notifyMail: () => notifyMail(),
     notifyTasks: () => notifyTasks(),
     poolStats: handle.poolStats,

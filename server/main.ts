@@ -1,10 +1,11 @@
 // The einlass command: serve (default), migrate, create-admin, license, backup, --help, --version.
 // The only file with side effects at start; everything else is built by functions it calls.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import pkg from '../package.json'
 import { createApp } from './app'
-import { bootstrap, licenseFileOf } from './bootstrap'
+import { bootstrap, resolveLicense } from './bootstrap'
+import { storeLicense, storedLicense } from './install-state'
 import { ConfigError, type Config, loadConfig, parseFlags, SETTINGS } from './config/config'
 import { migrateToLatest } from './db/migrate'
 import { openDatabase } from './db/database'
@@ -12,7 +13,7 @@ import { type UiAssets, diskAssets } from './http/ui-assets'
 import { createLogger } from './logger'
 import { OpsError, backup as opsBackup, restore as opsRestore } from './ops/backup'
 import { trustedPublicKeys } from './modules/license/keys'
-import { loadLicense, verifyLicenseText } from './modules/license/license'
+import { verifyLicenseText } from './modules/license/license'
 import { SetupBody } from './modules/identity/model'
 import { createAgencyWithAdmin, setupRequired } from './modules/identity/service'
 import { endWithParent } from './lifecycle'
@@ -34,6 +35,7 @@ Commands:
                             create an agency and its administrator (only while no user exists)
   license show              show the license in use and the limits that apply
   license verify FILE       check a license file's signature and validity
+  license install FILE      verify and install a license (Postgres: into the database, for every process)
   backup FILE.sqlite        write a consistent copy of the SQLite database to FILE
   backup DIR                the same plus secrets, license and every upload, with checksums
   restore DIR|FILE [--force]
@@ -169,7 +171,7 @@ async function createAdmin(argv: string[]) {
   }
 }
 
-function license(argv: string[]) {
+async function license(argv: string[]) {
   const { rest } = parseFlags(argv)
   const [sub, file] = rest
   if (sub === 'verify') {
@@ -182,17 +184,50 @@ function license(argv: string[]) {
     console.log(`limits: ${Object.entries(r.license.limits).map(([k, v]) => `${k} ${v < 0 ? 'unlimited' : v}`).join(', ')}`)
     return
   }
+  if (sub === 'install') {
+    if (!file) throw new ExitError('einlass: usage: einlass license install FILE', 2)
+    if (!existsSync(file)) throw new ExitError(`einlass: file not found: ${file}`, 1)
+    const text = readFileSync(file, 'utf8')
+    const r = verifyLicenseText(text, trustedPublicKeys())
+    if (!r.ok) throw new ExitError(`einlass: license invalid: ${r.reason}`, 1)
+    const config = configOrExit(argv)
+    if (config.databaseTarget.dialect === 'postgres') {
+      // every process of the install reads it from the database at its next start
+      const handle = await openDatabase(config.databaseTarget)
+      try {
+        await migrateToLatest(handle.db)
+        await storeLicense(handle.db, text)
+      } finally {
+        await handle.close()
+      }
+      console.log(`license of ${r.license.licensee} (until ${r.license.validUntil}) installed into the database; restart the processes to use it`)
+    } else {
+      mkdirSync(config.dataDir, { recursive: true })
+      writeFileSync(join(config.dataDir, 'license.json'), text, { mode: 0o600 })
+      console.log(`license of ${r.license.licensee} (until ${r.license.validUntil}) installed as ${join(config.dataDir, 'license.json')}; restart einlass to use it`)
+    }
+    if (config.license.file) console.log(`note: the configured license file ${config.license.file} still wins over the installed one`)
+    return
+  }
   if (sub === 'show' || sub === undefined) {
     const config = configOrExit(argv)
-    const file = licenseFileOf(config)
-    const l = loadLicense(file, trustedPublicKeys())
+    let stored: string | null = null
+    if (config.databaseTarget.dialect === 'postgres') {
+      const handle = await openDatabase(config.databaseTarget)
+      try {
+        stored = await storedLicense(handle.db).catch(() => null)
+      } finally {
+        await handle.close()
+      }
+    }
+    const l = resolveLicense(config, createLogger('error'), trustedPublicKeys(), new Date(), stored)
     if (l.edition === 'licensed') console.log(`licensed to ${l.licensee}, valid until ${l.validUntil} (${l.file})`)
     else console.log(`community edition: ${l.reason}`)
     console.log(`features: ${l.features.join(', ') || '(none)'}`)
     console.log(`limits: ${Object.entries(l.limits).map(([k, v]) => `${k} ${v < 0 ? 'unlimited' : v}`).join(', ')}`)
     return
   }
-  throw new ExitError(`einlass: unknown license command "${sub}" (show, verify FILE)`, 2)
+  throw new ExitError(`einlass: unknown license command "${sub}" (show, verify FILE, install FILE)`, 2)
 }
 
 function backup(argv: string[]) {
@@ -253,7 +288,7 @@ export async function run(argv: string[], assets: UiAssets): Promise<void> {
       case 'create-admin':
         return await createAdmin(tail)
       case 'license':
-        return license(tail)
+        return await license(tail)
       case 'backup':
         return backup(tail)
       case 'restore':

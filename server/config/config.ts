@@ -81,6 +81,14 @@ export const SETTINGS: SettingSpec[] = [
   { key: 'metrics.token', env: 'EINLASS_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', default: null, doc: 'Bearer token a Prometheus scrape of /metrics must send. /metrics is off while neither this nor metrics.allow is set.' },
   { key: 'metrics.allow', env: 'EINLASS_METRICS_ALLOW', flag: '--metrics-allow', kind: 'list', default: [], doc: 'Addresses or CIDR ranges allowed to read /metrics (with a token set, both must hold).' },
   { key: 'audit.retention_days', env: 'EINLASS_AUDIT_RETENTION_DAYS', flag: '--audit-retention-days', kind: 'int', default: 730, doc: 'Days the audit log keeps an entry (at least 30; the database refuses to delete younger ones).' },
+  {
+    key: 'tasks.lease_seconds',
+    env: 'EINLASS_TASK_LEASE_SECONDS',
+    flag: '--task-lease-seconds',
+    kind: 'int',
+    default: 60,
+    doc: 'Seconds a background task stays claimed by its process; a running task renews it every third of that. After a crash another process takes the task over once it has run out.',
+  },
   { key: 'log.level', env: 'EINLASS_LOG_LEVEL', flag: '--log-level', kind: 'string', default: 'info', doc: 'debug, info, warn or error.' },
 ]
 
@@ -131,6 +139,7 @@ export const ConfigSchema = z.object({
   }),
   metrics: z.object({ token: z.string().min(16, 'must be at least 16 characters').nullable(), allow: z.array(z.string()) }),
   audit: z.object({ retention_days: z.number().int().min(30, 'must be at least 30') }),
+  tasks: z.object({ lease_seconds: z.number().int().min(2, 'must be at least 2') }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be debug, info, warn or error' }) }),
 })
 

@@ -170,6 +170,13 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     types: pgTypes(),
     options: target.schema ? `-c search_path=${target.schema}` : undefined,
   })
+  // an idle connection that Postgres ends (a restart, a failover, idle_session_timeout) is dropped
+  // from the pool and replaced on next use; without a listener the pool's 'error' would end the process
+  const lost = (e: Error) => createLogger('warn').warn('database connection lost; the pool reconnects on next use', { error: String(e?.message ?? e) })
+  pool.on('error', lost)
+  // a connection lost while a request holds it: its queries fail (the request answers 503,
+  // http/errors.ts) and the pool drops it on release; unheard, the client's 'error' would end the process
+  pool.on('connect', (client) => client.on('error', lost))
   const schema = target.schema ?? 'public'
   const db = new Kysely<DB>({ dialect: new OwnSchemaPostgresDialect({ pool }, schema) })
   setMigrationSchema(db, schema)

@@ -8,9 +8,11 @@ export function setMigrationSchema(db: Kysely<any>, schema: string) {
   schemas.set(db, schema)
 }
 
-export function migrator(db: Kysely<any>, schema = schemas.get(db)) {
+export function migrator(db: Kysely<any>, schema = schemas.get(db), opts: { inTransaction?: boolean } = {}) {
   return new Migrator({
     db,
+    // the caller's transaction holds them all (Postgres, migrateToLatest)
+    disableTransactions: opts.inTransaction,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'einlass_migration',
     migrationLockTableName: 'einlass_migration_lock',
@@ -31,6 +33,11 @@ export class NewerSchemaError extends Error {
 /** Names in the migration table that this binary does not know (none before the first migration). */
 export async function unknownMigrations(db: Kysely<any>, schema = schemas.get(db)): Promise<string[]> {
   let names: string[]
+  // inside a Postgres transaction a failed select would abort it: ask whether the table is there
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const there = await sql<{ t: string | null }>`select to_regclass(${`${schema ?? 'public'}.einlass_migration`}) as t`.execute(db)
+    if (!there.rows[0]?.t) return []
+  }
   try {
     const q = schema ? db.withSchema(schema) : db
     names = (await q.selectFrom('einlass_migration').select('name').execute()).map((r: { name: string }) => r.name)
@@ -40,10 +47,10 @@ export async function unknownMigrations(db: Kysely<any>, schema = schemas.get(db
   return names.filter((n) => !(n in migrations)).sort()
 }
 
-async function migrateHere(db: Kysely<any>, schema: string | undefined): Promise<string[]> {
+async function migrateHere(db: Kysely<any>, schema: string | undefined, inTransaction = false): Promise<string[]> {
   const unknown = await unknownMigrations(db, schema)
   if (unknown.length) throw new NewerSchemaError(unknown)
-  const { error, results }: MigrationResultSet = await migrator(db, schema).migrateToLatest()
+  const { error, results }: MigrationResultSet = await migrator(db, schema, { inTransaction }).migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error) {
     const msg = error instanceof Error ? error.message : String(error)
@@ -55,19 +62,27 @@ async function migrateHere(db: Kysely<any>, schema: string | undefined): Promise
 /**
  * Applies every pending migration; throws with the failing migration's name, or NewerSchemaError
  * when the database holds migrations this binary does not know (nothing applied then).
- * Postgres: several processes starting at once take turns under a session advisory lock on one
- * connection (lock and unlock in the same session); the later ones find nothing left to do.
+ * Postgres: one transaction under a transaction-scoped advisory lock, taken before the migration
+ * table is read: several processes starting at once take turns, the later ones find nothing left
+ * to do. Being one transaction it holds one server connection throughout, so it works through a
+ * pgbouncer in transaction pooling too (a session lock there could be taken on one server
+ * connection and never released on another), and a failed start leaves no half-applied schema.
  * SQLite: the migrator's BEGIN IMMEDIATE serialises already.
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const schema = schemas.get(db)
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return migrateHere(db, schema)
+  // begin/commit by hand on one connection: Kysely's migrator needs a connection, not a Transaction
   return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(conn)
+    await sql`begin`.execute(conn)
     try {
-      return await migrateHere(conn, schema)
-    } finally {
-      await sql`select pg_advisory_unlock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(conn)
+      await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(conn)
+      const applied = await migrateHere(conn, schema, true)
+      await sql`commit`.execute(conn)
+      return applied
+    } catch (e) {
+      await sql`rollback`.execute(conn).catch(() => {})
+      throw e
     }
   })
 }

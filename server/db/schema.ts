@@ -17,6 +17,7 @@ import type { NotificationSettingsTables } from '../modules/notification-setting
 import type { PaymentsTables } from '../modules/payments/payments.table'
 import type { SeatingTables } from '../modules/seating/seating.table'
 import type { ShortLinkTables } from '../modules/shortlinks/shortlinks.table'
+import type { SystemTables } from '../modules/system/system.table'
 import type { TagTables } from '../modules/tags/tags.table'
 import type { TaskTables } from '../modules/tasks/tasks.table'
 import type { HelpTables } from '../modules/help/help.table'
@@ -46,4 +47,5 @@ export interface DB
     TicketingTables,
     PaymentsTables,
     AuditTables,
-    BankTables {}
+    BankTables,
+    SystemTables {}

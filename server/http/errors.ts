@@ -57,6 +57,22 @@ function validationFields(error: any): FieldError[] {
   return out
 }
 
+// Errors that mean the database is not reachable right now (Postgres restarting, a failover, the
+// network): the request's transaction did not commit, or its outcome is unknown; the pool drops the
+// broken connection and opens new ones by itself. Answered 503 with Retry-After, not 500.
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
+// SQLSTATE: 08 connection exceptions, 57P01-57P03 admin/crash shutdown and "cannot connect now"
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123])$/
+const UNAVAILABLE_MESSAGE = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|the database system is (starting up|shutting down|in recovery mode)/i
+
+export function databaseUnavailable(error: unknown): boolean {
+  for (let e: any = error, depth = 0; e && depth < 4; e = e.cause, depth++) {
+    if (typeof e.code === 'string' && (CONNECTION_CODES.has(e.code) || UNAVAILABLE_SQLSTATE.test(e.code))) return true
+    if (UNAVAILABLE_MESSAGE.test(String(e.message ?? ''))) return true
+  }
+  return false
+}
+
 export function errorHandling(log: Logger, features: () => readonly string[]) {
   return new Elysia({ name: 'errors' }).onError({ as: 'global' }, ({ code, error, request, path, set }) => {
     const lang = requestLanguage(request, features())
@@ -83,6 +99,10 @@ export function errorHandling(log: Logger, features: () => readonly string[]) {
       default: {
         const status = (error as any)?.status
         if (status === 413 || String((error as any)?.message).includes(BODY_TOO_LARGE)) return json(errorBody(413, 'PAYLOAD_TOO_LARGE', lang), 413)
+        if (databaseUnavailable(error)) {
+          log.warn('database unavailable', { reqId: set.headers['x-request-id'], method: request.method, path, error: String((error as Error)?.message ?? error) })
+          return json(errorBody(503, 'DATABASE_UNAVAILABLE', lang), 503, { 'retry-after': '2', 'cache-control': 'no-store' })
+        }
         log.error('unhandled error', { reqId: set.headers['x-request-id'], method: request.method, path, code: String(code), error: (error as Error)?.stack ?? String(error) })
         return json(errorBody(500, 'INTERNAL_ERROR', lang), 500)
       }

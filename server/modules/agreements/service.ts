@@ -10,7 +10,6 @@ import { zonedToUtc } from '../../i18n/format'
 import type { EventVisitorRow } from '../visitors/visitors.table'
 import type { AgreementRow } from './agreements.table'
 import type { AgreementInput, SignInput } from './model'
-import { forgetRequiredAgreements } from '../checkin/service'
 import { recordDecisions } from './consent'
 import { effectiveAgreements } from './repository'
 import { validSignature } from './signature'
@@ -54,7 +53,6 @@ function columns(input: AgreementInput) {
 export async function createAgreement(ctx: AppContext, agencyId: number, input: AgreementInput) {
   await assertEventOfAgency(ctx.db, agencyId, input.eventId)
   const now = isoNow(ctx.clock.now())
-  forgetRequiredAgreements()
   return ctx.db.insertInto('agreement').values({ ...columns(input), agency_id: agencyId, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow()
 }
 
@@ -67,7 +65,6 @@ export async function agreementOfAgency(db: Db, agencyId: number, id: number) {
 export async function updateAgreement(ctx: AppContext, agencyId: number, id: number, input: AgreementInput) {
   await agreementOfAgency(ctx.db, agencyId, id)
   await assertEventOfAgency(ctx.db, agencyId, input.eventId)
-  forgetRequiredAgreements()
   // a new version: consents name the text they were given to, and a form showing the old text is refused
   return ctx.db
     .updateTable('agreement')
@@ -80,7 +77,6 @@ export async function updateAgreement(ctx: AppContext, agencyId: number, id: num
 /** Deactivates: the signatures given so far stay on record. */
 export async function deactivateAgreement(ctx: AppContext, agencyId: number, id: number) {
   await agreementOfAgency(ctx.db, agencyId, id)
-  forgetRequiredAgreements()
   return ctx.db.updateTable('agreement').set({ active: false, updated_at: isoNow(ctx.clock.now()) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
 }
 

@@ -1,7 +1,6 @@
 import { expect, test } from 'bun:test'
 import { type Agent, forEachDialect } from '../../testing/harness'
 import { addGuest, createEvent, licenseWith } from '../../testing/organiser'
-import { forgetRequiredAgreements } from './service'
 
 forEachDialect(
   'check-in desk',
@@ -134,9 +133,7 @@ forEachDialect(
       const e = await createEvent(admin)
       const g = await ticketGuest(e.id)
       await h().ctx.db.insertInto('agreement').values({ agency_id: admin.agencyId, event_id: e.id, validity: 'EVENT', display_name: 'Foto-Einwilligung', appearance: 'REQUIRED' }).execute()
-      // written past the service, which clears the desk's few-seconds cache itself (an earlier suite's
-      // event with the same id may still be remembered in this process)
-      forgetRequiredAgreements()
+      // written past the service: the desk sees it at once (the 'setup' counter's trigger)
       const r = await checkin(e.id, { code: g.ticketCode, checkinGuests: 'ALL' })
       expect(r.status).toBe(409)
       expect(r.body).toMatchObject({ errorType: 'AGREEMENTS_MISSING', missingAgreements: [{ displayName: 'Foto-Einwilligung' }] })

@@ -21,48 +21,16 @@ import type { CheckinInput, Person } from './model'
 
 export const CHECKIN_STATUSES = ['CONFIRMED', 'APPEARED'] as const
 
-// Whether an event has REQUIRED agreements at all, remembered for a few seconds per process: the
-// check-in hot path then skips the agreements query for the (usual) events without any. Local changes
-// clear it at once (forgetRequiredAgreements); other processes see a change within REQUIRED_TTL_MS.
-const REQUIRED_TTL_MS = 5000
-const requiredCache = new Map<number, { has: boolean; until: number }>()
-export function forgetRequiredAgreements() {
-  requiredCache.clear()
-  anyCache.clear()
-}
+// Whether an event has REQUIRED (or any) agreements at all, from the agreements the registration
+// and self check-in read anyway: cached per process while the 'setup' counter stands still
+// (db/generation-cache.ts; triggers raise it on every agreement change), so an agreement added on
+// one process is in force at the desk of every other at its next scan (docs/operations.md "Several
+// processes"). The usual event without agreements costs one primary-key read, not the query.
 async function hasRequiredAgreements(db: Db, event: { id: number; agency_id: number }): Promise<boolean> {
-  const hit = requiredCache.get(event.id)
-  const now = Date.now()
-  if (hit && hit.until > now) return hit.has
-  const row = await db
-    .selectFrom('agreement')
-    .select('id')
-    .where('active', '=', true as never)
-    .where('appearance', '=', 'REQUIRED')
-    .where('agency_id', '=', event.agency_id)
-    .where((eb) => eb.or([eb('event_id', '=', event.id), eb('validity', '=', 'GLOBAL')]))
-    .limit(1)
-    .executeTakeFirst()
-  requiredCache.set(event.id, { has: Boolean(row), until: now + REQUIRED_TTL_MS })
-  return Boolean(row)
+  return (await effectiveAgreements(db, event)).some((a) => a.appearance === 'REQUIRED')
 }
-// Whether an event has any active agreement at all (same cache rules): the self check-in answer then
-// skips the agreements queries for the usual events without any.
-const anyCache = new Map<number, { has: boolean; until: number }>()
 export async function hasAgreements(db: Db, event: { id: number; agency_id: number }): Promise<boolean> {
-  const hit = anyCache.get(event.id)
-  const now = Date.now()
-  if (hit && hit.until > now) return hit.has
-  const row = await db
-    .selectFrom('agreement')
-    .select('id')
-    .where('active', '=', true as never)
-    .where('agency_id', '=', event.agency_id)
-    .where((eb) => eb.or([eb('event_id', '=', event.id), eb('validity', '=', 'GLOBAL')]))
-    .limit(1)
-    .executeTakeFirst()
-  anyCache.set(event.id, { has: Boolean(row), until: now + REQUIRED_TTL_MS })
-  return Boolean(row)
+  return (await effectiveAgreements(db, event)).length > 0
 }
 const canCheckIn = (status: string) => (CHECKIN_STATUSES as readonly string[]).includes(status)
 

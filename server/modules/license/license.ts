@@ -132,6 +132,12 @@ export function loadLicense(file: string | null, publicKeys: string[], now: Date
   } catch (e) {
     return { ...COMMUNITY, reason: `license file cannot be read: ${(e as Error).message}`, problem: 'UNREADABLE', file }
   }
+  return licenseOfText(text, file, publicKeys, now)
+}
+
+/** The license state of a license text; `source` names where it came from (a file, or the database). */
+export function licenseOfText(text: string, source: string, publicKeys: string[], now: Date = new Date()): LicenseState {
+  const file = source
   const r = verifyLicenseText(text, publicKeys, now)
   // an expired license still names its holder and end date (shown on the license page)
   if (!r.ok) return { ...COMMUNITY, licensee: r.license?.licensee ?? null, validUntil: r.license?.validUntil ?? null, reason: r.reason, problem: r.problem, file }

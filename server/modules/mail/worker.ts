@@ -10,7 +10,6 @@ import { MailSubjectGone, renderOutboxMail } from './templates'
 /** Delay before attempt n+1 after n failures; after the last one the mail is FAILED. */
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
 export const MAX_ATTEMPTS = BACKOFF_MS.length + 1
-const CLAIM_MS = 2 * 60_000
 /** wake() gathers the wake-ups of this long into one pass */
 export const WAKE_DELAY_MS = 50
 const BATCH = 20
@@ -33,6 +32,11 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
   let stopped = false
   let warnedNoSmtp = false
   const interval = opts.intervalMs ?? 5000
+  // a claimed batch is this process's for the task lease (tasks.lease_seconds), renewed every third
+  // of it while the batch is delivered: after a crash another process sends what is left once the
+  // lease has run out (a mail whose SMTP answer came but whose SENT was not written goes again:
+  // the one window where a crash can mean a mail twice)
+  const CLAIM_MS = (ctx.config.tasks?.lease_seconds ?? 60) * 1000
 
   /**
    * Locks up to BATCH due mails for this worker. Candidates are read first, then locked by a
@@ -135,7 +139,30 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
     for (;;) {
       const batch = await claim()
       if (!batch.length) break
-      for (const m of batch) await deliver(m)
+      const left = new Set(batch.map((m) => m.id))
+      let held = batch[0].locked_until!
+      const heartbeat = setInterval(() => {
+        const ids = [...left]
+        if (!ids.length) return
+        const next = isoNow(new Date(ctx.clock.now().getTime() + CLAIM_MS))
+        void ctx.db
+          .updateTable('mail_outbox')
+          .set({ locked_until: next })
+          .where('id', 'in', ids)
+          .where('status', '=', 'PENDING')
+          .where('locked_until', '=', held)
+          .execute()
+          .then(() => (held = next))
+          .catch(() => {})
+      }, CLAIM_MS / 3)
+      try {
+        for (const m of batch) {
+          await deliver(m)
+          left.delete(m.id)
+        }
+      } finally {
+        clearInterval(heartbeat)
+      }
       handled += batch.length
       if (stopped) break
     }

@@ -98,7 +98,6 @@ export async function saveCheckpoint(db: Db, taskId: number, value: unknown) {
 
 export const checkpointOf = <T>(task: { checkpoint: string | null }): T | null => fromJson<T | null>(task.checkpoint, null)
 
-const LEASE_MS = 5 * 60_000
 
 export interface TaskRunner {
   wake(): void
@@ -108,6 +107,9 @@ export interface TaskRunner {
 }
 
 export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; autoStart?: boolean } = {}): TaskRunner {
+  // the lease: how long a claimed task is this process's; renewed every third of it while the task
+  // runs, so only a process that died (or hangs) loses it, and another takes the task over then
+  const LEASE_MS = (ctx.config.tasks?.lease_seconds ?? 60) * 1000
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | null = null
 
@@ -165,6 +167,18 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
           .execute()
       },
     }
+    // the heartbeat renews only this claim (attempts counts claims): a task another process took
+    // over after this one hung is left alone
+    const heartbeat = setInterval(() => {
+      void ctx.db
+        .updateTable('task')
+        .set({ locked_until: isoNow(new Date(ctx.clock.now().getTime() + LEASE_MS)) })
+        .where('id', '=', task.id)
+        .where('status', '=', 'RUNNING')
+        .where('attempts', '=', task.attempts)
+        .execute()
+        .catch((e) => ctx.log.warn('task lease renewal failed', { taskId: task.id, error: String((e as Error)?.message ?? e) }))
+    }, LEASE_MS / 3)
     try {
       if (!handler) throw new Error(`no handler for task kind ${task.kind}`)
       const out = (await handler(ctx, task, fromJson(task.payload, {}), progress)) ?? {}
@@ -184,6 +198,8 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
       ctx.log.error('task failed', { taskId: task.id, kind: task.kind, reqId: task.request_id, error: String((e as Error)?.stack ?? e) })
       const message = e instanceof Error && (e as any).errorType ? (e as any).errorType : String((e as Error)?.message ?? e).slice(0, 300)
       await ctx.db.updateTable('task').set({ status: 'ERROR', state: message, finished_at: isoNow(ctx.clock.now()), locked_until: null }).where('id', '=', task.id).execute()
+    } finally {
+      clearInterval(heartbeat)
     }
   }
 
