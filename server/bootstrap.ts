@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger'
 import { COMMUNITY, loadLicense, type LicenseState } from './modules/license/license'
 import { trustedPublicKeys } from './modules/license/keys'
 import { loadOrCreateSecrets } from './secrets'
+import { type ObjectStorage, storageOf } from './storage/storage'
 
 export interface Bootstrapped {
   ctx: AppContext
@@ -37,7 +38,7 @@ export function resolveLicense(config: Config, log: Logger, publicKeys = trusted
 
 export async function bootstrap(
   config: Config,
-  opts: { log?: Logger; clock?: Clock; migrate?: boolean; license?: LicenseState; poolSize?: number } = {},
+  opts: { log?: Logger; clock?: Clock; migrate?: boolean; license?: LicenseState; poolSize?: number; storage?: ObjectStorage } = {},
 ): Promise<Bootstrapped> {
   const log = opts.log ?? createLogger(config.log.level)
   const handle = await openDatabase(config.databaseTarget, { poolSize: opts.poolSize })
@@ -56,6 +57,7 @@ export async function bootstrap(
     log,
     secrets,
     license: opts.license ?? resolveLicense(config, log),
+    storage: opts.storage ?? storageOf(config),
     notifyMail: () => notifyMail(),
     notifyTasks: () => notifyTasks(),
     poolStats: handle.poolStats,

@@ -53,6 +53,8 @@ export const ANSWER_TEXT_ERRORS = [
   'ESCORTS_NEED_TICKETS', 'ESCORTS_CHANGED_MEANWHILE',
   // a process at its in-flight bound (server/app.ts)
   'SERVER_BUSY',
+  // the file storage (S3 bucket) not reachable for an upload or download (assets/service.ts)
+  'STORAGE_UNAVAILABLE',
   // a ticket not valid (yet) at the desk, self check-in and the documents (ticket-validity.ts)
   'TICKET_UNPAID', 'TICKET_PAYMENT_PENDING', 'TICKET_ORDER_CANCELED', 'TICKET_ORDER_REFUNDED',
   // a seat plan whose price categories are not linked to ticket categories

@@ -47,6 +47,7 @@ export const de = {
   'errors.INTERNAL_ERROR': 'Entschuldigung, hier ist etwas schief gelaufen.',
   'errors.INVALID_JSON': 'Die Anfrage enthält kein gültiges JSON.',
   'errors.SERVER_BUSY': 'Der Server ist gerade ausgelastet. Bitte versuchen Sie es in einem Moment erneut.',
+  'errors.STORAGE_UNAVAILABLE': 'Der Dateispeicher ist gerade nicht erreichbar. Bitte versuchen Sie es in einem Moment erneut.',
 
   'field.REQUIRED': 'Dieses Feld ist ein Pflichtfeld.',
   'field.INVALID': 'Bitte prüfen Sie diese Eingabe.',
@@ -75,6 +76,7 @@ export const deDu: Partial<Record<CommonKeys, string>> = {
   'errors.WRONG_ABO': 'Diese Funktion ist in deinem Paket nicht enthalten.',
   'errors.RATE_LIMITED': 'Zu viele Versuche. Bitte warte einen Moment und versuche es dann erneut.',
   'errors.SERVER_BUSY': 'Der Server ist gerade ausgelastet. Bitte versuch es in einem Moment erneut.',
+  'errors.STORAGE_UNAVAILABLE': 'Der Dateispeicher ist gerade nicht erreichbar. Bitte versuch es in einem Moment erneut.',
   'field.REQUIRED': 'Dieses Feld ist ein Pflichtfeld.',
   'field.INVALID': 'Bitte prüfe diese Eingabe.',
   'field.INVALID_EMAIL': 'Bitte gib eine gültige E-Mail-Adresse ein.',
@@ -126,6 +128,7 @@ export const en: Record<CommonKeys, string> = {
   'errors.INTERNAL_ERROR': 'Sorry, something went wrong here.',
   'errors.INVALID_JSON': 'The request does not contain valid JSON.',
   'errors.SERVER_BUSY': 'The server is busy right now. Please try again in a moment.',
+  'errors.STORAGE_UNAVAILABLE': 'File storage cannot be reached right now. Please try again in a moment.',
   'field.REQUIRED': 'This field is required.',
   'field.INVALID': 'Please check this entry.',
   'field.INVALID_EMAIL': 'Please enter a valid e-mail address.',
