@@ -387,4 +387,4 @@ export function loadConfig(opts: LoadOptions = {}): Config {
 }
 
 /** Flags that are not settings but are accepted by the CLI's sub-commands. */
-export const EXTRA_FLAGS = new Set(['--email', '--password', '--agency', '--help', '--version', '--first-name', '--last-name', '--force'])
+export const EXTRA_FLAGS = new Set(['--email', '--password', '--agency', '--help', '--version', '--first-name', '--last-name', '--force', '--to'])
