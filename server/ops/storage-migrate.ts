@@ -22,6 +22,21 @@ async function hashOf(storage: ObjectStorage, key: string): Promise<string | nul
   return s ? sha256Of(s) : null
 }
 
+/**
+ * The target's checksum after a write, read again a few times before it counts as different: some
+ * S3-compatible servers answer a read right after an overwrite with the object still being written
+ * (s3rver does; docs/dependencies.md), and eventually consistent ones with the old version.
+ */
+async function verified(to: ObjectStorage, key: string, expected: string): Promise<string | null> {
+  let got: string | null = null
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (attempt) await Bun.sleep(200 * attempt)
+    got = await hashOf(to, key)
+    if (got === expected) return got
+  }
+  return got
+}
+
 /** Copies every object of `from` that `to` lacks (or holds differently), verifying each. */
 export async function copyObjects(from: ObjectStorage, to: ObjectStorage, onProgress?: (key: string, what: 'copied' | 'skipped') => void): Promise<MigrateResult> {
   const result: MigrateResult = { copied: 0, skipped: 0, bytes: 0 }
@@ -35,7 +50,7 @@ export async function copyObjects(from: ObjectStorage, to: ObjectStorage, onProg
       continue
     }
     await to.write(o.key, await blobOf(from, o.key))
-    const copied = await hashOf(to, o.key)
+    const copied = await verified(to, o.key, source)
     if (copied !== source) throw new OpsError(`einlass: storage migrate: ${o.key} differs after copying (SHA-256 ${copied} instead of ${source}); nothing was deleted, run the command again`)
     result.copied++
     result.bytes += o.size
