@@ -11,6 +11,7 @@ import { COMMUNITY, licenseOfText, loadLicense, type LicenseState } from './modu
 import { trustedPublicKeys } from './modules/license/keys'
 import { sharedSecrets, storedLicense } from './install-state'
 import { loadOrCreateSecrets } from './secrets'
+import { type ObjectStorage, storageOf } from './storage/storage'
 
 export interface Bootstrapped {
   ctx: AppContext
@@ -45,7 +46,7 @@ export function resolveLicense(config: Config, log: Logger, publicKeys = trusted
 
 export async function bootstrap(
   config: Config,
-  opts: { log?: Logger; clock?: Clock; migrate?: boolean; license?: LicenseState; poolSize?: number } = {},
+  opts: { log?: Logger; clock?: Clock; migrate?: boolean; license?: LicenseState; poolSize?: number; storage?: ObjectStorage } = {},
 ): Promise<Bootstrapped> {
   const log = opts.log ?? createLogger(config.log.level)
   const handle = await openDatabase(config.databaseTarget, { poolSize: opts.poolSize })
@@ -65,6 +66,7 @@ export async function bootstrap(
     log,
     secrets,
     license: opts.license ?? resolveLicense(config, log, undefined, undefined, handle.dialect === 'postgres' ? await storedLicense(handle.db) : null),
+    storage: opts.storage ?? storageOf(config),
     notifyMail: () => notifyMail(),
     notifyTasks: () => notifyTasks(),
     poolStats: handle.poolStats,

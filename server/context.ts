@@ -5,6 +5,7 @@ import type { Db, Dialect, PoolStats } from './db/database'
 import type { Logger } from './logger'
 import type { LicenseState } from './modules/license/license'
 import type { Secrets } from './secrets'
+import type { ObjectStorage } from './storage/storage'
 
 export interface AppContext {
   config: Config
@@ -14,6 +15,8 @@ export interface AppContext {
   log: Logger
   secrets: Secrets
   license: LicenseState
+  /** where uploads live: the data dir's uploads folder or an S3 bucket (server/storage) */
+  storage: ObjectStorage
   /** wakes the mail worker after a commit that queued mail (no-op when no worker runs) */
   notifyMail(): void
   /** wakes the task runner after a commit that queued a task */

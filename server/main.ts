@@ -12,6 +12,8 @@ import { openDatabase } from './db/database'
 import { type UiAssets, diskAssets } from './http/ui-assets'
 import { createLogger } from './logger'
 import { OpsError, backup as opsBackup, restore as opsRestore } from './ops/backup'
+import { storageMigrate } from './ops/storage-migrate'
+import { StorageUnavailable } from './storage/storage'
 import { trustedPublicKeys } from './modules/license/keys'
 import { verifyLicenseText } from './modules/license/license'
 import { SetupBody } from './modules/identity/model'
@@ -41,6 +43,9 @@ Commands:
   restore DIR|FILE [--force]
                             restore a backup into the data dir (an empty one; --force moves an
                             install that is there aside); every login ends
+  storage migrate --to s3|file
+                            copy every upload from the data dir into the bucket of
+                            EINLASS_STORAGE_URL (or back), verifying each; resumable
   health                    exit 0 when the server on this machine answers /health, else 1
                             (for container health checks; uses PORT and the TLS settings)
   --help                    this text
@@ -75,6 +80,14 @@ async function serve(argv: string[], assets: UiAssets) {
   const log = createLogger(config.log.level)
   const boot = await bootstrap(config, { log })
   const { ctx } = boot
+  // a bucket that cannot be reached (or refuses the keys) stops the start with one line, not the first upload
+  try {
+    await ctx.storage.check()
+  } catch (e) {
+    await boot.handle.close()
+    if (e instanceof StorageUnavailable) throw new ExitError(`einlass: storage error: ${e.message}`, 1)
+    throw e
+  }
   const { app, handle, state } = createApp(ctx, { assets })
   const mail = startMailWorker(ctx)
   const tasks = startTaskRunner(ctx)
@@ -104,6 +117,7 @@ async function serve(argv: string[], assets: UiAssets) {
     listen: `${tls ? 'https' : 'http'}://${server.hostname}:${server.port}`,
     database: ctx.dialect,
     dataDir: config.dataDir,
+    storage: ctx.storage.location,
     edition: ctx.license.edition,
     startupMs: Math.round(performance.now() - t0),
   })
@@ -246,6 +260,12 @@ function restore(argv: string[]) {
   console.log(opsRestore(configOrExit(argv), source, flags.has('--force')))
 }
 
+async function storage(argv: string[]) {
+  const { flags, rest } = parseFlags(argv)
+  if (rest[0] !== 'migrate') throw new ExitError('einlass: usage: einlass storage migrate --to s3|file', 2)
+  console.log(await storageMigrate(configOrExit(argv), flags.get('--to')))
+}
+
 /** GET /health on this machine's port; exit code 0 or 1 (the Docker HEALTHCHECK, no curl needed). */
 async function health(argv: string[]) {
   const config = configOrExit(argv)
@@ -293,6 +313,8 @@ export async function run(argv: string[], assets: UiAssets): Promise<void> {
         return backup(tail)
       case 'restore':
         return restore(tail)
+      case 'storage':
+        return await storage(tail)
       case 'health':
         return await health(tail)
       default:

@@ -50,6 +50,19 @@ export const SETTINGS: SettingSpec[] = [
   { key: 'mail.from_name', env: 'EINLASS_MAIL_FROM_NAME', flag: '--mail-from-name', kind: 'string', default: 'einlass', doc: 'Sender name of all mails.' },
   { key: 'license.file', env: 'EINLASS_LICENSE_FILE', flag: '--license-file', kind: 'string', default: null, doc: 'Signed license file; default license.json in the data dir when present. Without a valid one the community edition limits apply.' },
   { key: 'session.lifetime_days', env: 'EINLASS_SESSION_LIFETIME_DAYS', flag: '--session-lifetime-days', kind: 'int', default: 30, doc: 'Days of inactivity after which a login session ends (sliding expiry).' },
+  {
+    key: 'storage.url',
+    env: 'EINLASS_STORAGE_URL',
+    flag: '--storage-url',
+    kind: 'string',
+    default: 'file:',
+    doc: 'Where uploads are kept: file: (the uploads folder in the data dir), file:PATH, or s3://bucket/prefix (S3-compatible storage; see the storage.s3_* settings).',
+  },
+  { key: 'storage.endpoint', env: 'EINLASS_S3_ENDPOINT', flag: '--s3-endpoint', kind: 'string', default: null, doc: 'S3 endpoint address, e.g. https://s3.eu-central-1.example.com; default the AWS endpoint of the region.' },
+  { key: 'storage.region', env: 'EINLASS_S3_REGION', flag: '--s3-region', kind: 'string', default: null, doc: 'S3 region; default us-east-1 (or the one the endpoint names).' },
+  { key: 'storage.access_key_id', env: 'EINLASS_S3_ACCESS_KEY_ID', flag: '--s3-access-key-id', kind: 'string', default: null, doc: 'S3 access key id; default the standard S3_ACCESS_KEY_ID / AWS_ACCESS_KEY_ID variables.' },
+  { key: 'storage.secret_access_key', env: 'EINLASS_S3_SECRET_ACCESS_KEY', flag: '--s3-secret-access-key', kind: 'string', default: null, doc: 'S3 secret access key; default the standard S3_SECRET_ACCESS_KEY / AWS_SECRET_ACCESS_KEY variables.' },
+  { key: 'storage.virtual_hosted_style', env: 'EINLASS_S3_VIRTUAL_HOSTED_STYLE', flag: '--s3-virtual-hosted-style', kind: 'bool', default: false, doc: 'Address the bucket as bucket.endpoint (virtual-hosted style) instead of endpoint/bucket (path style, the default).' },
   { key: 'uploads.max_file_mb', env: 'EINLASS_UPLOAD_MAX_MB', flag: '--upload-max-mb', kind: 'int', default: 20, doc: 'Largest upload accepted, in MB.' },
   { key: 'uploads.encrypt', env: 'EINLASS_UPLOAD_ENCRYPT', flag: '--upload-encrypt', kind: 'bool', default: true, doc: 'Encrypt uploaded files at rest (AES-256-GCM, key in the data dir).' },
   {
@@ -121,6 +134,14 @@ export const ConfigSchema = z.object({
   }),
   license: z.object({ file: z.string().nullable() }),
   session: z.object({ lifetime_days: z.number().int().min(1, 'must be at least 1') }),
+  storage: z.object({
+    url: z.string().min(1, 'must not be empty'),
+    endpoint: z.string().url('must be an http(s) address').nullable(),
+    region: z.string().nullable(),
+    access_key_id: z.string().nullable(),
+    secret_access_key: z.string().nullable(),
+    virtual_hosted_style: z.boolean(),
+  }),
   uploads: z.object({ max_file_mb: z.number().int().min(1, 'must be at least 1'), encrypt: z.boolean(), unclaimed_pool_mb: z.number().int().min(1, 'must be at least 1') }),
   holds: z.object({ address_places: z.number().int().min(1, 'must be at least 1') }),
   i18n: z.object({
@@ -145,6 +166,24 @@ export const ConfigSchema = z.object({
 
 export type RawConfig = z.infer<typeof ConfigSchema>
 
+/** Where uploads live: a folder, or a bucket with a key prefix (server/storage). */
+export type StorageTarget = { kind: 'file'; dir: string } | { kind: 's3'; bucket: string; prefix: string }
+
+export function parseStorageUrl(url: string, dataDir: string, name = 'EINLASS_STORAGE_URL'): StorageTarget {
+  if (url === 'file:' || url === 'file') return { kind: 'file', dir: join(dataDir, 'uploads') }
+  if (url.startsWith('file:')) {
+    const p = url.slice('file:'.length).replace(/^\/\/(?=\/)/, '')
+    return { kind: 'file', dir: isAbsolute(p) ? p : join(dataDir, p) }
+  }
+  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url)
+  if (m) {
+    const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '')
+    return { kind: 's3', bucket: m[1], prefix: prefix ? `${prefix}/` : '' }
+  }
+  if (url.startsWith('s3://')) throw new ConfigError(name, `not a bucket name: "${url}" (s3://bucket/prefix, bucket in lower case letters, digits, dots and dashes)`)
+  throw new ConfigError(name, `unsupported scheme "${url.split(':')[0]}" (use file: or s3://bucket/prefix)`)
+}
+
 export type DatabaseTarget =
   | { dialect: 'sqlite'; path: string }
   | { dialect: 'postgres'; url: string; schema: string | null }
@@ -152,6 +191,7 @@ export type DatabaseTarget =
 export interface Config extends RawConfig {
   baseUrl: string
   dataDir: string
+  storageTarget: StorageTarget
   databaseTarget: DatabaseTarget
   configFile: string | null
 }
@@ -324,6 +364,7 @@ export function loadConfig(opts: LoadOptions = {}): Config {
   const cfg = result.data
   const dataDir = resolve(cwd, cfg.data.dir)
   const databaseTarget = parseDatabaseUrl(cfg.database.url, dataDir, nameOf('database.url'))
+  const storageTarget = parseStorageUrl(cfg.storage.url, dataDir, nameOf('storage.url'))
   if ((cfg.server.tls_cert === null) !== (cfg.server.tls_key === null)) {
     throw new ConfigError(cfg.server.tls_cert ? nameOf('server.tls_key') : nameOf('server.tls_cert'), 'TLS needs both a certificate and a key')
   }
@@ -351,8 +392,8 @@ export function loadConfig(opts: LoadOptions = {}): Config {
     throw new ConfigError(nameOf('mail.smtp_url'), `unsupported scheme "${cfg.mail.smtp_url.split(':')[0]}" (use smtp:// or smtps://)`)
   }
   const server = { ...cfg.server, tls_cert: cfg.server.tls_cert && resolve(cwd, cfg.server.tls_cert), tls_key: cfg.server.tls_key && resolve(cwd, cfg.server.tls_key) }
-  return { ...cfg, server, baseUrl, dataDir, databaseTarget, configFile }
+  return { ...cfg, server, baseUrl, dataDir, databaseTarget, storageTarget, configFile }
 }
 
 /** Flags that are not settings but are accepted by the CLI's sub-commands. */
-export const EXTRA_FLAGS = new Set(['--email', '--password', '--agency', '--help', '--version', '--first-name', '--last-name', '--force'])
+export const EXTRA_FLAGS = new Set(['--email', '--password', '--agency', '--help', '--version', '--first-name', '--last-name', '--force', '--to'])

@@ -60,6 +60,8 @@ export const ANSWER_TEXT_ERRORS = [
   'SERVER_BUSY',
   // the database unreachable for a moment (a Postgres restart; server/http/errors.ts)
   'DATABASE_UNAVAILABLE',
+  // the file storage (S3 bucket) not reachable for an upload or download (assets/service.ts)
+  'STORAGE_UNAVAILABLE',
   // a ticket not valid (yet) at the desk, self check-in and the documents (ticket-validity.ts)
   'TICKET_UNPAID', 'TICKET_PAYMENT_PENDING', 'TICKET_ORDER_CANCELED', 'TICKET_ORDER_REFUNDED',
   // a seat plan whose price categories are not linked to ticket categories

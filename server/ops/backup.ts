@@ -35,6 +35,8 @@ interface Manifest {
   files: Record<string, string>
   /** uploads the database names that were deleted while the backup ran */
   missingUploads: number
+  /** the bucket holding the uploads (S3 storage): not in the backup, backed up by its own means */
+  uploadsIn?: string
 }
 
 const DB_FILE = 'einlass.sqlite'
@@ -115,8 +117,17 @@ export function backup(config: Config, target: string): string {
     }
     if (existsSync(join(data, 'license.json'))) copy(join(data, 'license.json'), 'license.json')
     if (existsSync(join(data, 'einlass.toml'))) copy(join(data, 'einlass.toml'), 'einlass.toml')
+    // Uploads in an S3 bucket are not copied: the bucket is backed up by its own means (versioning,
+    // replication; docs/operations.md "Storage"), and the manifest names it.
+    const target = config.storageTarget
+    if (target.kind === 's3') {
+      const bucket = `s3://${target.bucket}/${target.prefix}`
+      const manifest: Manifest = { format: 'einlass-backup', version: 1, createdAt: new Date().toISOString(), database: { file: DB_FILE, sha256: sha256File(dbOut) }, files, missingUploads: 0, uploadsIn: bucket }
+      writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2))
+      return `backup written to ${out} (database, ${files['secrets.json'] ? 'secrets' : 'no secrets'}; the uploads are in ${bucket}: back that bucket up by its own means, see docs/operations.md "Storage")`
+    }
     // uploads after the database: a file deleted meanwhile is counted, not an error
-    const uploads = join(data, 'uploads')
+    const uploads = target.dir
     for (const f of listFiles(uploads)) {
       try {
         copy(f, join('uploads', relative(uploads, f)))
@@ -216,6 +227,7 @@ export function restore(config: Config, sourceArg: string, force: boolean): stri
     }
   }
   const parts = [`restored ${full ? 'the backup' : 'the database'} ${source} into ${dataDir}`, `${uploads} upload files`, `${sessions} logins ended`]
+  if (manifest?.uploadsIn) parts.push(`the uploads are in ${manifest.uploadsIn} (not in the backup): keep EINLASS_STORAGE_URL pointing there`)
   if (movedTo) parts.push(`what was there is in ${movedTo}`)
   if (!full && !existsSync(join(dataDir, 'secrets.json'))) parts.push('no secrets.json: encrypted uploads and printed QR codes need the secrets.json of the backed-up install')
   return parts.join('; ')

@@ -48,6 +48,7 @@ export const de = {
   'errors.INVALID_JSON': 'Die Anfrage enthält kein gültiges JSON.',
   'errors.SERVER_BUSY': 'Der Server ist gerade ausgelastet. Bitte versuchen Sie es in einem Moment erneut.',
   'errors.DATABASE_UNAVAILABLE': 'Der Dienst ist gerade kurz nicht erreichbar. Bitte versuchen Sie es in einem Moment erneut.',
+  'errors.STORAGE_UNAVAILABLE': 'Der Dateispeicher ist gerade nicht erreichbar. Bitte versuchen Sie es in einem Moment erneut.',
 
   'field.REQUIRED': 'Dieses Feld ist ein Pflichtfeld.',
   'field.INVALID': 'Bitte prüfen Sie diese Eingabe.',
@@ -77,6 +78,7 @@ export const deDu: Partial<Record<CommonKeys, string>> = {
   'errors.RATE_LIMITED': 'Zu viele Versuche. Bitte warte einen Moment und versuche es dann erneut.',
   'errors.SERVER_BUSY': 'Der Server ist gerade ausgelastet. Bitte versuch es in einem Moment erneut.',
   'errors.DATABASE_UNAVAILABLE': 'Der Dienst ist gerade kurz nicht erreichbar. Bitte versuch es in einem Moment erneut.',
+  'errors.STORAGE_UNAVAILABLE': 'Der Dateispeicher ist gerade nicht erreichbar. Bitte versuch es in einem Moment erneut.',
   'field.REQUIRED': 'Dieses Feld ist ein Pflichtfeld.',
   'field.INVALID': 'Bitte prüfe diese Eingabe.',
   'field.INVALID_EMAIL': 'Bitte gib eine gültige E-Mail-Adresse ein.',
@@ -129,6 +131,7 @@ export const en: Record<CommonKeys, string> = {
   'errors.INVALID_JSON': 'The request does not contain valid JSON.',
   'errors.SERVER_BUSY': 'The server is busy right now. Please try again in a moment.',
   'errors.DATABASE_UNAVAILABLE': 'The service is briefly unavailable. Please try again in a moment.',
+  'errors.STORAGE_UNAVAILABLE': 'File storage cannot be reached right now. Please try again in a moment.',
   'field.REQUIRED': 'This field is required.',
   'field.INVALID': 'Please check this entry.',
   'field.INVALID_EMAIL': 'Please enter a valid e-mail address.',

@@ -7,12 +7,10 @@
 // error). A crash between the two leaves at most an unreferenced file, never a row without its file
 // that a guest could still claim.
 import type { ExpressionBuilder } from 'kysely'
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { AppContext } from '../../context'
 import type { DB } from '../../db/schema'
 import { registerPeriodicJob } from '../tasks/runner'
-import { DIMENSIONS, unclaimedCutoff } from './service'
+import { deleteObjects, unclaimedCutoff } from './service'
 
 export { UNCLAIMED_UPLOAD_HOURS } from './service'
 /** How often each process looks for expired uploads. */
@@ -42,17 +40,11 @@ export async function deleteExpiredUploads(ctx: AppContext): Promise<number> {
     for (const { id } of batch) {
       const row = await unclaimed(ctx.db.deleteFrom('asset').where('id', '=', id).where('created_at', '<', cutoff)).returning('storage_key').executeTakeFirst()
       if (!row) continue // claimed meanwhile, or another process took it
-      await removeFiles(ctx, row.storage_key)
+      await deleteObjects(ctx, row.storage_key)
       deleted++
     }
     if (batch.length < 200) return deleted
   }
-}
-
-async function removeFiles(ctx: AppContext, key: string) {
-  const dir = join(ctx.config.dataDir, 'uploads')
-  await rm(join(dir, key), { force: true })
-  for (const side of Object.values(DIMENSIONS)) await rm(join(dir, `${key}.${side}`), { force: true })
 }
 
 registerPeriodicJob('expire-unclaimed-uploads', EXPIRY_SWEEP_MS, async (ctx) => {

@@ -16,7 +16,7 @@ import { can, isGuestRole } from '../identity/roles'
 import { Identification } from '../reservations/model'
 import type { AssetRow } from './assets.table'
 import './expiry'
-import { DIMENSIONS, type Dimension, UPLOAD_TYPES, assetDto, findAsset, originalBytes, storeUpload, variantBytes } from './service'
+import { DIMENSIONS, type Dimension, UPLOAD_TYPES, assetDto, findAsset, originalStream, storeUpload, variantBytes } from './service'
 
 /** The anonymous uploader's browser identification (the same id its reservations carry). */
 export const IDENTIFICATION_HEADER = 'x-guest-identification'
@@ -126,8 +126,8 @@ export function assetRoutes(ctx: AppContext) {
       async (c) => {
         const a = await findAsset(ctx.db, c.params.id)
         if (!(await canRead(ctx, c, a))) throw notFound()
-        const data = await originalBytes(ctx, a)
-        return new Response(data as unknown as BodyInit, {
+        const data = await originalStream(ctx, a)
+        return new Response(data, {
           headers: { 'content-type': a.mime_type, 'content-disposition': `attachment; ${inlineName(a.original_file_name)}`, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' },
         })
       },

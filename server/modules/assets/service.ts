@@ -1,11 +1,9 @@
 // Uploads: limits (20 MB, 10 B, 12000 px), images over 2000 px shrunk, files encrypted at rest with
-// AES-256-GCM (key ctx.secrets.uploadKey) under <dataDir>/uploads, sized variants made on demand,
+// AES-256-GCM (key ctx.secrets.uploadKey) in ctx.storage (the data dir's uploads folder or an S3
+// bucket, server/storage), sized variants made on demand,
 // the license's storage limit enforced. Images go through Bun.Image (libjpeg-turbo/libspng/libwebp
 // built into Bun, so it works inside the compiled binary) one at a time to bound memory.
-import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { type DecipherGCM, createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto'
 import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
@@ -15,6 +13,7 @@ import { sql } from 'kysely'
 import { clientKey } from '../identity/rate-limit'
 import { randomString } from '../identity/tokens'
 import { storageUsageBytes } from '../limits/service'
+import { StorageUnavailable } from '../../storage/storage'
 import type { AssetRow } from './assets.table'
 
 export const UPLOAD_TYPES = ['USER', 'EVENT', 'LOGO', 'BG', 'DYNAMIC_FILE', 'EVENT_GUEST'] as const
@@ -65,7 +64,6 @@ export const isImageName = (name: string) => IMAGE_EXTENSIONS.includes(extension
 // ---------------------------------------------------------------------------------------------
 // storage
 
-const uploadsDir = (ctx: AppContext) => join(ctx.config.dataDir, 'uploads')
 const keyOf = (ctx: AppContext) => Buffer.from(ctx.secrets.uploadKey, 'base64')
 
 /** iv (12) | tag (16) | ciphertext */
@@ -83,18 +81,67 @@ export function decrypt(key: Buffer, stored: Uint8Array): Uint8Array {
   return Buffer.concat([d.update(buf.subarray(28)), d.final()])
 }
 
+/**
+ * The stored form (iv | tag | ciphertext) decrypted as it streams: nothing beyond a chunk in memory.
+ * The tag is checked at the end; a file altered at rest ends the stream with an error (the answer
+ * breaks off) instead of completing.
+ */
+export function decryptStream(key: Buffer, stored: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  let head: Buffer = Buffer.alloc(0)
+  let d: DecipherGCM | null = null
+  return stored.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        let rest = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        if (!d) {
+          head = Buffer.concat([head, rest])
+          if (head.byteLength < 28) return
+          d = createDecipheriv('aes-256-gcm', key, head.subarray(0, 12))
+          d.setAuthTag(head.subarray(12, 28))
+          rest = head.subarray(28)
+        }
+        if (rest.byteLength) out.enqueue(new Uint8Array(d.update(rest)))
+      },
+      flush(out) {
+        if (!d) throw new Error('stored file too short')
+        const last = d.final()
+        if (last.byteLength) out.enqueue(new Uint8Array(last))
+      },
+    }),
+  )
+}
+
+/** The storage could not be reached: 503 for this request (docs/operations.md "Storage"). */
+async function guarded<T>(ctx: AppContext, job: () => Promise<T>): Promise<T> {
+  try {
+    return await job()
+  } catch (e) {
+    if (!(e instanceof StorageUnavailable)) throw e
+    ctx.log.error('storage unavailable', { error: e.message })
+    throw new AppError(503, 'STORAGE_UNAVAILABLE', { detail: e.message })
+  }
+}
+
 async function writeStored(ctx: AppContext, name: string, bytes: Uint8Array, encrypted: boolean): Promise<number> {
-  mkdirSync(uploadsDir(ctx), { recursive: true })
   const data = encrypted ? encrypt(keyOf(ctx), bytes) : bytes
-  await Bun.write(join(uploadsDir(ctx), name), data)
+  await guarded(ctx, () => ctx.storage.write(name, data))
   return data.byteLength
 }
 
 async function readStored(ctx: AppContext, name: string, encrypted: boolean): Promise<Uint8Array | null> {
-  const f = Bun.file(join(uploadsDir(ctx), name))
-  if (!(await f.exists())) return null
-  const raw = new Uint8Array(await f.arrayBuffer())
+  const raw = await guarded(ctx, () => ctx.storage.read(name))
+  if (!raw) return null
   return encrypted ? decrypt(keyOf(ctx), raw) : raw
+}
+
+/** Every object of an asset: the original and the sized variants made of it. */
+export const objectKeysOf = (storageKey: string) => [storageKey, ...Object.values(DIMENSIONS).map((side) => `${storageKey}.${side}`)]
+
+/** Removes an asset's objects (a missing one is no error); safe to repeat. */
+export async function deleteObjects(ctx: AppContext, storageKey: string): Promise<void> {
+  await guarded(ctx, async () => {
+    for (const k of objectKeysOf(storageKey)) await ctx.storage.delete(k)
+  })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -276,7 +323,8 @@ export async function storeUpload(ctx: AppContext, input: UploadInput): Promise<
       }
     }
   } catch (e) {
-    await rm(join(uploadsDir(ctx), key), { force: true })
+    // the row was not written: its object goes too (a failure here leaves an unreferenced object, never a row without one)
+    await ctx.storage.delete(key).catch((err) => ctx.log.warn('upload object left behind', { key, error: String(err) }))
     throw e
   }
 }
@@ -343,6 +391,13 @@ export async function originalBytes(ctx: AppContext, a: AssetRow): Promise<Uint8
   const b = await readStored(ctx, a.storage_key, bool(a.encrypted))
   if (!b) throw notFound()
   return b
+}
+
+/** The original file as a stream for a download (decrypted as it goes): never whole in memory. */
+export async function originalStream(ctx: AppContext, a: AssetRow): Promise<ReadableStream<Uint8Array>> {
+  const s = await guarded(ctx, () => ctx.storage.stream(a.storage_key))
+  if (!s) throw notFound()
+  return bool(a.encrypted) ? decryptStream(keyOf(ctx), s) : s
 }
 
 /** A sized variant of an image, made once and kept (encrypted like the original). */
