@@ -14,8 +14,8 @@ import { AgencySenderInput, LevelSenderInput, MailSettingsInput, MailSettingsSea
 import { guestMails } from './guest-mails'
 
 const IdParams = z.object({ id: idParam() })
-const EventParams = z.object({ eventId: idParam() })
-const VisitorParams = z.object({ eventId: idParam(), visitorId: idParam() })
+const EventParams = z.object({ id: idParam() })
+const VisitorParams = z.object({ id: idParam(), vid: idParam() })
 
 export function mailRoutes(ctx: AppContext) {
   return new Elysia({ name: 'mail' })
@@ -90,49 +90,49 @@ export function mailRoutes(ctx: AppContext) {
       { body: AgencySenderInput, detail: { tags: ['mail'], summary: "Set the agency's mail sender (name needs MAIL_CUSTOM_SENDER_NAME, address MAIL_CUSTOM)" } },
     )
     .get(
-      '/proxy/api/events/:eventId/mailSender',
+      '/proxy/api/events/:id/mailSender',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.eventId)
+        const e = await eventOfAgency(ctx, actor, c.params.id)
         return levelSender(ctx, { agencyId: e.agency_id, eventId: e.id })
       },
       { params: EventParams, detail: { tags: ['mail'], summary: "An event's own mail sender (override false: the agency's applies)" } },
     )
     .put(
-      '/proxy/api/events/:eventId/mailSender',
+      '/proxy/api/events/:id/mailSender',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
-        const e = await eventOfAgency(ctx, actor, c.params.eventId)
+        const e = await eventOfAgency(ctx, actor, c.params.id)
         return saveLevelSender(ctx, { agencyId: e.agency_id, eventId: e.id }, c.body)
       },
       { params: EventParams, body: LevelSenderInput, detail: { tags: ['mail'], summary: "Set or switch off an event's own mail sender" } },
     )
     .get(
-      '/proxy/api/events/:eventId/visitors/:visitorId/mailSender',
+      '/proxy/api/events/:id/visitors/:vid/mailSender',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
-        const e = await eventOfAgency(ctx, actor, c.params.eventId)
-        const v = await visitorOfEvent(ctx.db, e, c.params.visitorId)
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const v = await visitorOfEvent(ctx.db, e, c.params.vid)
         return levelSender(ctx, { agencyId: e.agency_id, eventId: e.id, visitorId: v.id })
       },
       { params: VisitorParams, detail: { tags: ['mail'], summary: "A guest's own mail sender (override false: the event's or agency's applies)" } },
     )
     .put(
-      '/proxy/api/events/:eventId/visitors/:visitorId/mailSender',
+      '/proxy/api/events/:id/visitors/:vid/mailSender',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
-        const e = await eventOfAgency(ctx, actor, c.params.eventId)
-        const v = await visitorOfEvent(ctx.db, e, c.params.visitorId)
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const v = await visitorOfEvent(ctx.db, e, c.params.vid)
         return saveLevelSender(ctx, { agencyId: e.agency_id, eventId: e.id, visitorId: v.id }, c.body)
       },
       { params: VisitorParams, body: LevelSenderInput, detail: { tags: ['mail'], summary: "Set or switch off a guest's own mail sender" } },
     )
     .get(
-      '/proxy/api/events/:eventId/visitors/:visitorId/mails',
+      '/proxy/api/events/:id/visitors/:vid/mails',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
-        const e = await eventOfAgency(ctx, actor, c.params.eventId)
-        const v = await visitorOfEvent(ctx.db, e, c.params.visitorId)
+        const e = await eventOfAgency(ctx, actor, c.params.id)
+        const v = await visitorOfEvent(ctx.db, e, c.params.vid)
         return guestMails(ctx, v)
       },
       { params: VisitorParams, detail: { tags: ['mail'], summary: "The mails einlass sent or tried to send to a guest, with status, sender and the server's answer" } },

@@ -68,9 +68,26 @@ function resolver(ctx: AppContext): Resolver {
   return r
 }
 
+/**
+ * The TXT records of a name, each one string. A record longer than 255 bytes (every 2048-bit DKIM
+ * key) comes in strings of 255 bytes; Bun's resolver answers each string as a record of its own, so
+ * a string that follows a full 255-byte one and does not start a record ("v=…") is joined to it.
+ */
+export function joinTxt(answer: string[][]): string[] {
+  const out: string[] = []
+  let last = ''
+  for (const record of answer) {
+    const part = record.join('')
+    if (out.length && Buffer.byteLength(last) === 255 && !/^v=/i.test(part)) out[out.length - 1] += part
+    else out.push(part)
+    last = record.at(-1) ?? ''
+  }
+  return out
+}
+
 async function txt(r: Resolver, name: string): Promise<string[] | null> {
   try {
-    return (await r.resolveTxt(name)).map((chunks) => chunks.join(''))
+    return joinTxt(await r.resolveTxt(name))
   } catch (e) {
     const code = (e as any)?.code
     if (code === 'ENOTFOUND' || code === 'ENODATA') return null
