@@ -91,10 +91,18 @@ export interface ResolvedSender {
   unusable: string | null
 }
 
+/**
+ * Mails einlass sends to the agency's own staff or to the server's support (a new registration, a
+ * guest's report, feedback, a refund that failed): they come from einlass itself, not under the
+ * agency's sender to guests.
+ */
+const STAFF_KINDS = new Set(['NEW_REGISTRATION', 'GUEST_REPORT', 'GUEST_REPORT_SUPPORT', 'SUPPORT_MESSAGE', 'FEEDBACK'])
+export const isStaffMail = (kind: string) => STAFF_KINDS.has(kind) || kind.endsWith('_ORGANISER')
+
 /** The sender of a mail about this agency / event / guest: the most specific level that is set. */
-export async function resolveSender(ctx: AppContext, m: { agency_id: number | null; event_id: number | null; visitor_id: number | null }): Promise<ResolvedSender> {
+export async function resolveSender(ctx: AppContext, m: { kind: string; agency_id: number | null; event_id: number | null; visitor_id: number | null }): Promise<ResolvedSender> {
   const system: ResolvedSender = { name: ctx.config.mail.from_name, address: ctx.config.mail.from, smtp: null, dkim: null, unusable: null }
-  if (m.agency_id == null) return system
+  if (m.agency_id == null || isStaffMail(m.kind)) return system
   const scopes = [m.visitor_id ? `V:${m.visitor_id}` : null, m.event_id ? `E:${m.event_id}` : null, `A:${m.agency_id}`].filter((s): s is string => !!s)
   const rows = await ctx.db.selectFrom('mail_sender').selectAll().where('scope', 'in', scopes).where('agency_id', '=', m.agency_id).execute()
   const row = scopes.map((s) => rows.find((r) => r.scope === s)).find(Boolean)
