@@ -48,6 +48,14 @@ export const SETTINGS: SettingSpec[] = [
   { key: 'mail.smtp_url', env: 'SMTP_URL', flag: '--smtp-url', kind: 'string', default: null, doc: 'smtp://user:pass@host:port or smtps://…; without it mails stay in the outbox and are logged.' },
   { key: 'mail.from', env: 'EINLASS_MAIL_FROM', flag: '--mail-from', kind: 'string', default: 'einlass@localhost', doc: 'Sender address of all mails.' },
   { key: 'mail.from_name', env: 'EINLASS_MAIL_FROM_NAME', flag: '--mail-from-name', kind: 'string', default: 'einlass', doc: 'Sender name of all mails.' },
+  {
+    key: 'mail.dns_resolver',
+    env: 'EINLASS_DNS_RESOLVER',
+    flag: '--dns-resolver',
+    kind: 'string',
+    default: null,
+    doc: "DNS server (host or host:port) that checks an agency's sending domain (SPF and DKIM records); default the system's resolvers.",
+  },
   { key: 'license.file', env: 'EINLASS_LICENSE_FILE', flag: '--license-file', kind: 'string', default: null, doc: 'Signed license file; default license.json in the data dir when present. Without a valid one the community edition limits apply.' },
   { key: 'session.lifetime_days', env: 'EINLASS_SESSION_LIFETIME_DAYS', flag: '--session-lifetime-days', kind: 'int', default: 30, doc: 'Days of inactivity after which a login session ends (sliding expiry).' },
   {
@@ -131,6 +139,7 @@ export const ConfigSchema = z.object({
     smtp_url: z.string().nullable(),
     from: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address'),
     from_name: z.string(),
+    dns_resolver: z.string().nullable(),
   }),
   license: z.object({ file: z.string().nullable() }),
   session: z.object({ lifetime_days: z.number().int().min(1, 'must be at least 1') }),

@@ -48,6 +48,8 @@ export const ORGANISER_ONLY_ERRORS = [
   'CODE_OTHER_PERSON',
   // the payment deadline's extension (ticketing/orders/deadline.ts)
   'PAYMENT_DEADLINE_IN_PAST', 'PAYMENT_DEADLINE_AFTER_EVENT', 'CANCELLATION_REQUEST_NOT_OPEN',
+  // mail settings and the mail sender (issue 23, modules/mail)
+  'MAIL_SETTINGS_IN_USE', 'MAIL_SETTINGS_TYPE_FIXED', 'SENDER_NAME_AT', 'SENDER_NAME_REQUIRED', 'INVALID_SENDER_ADDRESS', 'INVALID_FULL_MAIL', 'SENDER_PREFIX', 'INVALID_DOMAIN', 'INVALID_PREFIX',
 ] as const
 /**
  * Error codes guests can get whose text the pages only ever show from the answer (`errorText`: the

@@ -17,6 +17,7 @@ import { identityRoutes } from './identity'
 import { importRoutes } from './imports'
 import { invoiceRoutes } from './invoices'
 import { licenseRoutes } from './license'
+import { mailRoutes } from './mail'
 import { agencyUserRoutes } from './agency-users'
 import { notificationSettingsRoutes } from './notification-settings'
 import { registrationRoutes } from './registration'
@@ -59,4 +60,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   agencyRoutes,
   auditRoutes,
   bankRoutes,
+  mailRoutes,
 ]

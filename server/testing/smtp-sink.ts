@@ -9,6 +9,13 @@ export interface ReceivedMail {
   text: string
   html: string
   parsed: ParsedMail
+  /** the message as received (for signature checks) */
+  raw: Buffer
+}
+
+export interface SmtpSinkOptions {
+  /** require AUTH PLAIN/LOGIN with these credentials (over plain TCP: a local test server) */
+  auth?: { user: string; pass: string }
 }
 
 export class SmtpSink {
@@ -20,11 +27,22 @@ export class SmtpSink {
   failCode = 451
   port = 0
 
-  constructor() {
+  /** logins tried, with their outcome */
+  readonly logins: Array<{ user: string; ok: boolean }> = []
+
+  constructor(opts: SmtpSinkOptions = {}) {
+    const auth = opts.auth
     this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
+      authOptional: !auth,
+      disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+      allowInsecureAuth: !!auth,
       logger: false,
+      onAuth: (a, _session, cb) => {
+        const ok = !!auth && a.username === auth.user && a.password === auth.pass
+        this.logins.push({ user: a.username ?? '', ok })
+        if (!ok) return cb(new Error('Invalid username or password'))
+        cb(null, { user: a.username })
+      },
       onData: (stream, session, cb) => {
         const chunks: Buffer[] = []
         stream.on('data', (c: Buffer) => chunks.push(c))
@@ -35,7 +53,8 @@ export class SmtpSink {
             err.responseCode = this.failCode
             return cb(err)
           }
-          const parsed = await simpleParser(Buffer.concat(chunks))
+          const raw = Buffer.concat(chunks)
+          const parsed = await simpleParser(raw)
           this.mails.push({
             from: session.envelope.mailFrom ? (session.envelope.mailFrom as any).address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
@@ -43,6 +62,7 @@ export class SmtpSink {
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
             parsed,
+            raw,
           })
           cb()
           for (const w of this.waiters.splice(0)) w()

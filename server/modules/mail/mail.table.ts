@@ -35,6 +35,8 @@ export interface MailOutboxTable {
   locked_until: Timestamp | null
   last_error: string | null
   message_id: string | null
+  /** the sender it went out under ("name <address>"), written at delivery (mail/sender.ts) */
+  from_address: Generated<string | null>
   /** the id of the request that queued it (its log lines carry it); null outside a request */
   request_id: Generated<string | null>
   created_at: Generated<Timestamp>
@@ -42,6 +44,50 @@ export interface MailOutboxTable {
 }
 export type MailOutboxRow = Selectable<MailOutboxTable>
 
+export type MailSettingsType = 'SMTP' | 'DOMAIN'
+export type SmtpTls = 'NONE' | 'STARTTLS' | 'TLS'
+
+export interface MailSettingsTable {
+  id: Id
+  agency_id: number
+  type: MailSettingsType
+  display_name: string
+  smtp_host: string | null
+  smtp_port: number | null
+  smtp_tls: SmtpTls | null
+  smtp_user: string | null
+  /** sealed (identity/secret-box.ts) */
+  smtp_password: string | null
+  smtp_domains: GenJson<Array<{ name: string; prefix: string | null }>>
+  domain_name: string | null
+  prefix: string | null
+  dkim_selector: string | null
+  /** PKCS#8 PEM, sealed */
+  dkim_private_key: string | null
+  /** base64 SPKI DER, as published in the DNS TXT record */
+  dkim_public_key: string | null
+  status: Generated<'OK' | 'INVALID'>
+  status_message: string | null
+  checked_at: Timestamp | null
+  created_at: Generated<Timestamp>
+}
+export type MailSettingsRow = Selectable<MailSettingsTable>
+
+export interface MailSenderTable {
+  id: Id
+  agency_id: number
+  event_id: number | null
+  visitor_id: number | null
+  scope: string
+  sender_name: string | null
+  address_name: string | null
+  address_domain: string | null
+  mail_settings_id: number | null
+}
+export type MailSenderRow = Selectable<MailSenderTable>
+
 export interface MailTables {
   mail_outbox: MailOutboxTable
+  mail_settings: MailSettingsTable
+  mail_sender: MailSenderTable
 }

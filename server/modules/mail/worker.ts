@@ -4,8 +4,25 @@ import nodemailer, { type Transporter } from 'nodemailer'
 import type { AppContext } from '../../context'
 import { fromJson, isoNow } from '../../db/types'
 import { serialPasses } from '../tasks/passes'
-import type { MailAttachment, MailOutboxRow } from './mail.table'
+import type { MailAttachment, MailOutboxRow, MailSettingsRow } from './mail.table'
+import { resolveSender } from './sender'
+import { dkimPrivateKey } from './settings'
+import { agencyTransportOptions } from './settings-check'
 import { MailSubjectGone, renderOutboxMail } from './templates'
+
+/** The chosen sender cannot be used (its settings are gone or not checked OK): the mail fails, never goes out under another sender. */
+class SenderUnusable extends Error {}
+
+/**
+ * Whether a failure says the recipient's address does not work (a bounce at send time): the
+ * receiving server refused the recipient or the message for good. A refused login, a connection
+ * that failed or an unusable sender are the sender's problem, not the guest's address.
+ */
+export function isBounce(e: unknown): boolean {
+  const err = e as { responseCode?: number; code?: string; command?: string }
+  if (!err || err.code === 'EAUTH' || err.code === 'ECONNECTION' || err.code === 'ETIMEDOUT' || err.code === 'ESOCKET' || err.code === 'EDNS' || e instanceof SenderUnusable || e instanceof MailSubjectGone) return false
+  return true
+}
 
 /** Delay before attempt n+1 after n failures; after the last one the mail is FAILED. */
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000]
@@ -31,6 +48,17 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
   let timer: ReturnType<typeof setTimeout> | null = null
   let stopped = false
   let warnedNoSmtp = false
+  // one pooled transport per agency SMTP setting, replaced when the setting's connection changes
+  const agencyTransports = new Map<number, { key: string; transport: Transporter }>()
+  function agencyTransport(row: MailSettingsRow): Transporter {
+    const key = [row.smtp_host, row.smtp_port, row.smtp_tls, row.smtp_user, row.smtp_password].join('|')
+    const known = agencyTransports.get(row.id)
+    if (known?.key === key) return known.transport
+    known?.transport.close()
+    const transport = nodemailer.createTransport(agencyTransportOptions(ctx, row, true) as any)
+    agencyTransports.set(row.id, { key, transport })
+    return transport
+  }
   const interval = opts.intervalMs ?? 5000
   // a claimed batch is this process's for the task lease (tasks.lease_seconds), renewed every third
   // of it while the batch is delivered: after a crash another process sends what is left once the
@@ -76,11 +104,18 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
 
   async function deliver(m: MailOutboxRow) {
     const attachments = fromJson<MailAttachment[]>(m.attachments, [])
+    let fromAddress: string | null = null
     try {
+      // the sender as configured now: a change of sender applies to mails still waiting
+      const sender = await resolveSender(ctx, m)
+      fromAddress = `${sender.name} <${sender.address}>`
+      if (sender.unusable) throw new SenderUnusable(sender.unusable)
       // a mail queued as a template is rendered now; the row keeps what was sent
       const body = await renderOutboxMail(ctx, m)
-      const info = await transport!.sendMail({
-        from: { name: ctx.config.mail.from_name, address: ctx.config.mail.from },
+      const via = sender.smtp ? agencyTransport(sender.smtp) : transport!
+      const info = await via.sendMail({
+        from: { name: sender.name, address: sender.address },
+        ...(sender.dkim ? { dkim: { domainName: sender.dkim.domain_name!, keySelector: sender.dkim.dkim_selector!, privateKey: dkimPrivateKey(ctx, sender.dkim)! } } : {}),
         to: m.to_name ? { name: m.to_name, address: m.to_address } : m.to_address,
         subject: body.subject,
         html: body.html,
@@ -96,16 +131,20 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
           locked_until: null,
           attempts: m.attempts + 1,
           last_error: null,
+          from_address: fromAddress,
           ...(m.template ? { subject: body.subject, html: body.html, text: body.text } : {}),
         })
         .where('id', '=', m.id)
         .execute()
+      // the guest's address took a mail: an earlier refusal no longer says it fails
+      if (m.visitor_id) await ctx.db.updateTable('event_visitor').set({ mail_error: false, mail_error_text: null }).where('id', '=', m.visitor_id).where('mail_error', '=', true as never).execute()
       ctx.log.info('mail sent', { mailId: m.id, kind: m.kind, reqId: m.request_id })
     } catch (e) {
       const attempts = m.attempts + 1
       const error = String((e as Error)?.message ?? e).slice(0, 500)
       const permanent = /^5\d\d/.test(String((e as any)?.responseCode ?? '')) && (e as any)?.responseCode !== 552
-      const failed = permanent || attempts >= MAX_ATTEMPTS || e instanceof MailSubjectGone
+      const failed = permanent || attempts >= MAX_ATTEMPTS || e instanceof MailSubjectGone || e instanceof SenderUnusable
+      const bounce = failed && isBounce(e)
       await ctx.db.transaction().execute(async (trx) => {
         await trx
           .updateTable('mail_outbox')
@@ -113,12 +152,13 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
             status: failed ? 'FAILED' : 'PENDING',
             attempts,
             last_error: error,
+            from_address: fromAddress,
             locked_until: null,
             next_attempt_at: isoNow(new Date(ctx.clock.now().getTime() + (BACKOFF_MS[attempts - 1] ?? 0))),
           })
           .where('id', '=', m.id)
           .execute()
-        if (failed && m.visitor_id) await trx.updateTable('event_visitor').set({ mail_error: true }).where('id', '=', m.visitor_id).execute()
+        if (bounce && m.visitor_id) await trx.updateTable('event_visitor').set({ mail_error: true, mail_error_text: error }).where('id', '=', m.visitor_id).execute()
       })
       ctx.log.warn('mail delivery failed', { mailId: m.id, reqId: m.request_id, attempts, final: failed, error })
     }
@@ -201,6 +241,7 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
       if (wakeTimer) clearTimeout(wakeTimer)
       await passes.idle()
       transport?.close()
+      for (const t of agencyTransports.values()) t.transport.close()
     },
   }
 }

@@ -53,6 +53,8 @@ export interface EventVisitorTable extends ContactColumns {
   source: Generated<string>
   language: Generated<string>
   mail_error: GenBool
+  /** the receiving server's answer when it refused a mail to this guest (mail/worker.ts) */
+  mail_error_text: string | null
   registered_at: Timestamp | null
   created_at: Generated<Timestamp>
   updated_at: Generated<Timestamp>
