@@ -38,6 +38,7 @@ import * as m2811_900 from './2026-11-28-900_audit_log'
 import * as m2811_910 from './2026-11-28-910_accounting_settings'
 import * as m2811_911 from './2026-11-28-911_bank_entries'
 import * as m2811_980 from './2026-11-28-980_request_id_mail_task'
+import * as m2911_700 from './2026-11-29-700_staff_sso'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-910_accounting_settings': m2811_910,
   '2026-11-28-911_bank_entries': m2811_911,
   '2026-11-28-980_request_id_mail_task': m2811_980,
+  '2026-11-29-700_staff_sso': m2911_700,
 }

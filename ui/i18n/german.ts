@@ -43,6 +43,11 @@ export const ORGANISER_ONLY_ERRORS = [
   'ACCOUNTING_PERIOD_TOO_LARGE', 'DATEV_SETTINGS_MISSING', 'DATEV_PERIOD_SPANS_YEARS', 'DATEV_MIXED_CURRENCIES', 'DATEV_ACCOUNT_MISSING', 'DATEV_PERIOD_REQUIRED',
   'CAMT_TOO_LARGE', 'CAMT_NOT_XML', 'CAMT_DTD', 'CAMT_ENTITY', 'CAMT_TOO_DEEP', 'CAMT_NOT_A_STATEMENT', 'BANK_ENTRY_DECIDED', 'BANK_ORDER_NOT_FOUND',
   'CODE_OTHER_PERSON',
+  // staff single sign-on (identity/sso): the login page and the organiser's settings
+  'SSO_NOT_CONFIGURED', 'SSO_DISCOVERY_FAILED', 'SSO_PROVIDER_ERROR', 'SSO_STATE_INVALID', 'SSO_TOKEN_FAILED', 'SSO_WRONG_AUDIENCE', 'SSO_TOKEN_EXPIRED',
+  'SSO_TOKEN_INVALID', 'SSO_EMAIL_MISSING', 'SSO_EMAIL_DOMAIN', 'SSO_NO_ACCOUNT', 'SSO_LOGIN_REQUIRED', 'SSO_LOGOUT_REQUIRED',
+  // the subscription edition's payment steps (license/index.ts)
+  'BOOKING_VIA_SUPPORT',
 ] as const
 /**
  * Error codes guests can get whose text the pages only ever show from the answer (`errorText`: the

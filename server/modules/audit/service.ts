@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = {
   'auth.login': 'Anmeldung',
   'auth.login.failed': 'Anmeldung fehlgeschlagen',
   'auth.tfa.failed': 'Zwei-Faktor-Code falsch',
+  'auth.sso.login': 'Anmeldung über Firmen-Login',
+  'auth.sso.refused': 'Firmen-Login abgewiesen',
   'event.create': 'Veranstaltung angelegt',
   'event.update': 'Veranstaltung geändert',
   'event.copy': 'Veranstaltung kopiert',
