@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = {
   'checkin.correct': 'Am Einlass ausgecheckt',
   'form.change': 'Formular geändert',
   'settings.change': 'Einstellungen geändert',
+  'license.request': 'Bestellanfrage an den Support',
 } as const
 export type AuditAction = keyof typeof AUDIT_ACTIONS
 

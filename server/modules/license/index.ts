@@ -7,6 +7,7 @@ import { AppError } from '../../shared/errors'
 import { requireOrganiser } from '../identity/auth'
 import { limitsDto } from '../limits/service'
 import { EDITION_FEATURES, KNOWN_FEATURES, hasFeature } from './license'
+import { SupportRequestBody, sendSupportRequest } from './support-request'
 
 export function licenseOverview(ctx: AppContext, usage: Awaited<ReturnType<typeof limitsDto>>) {
   const l = ctx.license
@@ -43,7 +44,12 @@ export function licenseRoutes(ctx: AppContext) {
       detail: { tags: ['license'], summary: 'Subscription payment step of the subscription edition: here always 409 BOOKING_VIA_SUPPORT (order through support)' },
     }) as unknown as typeof app
   }
-  return app.get(
+  return app
+    .post('/proxy/api/license/request', async (c) => sendSupportRequest(ctx, await requireOrganiser(ctx, c, 'AGENCY.ABO'), c.body), {
+      body: SupportRequestBody,
+      detail: { tags: ['license'], summary: 'Order through support: mails a request naming what is wanted (featureType, featureCode or amount, message) to the support address' },
+    })
+    .get(
     '/proxy/api/license',
     async (c) => {
       const actor = await requireOrganiser(ctx, c, 'AGENCY.ABO')

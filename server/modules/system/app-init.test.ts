@@ -5,7 +5,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Harness, forEachDialect, eventBody } from '../../testing/harness'
+import { eventBody, forEachDialect } from '../../testing/harness'
 import { testLicenseText } from '../../testing/license-test-key'
 import { PRODUCTION_PUBLIC_KEY, TEST_PUBLIC_KEY } from '../license/keys'
 import { loadLicense } from '../license/license'
@@ -117,3 +117,36 @@ forEachDialect(
   },
   { env: fakes.env },
 )
+
+forEachDialect('ordering through support', (h) => {
+  test('POST /proxy/api/license/request mails the support address what is wanted, with agency, licence and requester; audited', async () => {
+    const admin = await h().admin({ agency: 'Agentur Nordlicht' })
+    const r = await admin.post('/proxy/api/license/request', { featureType: 'ADDITIONAL_EVENTS', amount: 10, message: 'Guten Tag,\n\nwir brauchen mehr Veranstaltungen.' })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ sent: true, supportEmail: 'support@localhost', wanted: '10 weitere Veranstaltungen' })
+    await h().deliverMail()
+    const mail = h().smtp.mails.find((m) => m.to.includes('support@localhost') && m.subject.includes('Agentur Nordlicht'))!
+    expect(mail.subject).toBe('Bestellanfrage: 10 weitere Veranstaltungen (Agentur Nordlicht)')
+    expect(mail.text).toContain('wir brauchen mehr Veranstaltungen.')
+    expect(mail.text).toContain(`Angefragt von: Ada Admin <${admin.email}>`)
+    expect(mail.text).toContain(`Agentur: Agentur Nordlicht (#${admin.agencyId})`)
+    const feature = await admin.post('/proxy/api/license/request', { featureType: 'FEATURE', featureCode: 'MEDIA_GALLERY', message: 'Bitte die Mediengalerie.' })
+    expect(feature.body.wanted).toBe('Mediengalerie')
+    const log = await h().ctx.db.selectFrom('audit_log').select('detail').where('agency_id', '=', admin.agencyId).where('action', '=', 'license.request').execute()
+    expect(log.map((l) => JSON.parse(l.detail!).featureType)).toEqual(['ADDITIONAL_EVENTS', 'FEATURE'])
+  })
+
+  test('bad requests: a limit without amount, an unknown feature, an empty message; AGENCY.ABO only', async () => {
+    const admin = await h().admin()
+    const noAmount = await admin.post('/proxy/api/license/request', { featureType: 'ADDITIONAL_STORAGE', message: 'x' })
+    expect(noAmount.body).toMatchObject({ status: 400, errorType: 'FIELD_ERROR', errorFields: [{ field: 'amount', errorType: 'REQUIRED' }] })
+    const unknown = await admin.post('/proxy/api/license/request', { featureType: 'FEATURE', featureCode: 'TELEPORT', message: 'x' })
+    expect(unknown.body.errorFields).toEqual([{ field: 'featureCode', errorType: 'INVALID' }])
+    const empty = await admin.post('/proxy/api/license/request', { featureType: 'FEATURE', featureCode: 'MEDIA_GALLERY', message: '  ' })
+    expect(empty.status).toBe(400)
+    const editor = await loginAs(h(), await createUser(h(), { accounts: [{ agencyId: admin.agencyId, role: 'AGENCY_EDITOR' }] }))
+    expect((await editor.post('/proxy/api/license/request', { featureType: 'FEATURE', featureCode: 'MEDIA_GALLERY', message: 'x' })).status).toBe(403)
+    // nothing was queued for any of them
+    expect(await h().ctx.db.selectFrom('mail_outbox').select('id').where('kind', '=', 'SUPPORT_ORDER_REQUEST').where('agency_id', '=', admin.agencyId).execute()).toEqual([])
+  })
+})

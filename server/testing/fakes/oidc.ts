@@ -29,6 +29,11 @@ export interface OidcFake {
 }
 
 const b64url = (b: Buffer) => b.toString('base64url')
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+function personName(email: string) {
+  const [first, last] = email.split('@')[0].split('.')
+  return last ? { name: `${cap(first)} ${cap(last)}`, given_name: cap(first), family_name: cap(last) } : { name: cap(first) }
+}
 
 export async function startOidcFake(opts: { clientId?: string; clientSecret?: string; port?: number } = {}): Promise<OidcFake> {
   const clientId = opts.clientId ?? 'einlass-staff'
@@ -116,7 +121,8 @@ export async function startOidcFake(opts: { clientId?: string; clientSecret?: st
         const idToken = await new SignJWT({
           email: code.email,
           email_verified: true,
-          name: code.email.split('@')[0],
+          // "anna.berg@…" → Anna Berg, as a directory would know her
+          ...personName(code.email),
           ...(code.nonce ? { nonce: code.mode === 'wrongNonce' ? 'not-the-nonce' : code.nonce } : {}),
         })
           .setProtectedHeader({ alg: 'RS256', kid })

@@ -174,7 +174,8 @@ export async function finishSsoLogin(ctx: AppContext, q: { code?: string; state?
     email = claimedEmail
     const domain = email.split('@')[1] ?? ''
     if (!fromJson<string[]>(row.allowed_domains, []).includes(domain)) throw new SsoRefusal('SSO_EMAIL_DOMAIN', email)
-    const { user, accountId } = await accountFor(ctx, row, email)
+    const names = { first: typeof claims.given_name === 'string' ? claims.given_name.slice(0, 100) : null, last: typeof claims.family_name === 'string' ? claims.family_name.slice(0, 100) : null }
+    const { user, accountId } = await accountFor(ctx, row, email, names)
     const { token, session } = await createSession(ctx, user.id, { accountId, ssoAgencyId: row.agency_id, userAgent: meta.userAgent, ip: meta.ip })
     await audit(ctx, ctx.db, { agencyId: row.agency_id, actor: { user }, action: 'auth.sso.login', entityType: 'user', entityId: user.id, detail: { issuer: row.issuer, subject: claims.sub ?? null } })
     const target = stateRow.redirect ?? `/events?account=${accountId}`
@@ -193,7 +194,7 @@ export async function finishSsoLogin(ctx: AppContext, q: { code?: string; state?
  * accepted counts as accepted now: the company vouched for the address), else, when the agency lets
  * the login make accounts, a new one with the configured role, in one transaction with the limit check.
  */
-async function accountFor(ctx: AppContext, row: AgencySsoRow, email: string): Promise<{ user: AppUserRow; accountId: number }> {
+async function accountFor(ctx: AppContext, row: AgencySsoRow, email: string, names: { first: string | null; last: string | null }): Promise<{ user: AppUserRow; accountId: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, email)
     const existing = user
@@ -214,10 +215,10 @@ async function accountFor(ctx: AppContext, row: AgencySsoRow, email: string): Pr
       await trx.updateTable('app_user').set({ status: 'OK' }).where('id', '=', user.id).execute()
       user = { ...user, status: 'OK' }
     }
-    const local = email.split('@')[0]
+    // the name the provider knows (given_name, family_name), else the address's local part
     const account = await trx
       .insertInto('account')
-      .values({ user_id: user.id, agency_id: row.agency_id, user_role: row.new_user_role, first_name: local, last_name: '' })
+      .values({ user_id: user.id, agency_id: row.agency_id, user_role: row.new_user_role, first_name: names.first ?? email.split('@')[0], last_name: names.last ?? '' })
       .returning('id')
       .executeTakeFirstOrThrow()
     return { user, accountId: account.id }

@@ -19,7 +19,7 @@ export const SsoSettingsBody = z.object({
     .string()
     .trim()
     .max(500)
-    .regex(/^https?:\/\/[^\s]+$/, 'INVALID_URL')
+    .regex(/^https?:\/\/[^\s]+$/, 'SSO_ISSUER_URL')
     .transform((s) => s.replace(/\/+$/, '')),
   clientId: z.string().trim().min(1, 'REQUIRED').max(300),
   /** empty or absent: keep the stored one */
@@ -31,7 +31,7 @@ export const SsoSettingsBody = z.object({
         .trim()
         .toLowerCase()
         .transform((d) => d.replace(/^@/, ''))
-        .pipe(z.string().regex(DOMAIN, 'INVALID_DOMAIN')),
+        .pipe(z.string().regex(DOMAIN, 'SSO_DOMAIN')),
     )
     .min(1, 'REQUIRED')
     .max(50),

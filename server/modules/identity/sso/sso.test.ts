@@ -144,12 +144,12 @@ forEachDialect('staff single sign-on (OpenID Connect)', (h) => {
 
   test('a new person gets an account with the configured role at first login, within the licence limit', async () => {
     const { admin, domains } = await agencyWithSso(h(), { newUserRole: 'AGENCY_CHECKIN' })
-    const email = `clara@${domains[0]}`
+    const email = `clara.zeller@${domains[0]}`
     const agent = h().agent()
     const { location } = await ssoLogin(agent, `/proxy/auth/sso/start?email=${email}`, email)
     expect(location).toMatch(/^\/events\?account=\d+$/)
     const me = await agent.get('/proxy/userDetails')
-    expect(me.body.user.currentAccount).toMatchObject({ userRole: 'AGENCY_CHECKIN', agency: { id: admin.agencyId } })
+    expect(me.body.user.currentAccount).toMatchObject({ userRole: 'AGENCY_CHECKIN', agency: { id: admin.agencyId }, firstName: 'Clara', lastName: 'Zeller' })
     // a second login finds the same account
     const again = await ssoLogin(h().agent(), `/proxy/auth/sso/start?email=${email}`, email)
     expect(again.location).toBe(location)
