@@ -9,7 +9,17 @@ import { Dialog } from '../../components/dialog'
 import { useResource } from '../../components/hooks'
 import { Alert, Badge, Button, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
-import type { LicenseOverview } from './license'
+
+/** GET /proxy/api/license (license/index.ts licenseOverview) */
+export interface LicenseOverview {
+  edition: 'licensed' | 'community'
+  licensee: string | null
+  validUntil: string | null
+  problem: string | null
+  features: Array<{ featureCode: string; included: boolean; everyEdition?: boolean }>
+  limits: Record<'allowedEvents' | 'usedEvents' | 'allowedGuestAccounts' | 'usedGuestAccounts' | 'allowedAgencyUsers' | 'usedAgencyUsers' | 'allowedStorage' | 'usedStorage', number>
+  supportEmail: string
+}
 
 export type LimitType = 'ADDITIONAL_EVENTS' | 'ADDITIONAL_STORAGE' | 'ADDITIONAL_ACCOUNTS' | 'ADDITIONAL_AGENCY_USERS'
 export type BookingChoice = { featureType: 'FEATURE' | 'MODULE'; featureCode: string } | { featureType: LimitType }

@@ -5,19 +5,10 @@ import { useState } from 'preact/hooks'
 import { formatDate } from '../../../server/i18n/format'
 import { useResource } from '../../components/hooks'
 import { useUser } from '../../components/navigation-auth'
-import { BookingModal } from './booking-modal'
+import { BookingModal, type LicenseOverview } from './booking-modal'
 import { Alert, Badge, Card, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 
-export interface LicenseOverview {
-  edition: 'licensed' | 'community'
-  licensee: string | null
-  validUntil: string | null
-  problem: string | null
-  features: Array<{ featureCode: string; included: boolean; everyEdition?: boolean }>
-  limits: Record<'allowedEvents' | 'usedEvents' | 'allowedGuestAccounts' | 'usedGuestAccounts' | 'allowedAgencyUsers' | 'usedAgencyUsers' | 'allowedStorage' | 'usedStorage', number>
-  supportEmail: string
-}
 
 const number = (n: number) => n.toLocaleString('de-DE')
 

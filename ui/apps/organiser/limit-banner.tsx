@@ -9,8 +9,7 @@ import { post } from '../../api/client'
 import { useResource } from '../../components/hooks'
 import { useUser } from '../../components/navigation-auth'
 import { t } from '../../i18n'
-import { BookingModal, type BookingChoice, LIMIT_OPTIONS } from './booking-modal'
-import type { LicenseOverview } from './license'
+import { BookingModal, type BookingChoice, LIMIT_OPTIONS, type LicenseOverview } from './booking-modal'
 
 type LimitKey = 'Events' | 'GuestAccounts' | 'AgencyUsers' | 'Storage'
 type AgencyMessage =
