@@ -12,6 +12,7 @@ import * as guestPortal from '../modules/guest/portal-messages'
 import * as guestNotifications from '../modules/guest-notifications/messages'
 import * as help from '../modules/help/messages'
 import * as identity from '../modules/identity/messages'
+import * as sso from '../modules/identity/sso/messages'
 import * as invoices from '../modules/invoices/messages'
 import * as bank from '../modules/bank/messages'
 import * as license from '../modules/license/messages'
@@ -35,6 +36,7 @@ type Cat = Record<string, string>
 export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   common,
   identity,
+  sso,
   events,
   registration,
   forms,

@@ -13,6 +13,7 @@ import { de as guestPortal } from '../modules/guest/portal-messages'
 import { de as guestNotifications } from '../modules/guest-notifications/messages'
 import { de as help } from '../modules/help/messages'
 import { de as identity } from '../modules/identity/messages'
+import { de as sso } from '../modules/identity/sso/messages'
 import { de as invoices } from '../modules/invoices/messages'
 import { de as bank } from '../modules/bank/messages'
 import { de as license } from '../modules/license/messages'
@@ -29,6 +30,7 @@ import { de as common } from './messages/common'
 export const de: Record<string, string> = {
   ...common,
   ...identity,
+  ...sso,
   ...events,
   ...registration,
   ...forms,

@@ -49,6 +49,11 @@ export const ORGANISER_ONLY_ERRORS = [
   // the payment deadline's extension (ticketing/orders/deadline.ts)
   'PAYMENT_DEADLINE_IN_PAST', 'PAYMENT_DEADLINE_AFTER_EVENT', 'CANCELLATION_REQUEST_NOT_OPEN',
   // mail settings and the mail sender (issue 23, modules/mail)
+  // staff single sign-on (identity/sso): the login page and the organiser's settings
+  'SSO_NOT_CONFIGURED', 'SSO_DISCOVERY_FAILED', 'SSO_PROVIDER_ERROR', 'SSO_STATE_INVALID', 'SSO_TOKEN_FAILED', 'SSO_WRONG_AUDIENCE', 'SSO_TOKEN_EXPIRED',
+  'SSO_TOKEN_INVALID', 'SSO_EMAIL_MISSING', 'SSO_EMAIL_DOMAIN', 'SSO_NO_ACCOUNT', 'SSO_LOGIN_REQUIRED', 'SSO_LOGOUT_REQUIRED', 'SSO_ISSUER_URL', 'SSO_DOMAIN',
+  // the subscription edition's payment steps (license/index.ts)
+  'BOOKING_VIA_SUPPORT',
   'MAIL_SETTINGS_IN_USE', 'MAIL_SETTINGS_TYPE_FIXED', 'SENDER_NAME_AT', 'SENDER_NAME_REQUIRED', 'INVALID_SENDER_ADDRESS', 'INVALID_FULL_MAIL', 'SENDER_PREFIX', 'INVALID_DOMAIN', 'INVALID_PREFIX',
 ] as const
 /**

@@ -299,6 +299,7 @@ export function ChooseAccountDialog({ closable = false, onClose }: { closable?: 
                   {pending && <Badge tone="warn">{t('account.notActivated')}</Badge>}
                   {String(a.id) === current && <Badge tone="ok">{t('auth.chooseAccount.current')}</Badge>}
                 </span>
+                {(a.requireSsoLogin || a.requireLogout) && <span class="muted account-sso">{t(a.requireLogout ? 'auth.chooseAccount.logoutHint' : 'auth.chooseAccount.ssoHint')}</span>}
               </>
             )
             return (
@@ -308,7 +309,7 @@ export function ChooseAccountDialog({ closable = false, onClose }: { closable?: 
                     {body}
                   </span>
                 ) : (
-                  <a class="account-entry" href={accountLink(a)} onClick={() => (session.accountId = a.guest ? null : String(a.id))}>
+                  <a class="account-entry" href={accountLink(a)} onClick={() => !a.requireLogout && (session.accountId = a.guest ? null : String(a.id))}>
                     {body}
                   </a>
                 )}

@@ -85,6 +85,8 @@ export interface SwitchableAccount {
   userRole: string
   status?: string
   newLogin?: boolean
+  requireSsoLogin?: boolean
+  requireLogout?: boolean
 }
 
 /** Choose-account list: a filter only above 5 accounts, matching agency id, display or internal name. */
@@ -96,9 +98,14 @@ export function filterAccounts<T extends SwitchableAccount>(accounts: readonly T
   return accounts.filter((a) => String(a.agency.id) === q || (a.agency.displayName ?? '').toLowerCase().includes(q) || (a.agency.internalName ?? '').toLowerCase().includes(q))
 }
 
-/** Where picking an account leads: guest accounts to the guest dashboard, newLogin ones through /proxy. */
+/**
+ * Where picking an account leads: guest accounts to the guest dashboard, newLogin ones through /proxy
+ * (which starts the agency's company login), ones that need a logout first (signed in through another
+ * agency's company login) to the logout and the login page.
+ */
 export function accountLink(a: SwitchableAccount): string {
   if (isGuestRole(a.userRole)) return '/guest/dashboard'
+  if (a.requireLogout) return '/logout?redirect=%2Flogin'
   return a.newLogin ? `/proxy/auth/select/${a.id}` : `/auth/select/${a.id}`
 }
 

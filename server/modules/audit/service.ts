@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = {
   'auth.login': 'Anmeldung',
   'auth.login.failed': 'Anmeldung fehlgeschlagen',
   'auth.tfa.failed': 'Zwei-Faktor-Code falsch',
+  'auth.sso.login': 'Anmeldung über Firmen-Login',
+  'auth.sso.refused': 'Firmen-Login abgewiesen',
   'event.create': 'Veranstaltung angelegt',
   'event.update': 'Veranstaltung geändert',
   'event.copy': 'Veranstaltung kopiert',
@@ -43,6 +45,7 @@ export const AUDIT_ACTIONS = {
   'checkin.correct': 'Am Einlass ausgecheckt',
   'form.change': 'Formular geändert',
   'settings.change': 'Einstellungen geändert',
+  'license.request': 'Bestellanfrage an den Support',
 } as const
 export type AuditAction = keyof typeof AUDIT_ACTIONS
 

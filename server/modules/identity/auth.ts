@@ -9,6 +9,7 @@ import type { AccountRow, AppUserRow, SessionRow } from './identity.table'
 import { GUEST_ACCESS, findAccessToken } from './access-tokens'
 import { ORGANISER_ROLES, type Permission, can, isGuestRole } from './roles'
 import { SESSION_COOKIE, readCookie, renewedSessionCookies, validateSessionToken } from './session'
+import { ssoRefusal } from './sso/policy'
 
 export const ACCOUNT_HEADER = 'x-account-id'
 export const GUEST_TOKEN_HEADER = 'x-guest-token'
@@ -102,6 +103,12 @@ async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | nu
     account = (await ctx.db.selectFrom('account').selectAll().where('id', '=', accountId).where('user_id', '=', user.id).executeTakeFirst()) ?? null
     // an account that is gone (removed by an administrator, deleted) or not the user's: choose again
     if (!account && headerAccount != null) throw new AppError(403, 'NO_ACCOUT_SELECTED')
+    // an account of an agency with a company login only through it; an SSO session only its agency's
+    const refusal = account && (await ssoRefusal(ctx.db, account, session.sso_agency_id))
+    if (refusal) {
+      if (headerAccount != null) throw new AppError(403, refusal)
+      account = null
+    }
   }
   return { user, session, account }
 }

@@ -8,15 +8,17 @@ export const DUMMY_MAIL_SUFFIX = '@dummy.einlass.invalid'
 /** The entry-pass variant of the product hides profile editing. */
 export const ENTRY_PASS_FEATURE = 'SYSTEM_COVIDOO'
 
-export function accountSwitcherEntry(a: AccountWithAgency) {
+/** An account switcher entry (spec 2.5); `sso`: its company-login requirement in this session (identity/sso/policy.ts). */
+export function accountSwitcherEntry(a: AccountWithAgency, sso: { requireSsoLogin: boolean; requireLogout: boolean } = { requireSsoLogin: false, requireLogout: false }) {
   return {
     id: a.id,
     agency: { id: a.agency_id, displayName: a.agency_display_name, internalName: a.agency_internal_name },
     userRole: a.user_role,
     status: a.status,
-    newLogin: false,
-    requireLogout: false,
-    requireSsoLogin: false,
+    // choosing such an account goes through /proxy/auth/select, which starts the company login
+    newLogin: sso.requireSsoLogin,
+    requireLogout: sso.requireLogout,
+    requireSsoLogin: sso.requireSsoLogin,
     guest: isGuestRole(a.user_role),
   }
 }

@@ -79,6 +79,8 @@ export interface SessionTable {
   expires_at: Timestamp
   user_agent: string | null
   ip: string | null
+  /** the agency whose OpenID provider signed this session in (identity/sso), null for a password login */
+  sso_agency_id: Generated<number | null>
 }
 export type SessionRow = Selectable<SessionTable>
 
@@ -158,4 +160,32 @@ export interface IdentityTables {
   notification_setting: NotificationSettingTable
   user_introduction: UserIntroductionTable
   rate_limit: RateLimitTable
+  agency_sso: AgencySsoTable
+  sso_login_state: SsoLoginStateTable
+}
+
+/** An agency's OpenID Connect provider for staff logins (docs/identity.md, single sign-on). */
+export interface AgencySsoTable {
+  agency_id: number
+  enabled: GenBool
+  issuer: string
+  client_id: string
+  client_secret_sealed: string
+  /** JSON array of lower-case e-mail domains */
+  allowed_domains: string
+  /** role of a new account made at first SSO login; null = existing accounts only */
+  new_user_role: string | null
+  updated_at: Generated<Timestamp>
+}
+export type AgencySsoRow = Selectable<AgencySsoTable>
+
+export interface SsoLoginStateTable {
+  state: string
+  agency_id: number
+  nonce: string
+  code_verifier: string
+  redirect: string | null
+  account_id: number | null
+  created_at: Timestamp
+  used_at: Timestamp | null
 }

@@ -11,6 +11,9 @@ import { idParam } from '../../shared/validation'
 import { currentSession, requireSelf, requireUser } from './auth'
 import { confirmDeletion, deletionOverview, markAccountsForDeletion, revokeAccountDeletion, revokeUserDeletion } from './deletion'
 import { accountSwitcherEntry, userDto } from './dto'
+import type { AccountWithAgency } from './repository'
+import { ssoRoutes } from './sso'
+import { requirementOf, ssoAgencies } from './sso/policy'
 import {
   AccountPasswordBody,
   AccountProfileBody,
@@ -59,23 +62,41 @@ function authRoutes(ctx: AppContext) {
     return { user: userDto(actor.user, actor.account, accounts, methods.length > 0), features: ctx.license.features, origin: 'SERVER' }
   }
 
+  /** The switcher entries with their company-login requirements for a session (null: a login still to open). */
+  const switcherEntries = async (accounts: AccountWithAgency[], sessionSsoAgency: number | null) => {
+    const sso = await ssoAgencies(ctx.db, accounts.map((a) => a.agency_id))
+    return accounts.map((a) => accountSwitcherEntry(a, requirementOf(a, sso, sessionSsoAgency)))
+  }
+
   const selectAccount = async (c: any) => {
     const actor = await requireUser(ctx, c)
     const id = Number(c.params.id)
     const account = await ctx.db.selectFrom('account').selectAll().where('id', '=', id).where('user_id', '=', actor.user.id).executeTakeFirst()
     if (!account) throw new AppError(404, 'NOT_FOUND')
     if (account.status !== 'OK') throw new AppError(403, 'NO_PERMISSION')
+    // spec 2.5: choosing may need a logout or the company login; the /proxy variant (newLogin) leads there
+    const need = requirementOf(account, await ssoAgencies(ctx.db, [account.agency_id]), actor.session.sso_agency_id)
+    const viaProxy = new URL(c.request.url).pathname.startsWith('/proxy/')
+    if (need.requireSsoLogin) {
+      if (!viaProxy) throw new AppError(403, 'SSO_LOGIN_REQUIRED')
+      const redirect = c.query?.redirect ? `&redirect=${encodeURIComponent(safeRedirect(c.query.redirect, '/'))}` : ''
+      return c.redirect(`/proxy/auth/sso/start?agency=${account.agency_id}&account=${account.id}${redirect}`, 302)
+    }
+    if (need.requireLogout) {
+      if (!viaProxy) throw new AppError(403, 'SSO_LOGOUT_REQUIRED')
+      return c.redirect(`/logout?redirect=${encodeURIComponent('/login')}`, 302)
+    }
     await ctx.db.updateTable('session').set({ account_id: account.id }).where('id', '=', actor.session.id).execute()
     const to = isGuestRole(account.user_role) ? '/guest/dashboard' : safeRedirect(c.query?.redirect, `/events?account=${account.id}`)
     return c.redirect(to, 302)
   }
 
-  const loginAnswer = (r: Awaited<ReturnType<typeof login>>) => {
+  const loginAnswer = async (r: Awaited<ReturnType<typeof login>>) => {
     if (r.kind === 'tfa') return { user: null, accounts: [], requireAccountSelection: false, tfaRequired: true, tfaMethods: r.methods }
     const current = r.accounts.find((a) => a.id === r.session.account_id) ?? null
     return {
       user: userDto(r.user, current, r.accounts),
-      accounts: r.accounts.map(accountSwitcherEntry),
+      accounts: await switcherEntries(r.accounts, r.session.sso_agency_id),
       requireAccountSelection: r.session.account_id == null && r.accounts.some((a) => a.status === 'OK'),
       tfaRequired: false,
       tfaMethods: [],
@@ -144,7 +165,7 @@ function authRoutes(ctx: AppContext) {
       async (c) => {
         const actor = await requireUser(ctx, c)
         const accounts = await listAccountsOfUser(ctx.db, actor.user.id)
-        return accounts.map(accountSwitcherEntry)
+        return switcherEntries(accounts, actor.session.sso_agency_id)
       },
       tag('Accounts of the logged-in user (?t= cache buster)'),
     )
@@ -275,5 +296,5 @@ function passwordResetRoutes(ctx: AppContext) {
 }
 
 export function identityRoutes(ctx: AppContext) {
-  return new Elysia({ name: 'identity' }).use(authRoutes(ctx)).use(userRoutes(ctx)).use(tfaRoutes(ctx)).use(passwordResetRoutes(ctx))
+  return new Elysia({ name: 'identity' }).use(authRoutes(ctx)).use(ssoRoutes(ctx)).use(userRoutes(ctx)).use(tfaRoutes(ctx)).use(passwordResetRoutes(ctx))
 }

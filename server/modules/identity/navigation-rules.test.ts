@@ -78,6 +78,8 @@ describe('choose-account dialog', () => {
   test('guest accounts link to the guest dashboard, newLogin ones through /proxy', () => {
     expect(accountLink({ id: 3, agency: { id: 1, displayName: 'A', internalName: null }, userRole: 'CP_PERSOO_VISITOR_GUEST' })).toBe('/guest/dashboard')
     expect(accountLink({ id: 3, agency: { id: 1, displayName: 'A', internalName: null }, userRole: 'AGENCY_ADMIN', newLogin: true })).toBe('/proxy/auth/select/3')
+    // signed in through another agency's company login: out first, then in again
+    expect(accountLink({ id: 3, agency: { id: 1, displayName: 'A', internalName: null }, userRole: 'AGENCY_EDITOR', requireLogout: true })).toBe('/logout?redirect=%2Flogin')
     expect(accountLink({ id: 3, agency: { id: 1, displayName: 'A', internalName: null }, userRole: 'AGENCY_ADMIN' })).toBe('/auth/select/3')
   })
   test('"change role" only with more than one valid account', () => {

@@ -14,6 +14,7 @@ import { forgive, throttle } from './rate-limit'
 import { type AccountWithAgency, countUsers, findUserByEmail, findUserById, insertUser, listAccountsOfUser } from './repository'
 import { ORGANISER_ROLES, isGuestRole } from './roles'
 import { createSession, invalidateSession, validateSessionToken } from './session'
+import { requirementOf, ssoAgencies } from './sso/policy'
 import { enabledMethods, verifyLoginCode } from './tfa'
 import { hashSecret } from './tokens'
 
@@ -110,7 +111,9 @@ export async function loginSecondStep(ctx: AppContext, cookieToken: string | nul
 /** Opens the real session; picks the account when there is only one to pick. */
 async function completeLogin(ctx: AppContext, user: AppUserRow, meta: LoginMeta): Promise<Extract<LoginResult, { kind: 'done' }>> {
   const accounts = await listAccountsOfUser(ctx.db, user.id)
-  const usable = accounts.filter((a) => a.status === 'OK')
+  // accounts of agencies with a company login are reached through it, never preselected by a password
+  const sso = await ssoAgencies(ctx.db, accounts.map((a) => a.agency_id))
+  const usable = accounts.filter((a) => a.status === 'OK' && !requirementOf(a, sso, null).requireSsoLogin)
   const organiser = usable.filter((a) => !isGuestRole(a.user_role))
   const preselect = organiser.length === 1 ? organiser[0].id : organiser.length === 0 && usable.length === 1 ? usable[0].id : null
   const { token, session } = await createSession(ctx, user.id, { accountId: preselect, userAgent: meta.userAgent, ip: meta.ip })

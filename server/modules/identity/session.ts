@@ -13,7 +13,7 @@ const lifetimeMs = (ctx: AppContext) => ctx.config.session.lifetime_days * 24 * 
 export async function createSession(
   ctx: AppContext,
   userId: number,
-  opts: { accountId?: number | null; tfaPending?: boolean; viaLink?: boolean; lifetimeMs?: number; userAgent?: string | null; ip?: string | null } = {},
+  opts: { accountId?: number | null; tfaPending?: boolean; viaLink?: boolean; lifetimeMs?: number; userAgent?: string | null; ip?: string | null; ssoAgencyId?: number | null } = {},
   db = ctx.db,
 ): Promise<{ token: string; session: SessionRow }> {
   const t = newToken()
@@ -32,6 +32,7 @@ export async function createSession(
       expires_at: isoNow(new Date(now.getTime() + (opts.lifetimeMs ?? lifetimeMs(ctx)))),
       user_agent: opts.userAgent?.slice(0, 300) ?? null,
       ip: opts.ip ?? null,
+      sso_agency_id: opts.ssoAgencyId ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow()

@@ -111,7 +111,7 @@ forEachDialect(
       const limits = { allowedEvents: 3, usedEvents: 1, allowedGuestAccounts: 200, usedGuestAccounts: 0, allowedAgencyUsers: 4, usedAgencyUsers: 1, allowedStorage: 512, usedStorage: 0 }
       expect(r.body.limits).toEqual(limits)
       expect(r.body.appInfo.limits).toEqual(limits)
-      expect(r.body).toMatchObject({ avvInfo: { avvState: 'NOT_REQUIRED' }, abos: [], agencyMessages: [], pausedStatus: null, invoiceSettingsFailed: false })
+      expect(r.body).toMatchObject({ avvInfo: { avvState: 'NOT_REQUIRED' }, abos: [{ aboType: 'SERVER_LICENSE', licensee: 'Testagentur GmbH' }], agencyMessages: [], pausedStatus: null, invoiceSettingsFailed: false })
     })
 
     test('a PAUSED agency: app/init says so (the UI hides booking hints then); other agencies are not affected', async () => {

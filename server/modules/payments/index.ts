@@ -1,5 +1,6 @@
 // Online payments (issue 13, docs/payments.md): the guest's provider calls of guest-side.md §7,
 // provider webhooks, the organiser's refunds through the provider.
+import { trackWebhook } from './webhook-health'
 import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
@@ -93,7 +94,7 @@ export function paymentRoutes(ctx: AppContext) {
       async (c) => {
         const body = typeof c.body === 'string' ? c.body : ''
         if (body.length > MAX_WEBHOOK) throw new AppError(413, 'INVALID_PARAMETERS')
-        return stripeWebhook(ctx, c.params.methodId, body, c.request.headers.get('stripe-signature'))
+        return trackWebhook(ctx, c.params.methodId, () => stripeWebhook(ctx, c.params.methodId, body, c.request.headers.get('stripe-signature')))
       },
       { parse: 'text', params: z.object({ methodId: idParam() }), detail: { tags, summary: "Stripe webhook of one payment method (signed with its endpoint's secret)" } },
     )
@@ -102,7 +103,7 @@ export function paymentRoutes(ctx: AppContext) {
       async (c) => {
         const body = typeof c.body === 'string' ? c.body : ''
         if (body.length > MAX_WEBHOOK) throw new AppError(413, 'INVALID_PARAMETERS')
-        return payPalWebhook(ctx, c.params.methodId, body, c.request.headers)
+        return trackWebhook(ctx, c.params.methodId, () => payPalWebhook(ctx, c.params.methodId, body, c.request.headers))
       },
       { parse: 'text', params: z.object({ methodId: idParam() }), detail: { tags, summary: "PayPal webhook of one payment method (verified with PayPal for the method's webhook id)" } },
     )

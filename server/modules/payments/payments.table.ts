@@ -50,7 +50,17 @@ export interface PaymentRefundTable {
 }
 export type RefundStatus = 'DONE' | 'PENDING' | 'FAILED'
 
+/** Whether a payment method's webhook works: its last refused and last accepted call (webhook-health.ts). */
+export interface PaymentWebhookHealthTable {
+  payment_method_id: number
+  agency_id: number
+  last_failure_at: Timestamp | null
+  last_failure_reason: string | null
+  last_success_at: Timestamp | null
+}
+
 export interface PaymentsTables {
+  payment_webhook_health: PaymentWebhookHealthTable
   payment_attempt: PaymentAttemptTable
   payment_event: PaymentEventTable
   payment_refund: PaymentRefundTable

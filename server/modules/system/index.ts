@@ -10,6 +10,7 @@ import { json } from '../../http/errors'
 import { currentUser } from '../identity/auth'
 import { isGuestRole } from '../identity/roles'
 import { limitsDto } from '../limits/service'
+import { abosOf, agencyMessages, invoiceSettingsFailed } from './agency-messages'
 
 export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) {
   return new Elysia({ name: 'system' })
@@ -33,8 +34,11 @@ export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) 
         // the agency's usage is organisers' business: a guest-role account sees only the license's limits
         const limits = await limitsDto(ctx, actor?.account && !isGuestRole(actor.account.user_role) ? agencyId : null)
         const pausedStatus = agency?.status === 'PAUSED' ? 'PAUSED' : null
-        // Exactly the fields of the spec (agency-side 3 "App info", 7 "GET /proxy/api/app/init").
-        // The server edition has no subscriptions (abos) and no invoice settings to fail.
+        // Exactly the fields of the spec (agency-side 3 "App info", 7 "GET /proxy/api/app/init"):
+        // abos, invoiceSettingsFailed and agencyMessages from the licence and real conditions (agency-messages.ts)
+        const organiser = Boolean(agencyId && actor?.account && !isGuestRole(actor.account.user_role))
+        const messages = organiser ? await agencyMessages(ctx, agencyId!, limits) : []
+        const failed = invoiceSettingsFailed(ctx.license)
         return {
           appInfo: {
             mailSender: ctx.config.mail.from_name,
@@ -45,16 +49,16 @@ export function systemRoutes(ctx: AppContext, state: { shuttingDown: boolean }) 
             app: 'einlass',
             limits,
             pausedStatus,
-            invoiceSettingsFailed: false,
+            invoiceSettingsFailed: failed,
             test: false,
             design: actor?.user.design ?? null,
           },
           avvInfo: { avvState: 'NOT_REQUIRED' },
           limits,
-          abos: [],
-          agencyMessages: [],
+          abos: organiser ? abosOf(ctx.license) : [],
+          agencyMessages: messages,
           pausedStatus,
-          invoiceSettingsFailed: false,
+          invoiceSettingsFailed: failed,
         }
       },
       { detail: { tags: ['system'], summary: 'App start data: app info, limits, subscriptions, agency messages' } },

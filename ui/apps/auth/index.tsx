@@ -17,6 +17,7 @@ import { Alert, Button, Card, LinkButton, Spinner } from '../../components/ui'
 import { t, useLanguage } from '../../i18n'
 import { PasswordChecklist } from '../account/widgets'
 import { ForgotPasswordPage, ResetPasswordPage } from './password-reset'
+import { SsoLogin, SsoLoginError } from './sso-login'
 import { safeRedirect } from '../../../server/shared/redirect'
 
 interface TfaMethodEntry {
@@ -119,6 +120,7 @@ function LoginPage() {
         <h1>{t('auth.login.title')}</h1>
         {redirect && !error && <Alert tone="info">{t('errors.NOT_AUTHENTICATED')}</Alert>}
         {error && <Alert tone="error">{error}</Alert>}
+        {!error && <SsoLoginError />}
         <form onSubmit={submit} noValidate class="form-grid">
           <TextField label={t('auth.login.email')} reg={register('email')} errors={formState.errors} required type="email" autocomplete="username" />
           <TextField label={t('auth.login.password')} reg={register('password')} errors={formState.errors} required type="password" autocomplete="current-password" />
@@ -140,6 +142,7 @@ function LoginPage() {
             </Button>
           </div>
         </form>
+        <SsoLogin redirect={redirect} />
         <p class="auth-alt">
           <a href="/guest/nopermission">{t('auth.login.guestLink')}</a>
         </p>

@@ -24,6 +24,7 @@ import { TagsPage } from './tags'
 import { LicensePage } from './license'
 import { SalesSettingsPage } from './tickets/sales-settings'
 import { OrderPage } from './tickets/order-page'
+import { SsoSettingsPage } from './sso-settings'
 import { UsersPage } from './users'
 
 export default function OrganiserApp() {
@@ -44,7 +45,7 @@ function OrganiserShell() {
   if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
   if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') }, { href: '/agency/invoices', label: t('accounting.nav') }, { href: '/agency/bank', label: t('bank.nav') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
-  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') }, { href: '/agency/audit', label: t('audit.nav') })
+  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') }, { href: '/agency/sso', label: t('sso.nav') }, { href: '/agency/audit', label: t('audit.nav') })
   return (
     <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={[account?.firstName, account?.lastName].filter(Boolean).join(' ') || data.user.email}>
       <Switch>
@@ -52,7 +53,7 @@ function OrganiserShell() {
         <Route path="/account/*" component={AccountArea} />
         <Route>
           <RouteGuard security={{ account: true }}>
-            <LimitBanner adjustHref={account && can(account.userRole, 'AGENCY.ABO') ? '/agency/abo' : null} />
+            <LimitBanner canBook={Boolean(account && can(account.userRole, 'AGENCY.ABO'))} />
             <Switch>
               <Route path="/events/new" component={EventCreate} />
               <Route path="/events/:id/form">{(p) => <FormBuilder id={Number(p.id)} />}</Route>
@@ -90,6 +91,11 @@ function OrganiserShell() {
               <Route path="/agency/bank">
                 <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
                   <BankPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/sso">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <SsoSettingsPage />
                 </RouteGuard>
               </Route>
               <Route path="/agency/audit">

@@ -1,20 +1,14 @@
 // The server edition's feature page (spec agency-side 2.6): license holder and validity, the
 // features the license includes, each limit with the agency's usage, and how to order more —
 // through support, at the configured address.
+import { useState } from 'preact/hooks'
 import { formatDate } from '../../../server/i18n/format'
 import { useResource } from '../../components/hooks'
+import { useUser } from '../../components/navigation-auth'
+import { BookingModal, type LicenseOverview } from './booking-modal'
 import { Alert, Badge, Card, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 
-interface LicenseOverview {
-  edition: 'licensed' | 'community'
-  licensee: string | null
-  validUntil: string | null
-  problem: string | null
-  features: Array<{ featureCode: string; included: boolean; everyEdition?: boolean }>
-  limits: Record<'allowedEvents' | 'usedEvents' | 'allowedGuestAccounts' | 'usedGuestAccounts' | 'allowedAgencyUsers' | 'usedAgencyUsers' | 'allowedStorage' | 'usedStorage', number>
-  supportEmail: string
-}
 
 const number = (n: number) => n.toLocaleString('de-DE')
 
@@ -47,6 +41,8 @@ function LimitRow({ label, used, allowed, unit }: { label: string; used: number;
 
 export function LicensePage() {
   const { data, error } = useResource<LicenseOverview>('/proxy/api/license')
+  const details = useUser()
+  const [booking, setBooking] = useState(false)
   if (error) return <Alert tone="error">{error.errorTranslation ?? error.errorMessage}</Alert>
   if (!data) return <Spinner />
   const l = data.limits
@@ -78,10 +74,16 @@ export function LicensePage() {
       </Card>
       <div class="alert alert-info license-order" role="note">
         <p>{t('license.order', { email: data.supportEmail })}</p>
-        <a class="btn btn-primary" href={mail}>
-          {t('license.orderButton')}
-        </a>
+        <div class="license-order-actions">
+          <button type="button" class="btn btn-primary" onClick={() => setBooking(true)}>
+            {t('booking.title')}
+          </button>
+          <a class="btn btn-secondary" href={mail}>
+            {t('license.orderButton')}
+          </a>
+        </div>
       </div>
+      {booking && <BookingModal agencyName={details.user.currentAccount?.agency.displayName ?? ''} onClose={() => setBooking(false)} />}
       <div class="license-columns">
         <Card>
           <h2>{t('license.limits')}</h2>
