@@ -3,4 +3,4 @@
 import { registerGerman } from '.'
 import { germanPart } from './german' with { type: 'macro' }
 
-registerGerman(germanPart('shop'))
+registerGerman(germanPart('shop'), 'shop')
