@@ -202,6 +202,17 @@ forEachDialect('staff single sign-on (OpenID Connect)', (h) => {
     expect((await sso.get(`/proxy/auth/select/${plainAccount.id}`)).headers.get('location')).toBe('/logout?redirect=%2Flogin')
   })
 
+  test('the account chosen in the switcher is the one the company login opens', async () => {
+    const { admin, domains } = await agencyWithSso(h())
+    const u = await createUser(h(), { email: `emil@${domains[0]}`, accounts: [{ agencyId: admin.agencyId, role: 'AGENCY_EDITOR' }, { agencyId: admin.agencyId, role: 'AGENCY_CHECKIN' }] })
+    const agent = h().agent()
+    const { location } = await ssoLogin(agent, `/proxy/auth/sso/start?agency=${admin.agencyId}&account=${u.accounts[1].id}`, u.email)
+    expect(location).toBe(`/events?account=${u.accounts[1].id}`)
+    expect((await agent.get('/proxy/userDetails')).body.user.currentAccount).toMatchObject({ id: u.accounts[1].id, userRole: 'AGENCY_CHECKIN' })
+    // without a choice: the first one
+    expect((await ssoLogin(h().agent(), `/proxy/auth/sso/start?agency=${admin.agencyId}`, u.email)).location).toBe(`/events?account=${u.accounts[0].id}`)
+  })
+
   test('agencies without a company login keep passwords; an unknown domain is sent back to the password login', async () => {
     const agency = await createAgency(h())
     const u = await createUser(h(), { accounts: [{ agencyId: agency.id, role: 'AGENCY_ADMIN' }] })
