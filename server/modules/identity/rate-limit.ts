@@ -53,6 +53,10 @@ export const RATE_LIMITS = {
   HOLD_ADDRESS: { max: 1200, windowMs: 15 * MIN },
   /** coupon codes tried on the public page's price preview from one client address (wrong ones count) */
   COUPON_CHECK_ADDRESS: { max: 30, windowMs: 15 * MIN },
+  /** company logins (OpenID Connect) started from one client address: each stores a login attempt */
+  SSO_START_ADDRESS: { max: 30, windowMs: 15 * MIN },
+  /** order requests mailed to the vendor's support by one user (license/support-request.ts) */
+  LICENSE_REQUEST_USER: { max: 10, windowMs: 60 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 
