@@ -55,6 +55,10 @@ export const RATE_LIMITS = {
   COUPON_CHECK_ADDRESS: { max: 30, windowMs: 15 * MIN },
   /** cancellation requests of paid orders sent by one guest (ticketing/orders/cancel-requests.ts) */
   CANCEL_REQUEST_USER: { max: 5, windowMs: 60 * MIN },
+  /** company logins (OpenID Connect) started from one client address: each stores a login attempt */
+  SSO_START_ADDRESS: { max: 30, windowMs: 15 * MIN },
+  /** order requests mailed to the vendor's support by one user (license/support-request.ts) */
+  LICENSE_REQUEST_USER: { max: 10, windowMs: 60 * MIN },
 } satisfies Record<string, RateLimit>
 export type RateLimitName = keyof typeof RATE_LIMITS
 

@@ -8,6 +8,7 @@ import { formatDate } from '../../i18n/format'
 import { AppError } from '../../shared/errors'
 import { audit } from '../audit/service'
 import type { AccountActor } from '../identity/auth'
+import { throttle } from '../identity/rate-limit'
 import { enqueueMail } from '../mail/outbox'
 import { renderMail } from '../mail/render'
 import { KNOWN_FEATURES } from './license'
@@ -34,6 +35,7 @@ export async function sendSupportRequest(ctx: AppContext, actor: AccountActor, b
   const limit = LIMIT_TYPES.includes(body.featureType)
   if (limit && !body.amount) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'amount', errorType: 'REQUIRED' }] })
   if (!limit && !(KNOWN_FEATURES as readonly string[]).includes(body.featureCode ?? '')) throw new AppError(400, 'FIELD_ERROR', { fields: [{ field: 'featureCode', errorType: 'INVALID' }] })
+  await throttle(ctx, [['LICENSE_REQUEST_USER', String(actor.user.id)]])
   const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name']).where('id', '=', actor.account.agency_id).executeTakeFirstOrThrow()
   const l = ctx.license
   const lang = 'de'

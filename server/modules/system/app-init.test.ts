@@ -10,6 +10,7 @@ import { testLicenseText } from '../../testing/license-test-key'
 import { PRODUCTION_PUBLIC_KEY, TEST_PUBLIC_KEY } from '../license/keys'
 import { loadLicense } from '../license/license'
 import { STRIPE, onlineEvent, startFakes, stripeHook } from '../payments/testing'
+import { RATE_LIMITS } from '../identity/rate-limit'
 import { createUser, loginAs } from '../identity/test-helpers'
 
 const KEYS = [PRODUCTION_PUBLIC_KEY, TEST_PUBLIC_KEY]
@@ -148,5 +149,15 @@ forEachDialect('ordering through support', (h) => {
     expect((await editor.post('/proxy/api/license/request', { featureType: 'FEATURE', featureCode: 'MEDIA_GALLERY', message: 'x' })).status).toBe(403)
     // nothing was queued for any of them
     expect(await h().ctx.db.selectFrom('mail_outbox').select('id').where('kind', '=', 'SUPPORT_ORDER_REQUEST').where('agency_id', '=', admin.agencyId).execute()).toEqual([])
+  })
+
+  test('at most 10 order requests per user and hour', async () => {
+    const admin = await h().admin()
+    const body = { featureType: 'FEATURE', featureCode: 'MEDIA_GALLERY', message: 'Bitte.' }
+    for (let i = 0; i < RATE_LIMITS.LICENSE_REQUEST_USER.max; i++) expect((await admin.post('/proxy/api/license/request', body)).status).toBe(200)
+    const over = await admin.post('/proxy/api/license/request', body)
+    expect(over.status).toBe(429)
+    expect(over.body.errorType).toBe('RATE_LIMITED')
+    expect((await h().ctx.db.selectFrom('mail_outbox').select('id').where('kind', '=', 'SUPPORT_ORDER_REQUEST').where('agency_id', '=', admin.agencyId).execute()).length).toBe(RATE_LIMITS.LICENSE_REQUEST_USER.max)
   })
 })

@@ -175,7 +175,7 @@ export async function finishSsoLogin(ctx: AppContext, q: { code?: string; state?
     const domain = email.split('@')[1] ?? ''
     if (!fromJson<string[]>(row.allowed_domains, []).includes(domain)) throw new SsoRefusal('SSO_EMAIL_DOMAIN', email)
     const names = { first: typeof claims.given_name === 'string' ? claims.given_name.slice(0, 100) : null, last: typeof claims.family_name === 'string' ? claims.family_name.slice(0, 100) : null }
-    const { user, accountId } = await accountFor(ctx, row, email, names)
+    const { user, accountId } = await accountFor(ctx, row, email, names, stateRow.account_id)
     const { token, session } = await createSession(ctx, user.id, { accountId, ssoAgencyId: row.agency_id, userAgent: meta.userAgent, ip: meta.ip })
     await audit(ctx, ctx.db, { agencyId: row.agency_id, actor: { user }, action: 'auth.sso.login', entityType: 'user', entityId: user.id, detail: { issuer: row.issuer, subject: claims.sub ?? null } })
     const target = stateRow.redirect ?? `/events?account=${accountId}`
@@ -194,12 +194,12 @@ export async function finishSsoLogin(ctx: AppContext, q: { code?: string; state?
  * accepted counts as accepted now: the company vouched for the address), else, when the agency lets
  * the login make accounts, a new one with the configured role, in one transaction with the limit check.
  */
-async function accountFor(ctx: AppContext, row: AgencySsoRow, email: string, names: { first: string | null; last: string | null }): Promise<{ user: AppUserRow; accountId: number }> {
+async function accountFor(ctx: AppContext, row: AgencySsoRow, email: string, names: { first: string | null; last: string | null }, wanted: number | null): Promise<{ user: AppUserRow; accountId: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, email)
-    const existing = user
-      ? (await trx.selectFrom('account').selectAll().where('user_id', '=', user.id).where('agency_id', '=', row.agency_id).orderBy('id').execute()).find((a) => !isGuestRole(a.user_role))
-      : undefined
+    // the account chosen in the switcher when it is this person's in this agency, else their first organiser account there
+    const own = user ? (await trx.selectFrom('account').selectAll().where('user_id', '=', user.id).where('agency_id', '=', row.agency_id).orderBy('id').execute()).filter((a) => !isGuestRole(a.user_role)) : []
+    const existing = own.find((a) => a.id === wanted) ?? own[0]
     if (existing) {
       if (existing.status === 'PENDING_ACTIVATION') await trx.updateTable('account').set({ status: 'OK' }).where('id', '=', existing.id).execute()
       if (user!.status === 'PENDING_ACTIVATION') {

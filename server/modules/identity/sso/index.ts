@@ -8,6 +8,7 @@ import { clientIp } from '../../../http/client-address'
 import { AppError } from '../../../shared/errors'
 import { idParam } from '../../../shared/validation'
 import { requireOrganiser } from '../auth'
+import { throttle } from '../rate-limit'
 import { sessionCookie } from '../session'
 import { agencyForEmail, finishSsoLogin, startSsoLogin } from './flow'
 import { SsoSettingsBody, loadSsoRow, saveSsoSettings, ssoSettingsDto } from './settings'
@@ -29,6 +30,7 @@ export function ssoRoutes(ctx: AppContext) {
       '/proxy/auth/sso/start',
       async (c) => {
         try {
+          await throttle(ctx, [['SSO_START_ADDRESS', clientIp(c.request, c.server, ctx.config.server.trusted_proxies)]])
           const agencyId = c.query.agency ?? (c.query.email ? await agencyForEmail(ctx, c.query.email) : null)
           if (agencyId == null) throw new AppError(404, 'SSO_NOT_CONFIGURED')
           return c.redirect(await startSsoLogin(ctx, { agencyId, redirect: c.query.redirect, accountId: c.query.account, loginHint: c.query.email }), 302)

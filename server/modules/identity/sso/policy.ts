@@ -35,6 +35,8 @@ export function requirementOf(account: { agency_id: number; user_role: string },
 /** The refusal for using an account in this session, or null when it may be used. */
 export async function ssoRefusal(db: Db, account: { agency_id: number; user_role: string }, sessionSsoAgency: number | null | undefined): Promise<'SSO_LOGIN_REQUIRED' | 'SSO_LOGOUT_REQUIRED' | null> {
   if (isGuestRole(account.user_role)) return null
-  const r = requirementOf(account, sessionSsoAgency === account.agency_id ? new Set() : await ssoAgencies(db, [account.agency_id]), sessionSsoAgency)
+  // an administrator is never held to the company login, so only a logout can be in the way: no query
+  const mayNeedSso = sessionSsoAgency !== account.agency_id && account.user_role !== 'AGENCY_ADMIN'
+  const r = requirementOf(account, mayNeedSso ? await ssoAgencies(db, [account.agency_id]) : new Set(), sessionSsoAgency)
   return r.requireSsoLogin ? 'SSO_LOGIN_REQUIRED' : r.requireLogout ? 'SSO_LOGOUT_REQUIRED' : null
 }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type Agent, type Harness, forEachDialect, uniqueEmail } from '../../../testing/harness'
 import { type OidcFake, type OidcMode, startOidcFake } from '../../../testing/fakes/oidc'
+import { RATE_LIMITS } from '../rate-limit'
 import { createAgency, createUser, loginAs } from '../test-helpers'
 
 let idp: OidcFake
@@ -200,6 +201,26 @@ forEachDialect('staff single sign-on (OpenID Connect)', (h) => {
     expect(cross.body).toMatchObject({ status: 403, errorType: 'SSO_LOGOUT_REQUIRED', errorMessage: await errorText(h(), 'SSO_LOGOUT_REQUIRED') })
     expect((await sso.get(`/auth/select/${plainAccount.id}`)).body.errorType).toBe('SSO_LOGOUT_REQUIRED')
     expect((await sso.get(`/proxy/auth/select/${plainAccount.id}`)).headers.get('location')).toBe('/logout?redirect=%2Flogin')
+  })
+
+  test('the account chosen in the switcher is the one the company login opens', async () => {
+    const { admin, domains } = await agencyWithSso(h())
+    const u = await createUser(h(), { email: `emil@${domains[0]}`, accounts: [{ agencyId: admin.agencyId, role: 'AGENCY_EDITOR' }, { agencyId: admin.agencyId, role: 'AGENCY_CHECKIN' }] })
+    const agent = h().agent()
+    const { location } = await ssoLogin(agent, `/proxy/auth/sso/start?agency=${admin.agencyId}&account=${u.accounts[1].id}`, u.email)
+    expect(location).toBe(`/events?account=${u.accounts[1].id}`)
+    expect((await agent.get('/proxy/userDetails')).body.user.currentAccount).toMatchObject({ id: u.accounts[1].id, userRole: 'AGENCY_CHECKIN' })
+    // without a choice: the first one
+    expect((await ssoLogin(h().agent(), `/proxy/auth/sso/start?agency=${admin.agencyId}`, u.email)).location).toBe(`/events?account=${u.accounts[0].id}`)
+  })
+
+  test('starting company logins is limited per client address (each stores an attempt)', async () => {
+    const { admin } = await agencyWithSso(h())
+    const from = { headers: { 'x-forwarded-for': '198.51.100.7' } }
+    for (let i = 0; i < RATE_LIMITS.SSO_START_ADDRESS.max; i++) expect((await h().request('GET', `/proxy/auth/sso/start?agency=${admin.agencyId}`, from)).headers.get('location')).toStartWith(idp.issuer)
+    const over = await h().request('GET', `/proxy/auth/sso/start?agency=${admin.agencyId}`, from)
+    expect(over.headers.get('location')).toBe('/login?ssoError=RATE_LIMITED')
+    expect((await h().request('GET', `/proxy/auth/sso/start?agency=${admin.agencyId}`, { headers: { 'x-forwarded-for': '198.51.100.8' } })).headers.get('location')).toStartWith(idp.issuer)
   })
 
   test('agencies without a company login keep passwords; an unknown domain is sent back to the password login', async () => {
