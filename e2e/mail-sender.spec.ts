@@ -152,6 +152,7 @@ test.describe('mail senders', () => {
     await expect(detail.getByText(/Die E-Mail-Adresse dieses Gastes wird abgelehnt: .*550/)).toBeVisible()
     await expect(detail.getByText('fehlgeschlagen')).toBeVisible()
     await expect(detail.getByText('Absender: Sommerfest 2027 <hallo@sommerfest.example>')).toBeVisible()
-    await shot(page, 'mail-sender-06-guest-detail-bounce')
+    await detail.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: 'e2e/.artifacts/screenshots/mail-sender-06-guest-detail-bounce.png' })
   })
 })
