@@ -1,24 +1,23 @@
 // A tiny authoritative DNS server for tests: answers TXT queries from a map (name → strings) over
 // UDP on a random local port, so the sending-domain check (EINLASS_DNS_RESOLVER) runs offline.
+import { createSocket, type Socket } from 'node:dgram'
+
 export class TestDnsServer {
   /** lower-case name → TXT records (each one string; long ones are split into 255-byte chunks) */
   readonly txt = new Map<string, string[]>()
   port = 0
-  private socket: { port: number; close(): void } | null = null
+  private socket: Socket | null = null
 
+  // node:dgram, so the journeys (Playwright runs under Node) use it as the bun tests do
   async start(): Promise<this> {
-    const socket = await Bun.udpSocket({
-      hostname: '127.0.0.1',
-      port: 0,
-      socket: {
-        data: (sock, buf, port, address) => {
-          const answer = this.answer(Buffer.from(buf))
-          if (answer) sock.send(answer, port, address)
-        },
-      },
+    const socket = createSocket('udp4')
+    socket.on('message', (buf, rinfo) => {
+      const answer = this.answer(buf)
+      if (answer) socket.send(answer, rinfo.port, rinfo.address)
     })
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()))
     this.socket = socket
-    this.port = socket.port
+    this.port = socket.address().port
     return this
   }
 

@@ -7,7 +7,7 @@ import { idParam } from '../../shared/validation'
 import { eventOfAgency } from '../events/service'
 import { requireFeature, requireOrganiser } from '../identity/auth'
 import { visitorOfEvent } from '../visitors/service'
-import { agencySender, levelSender, saveAgencySender, saveLevelSender } from './sender'
+import { agencySender, levelSender, saveAgencySender, saveLevelSender, senderOptions } from './sender'
 import { createMailSettings, deleteMailSettings, mailSettingsDto, mailSettingsOfAgency, searchMailSettings, updateMailSettings } from './settings'
 import { checkMailSettings } from './settings-check'
 import { AgencySenderInput, LevelSenderInput, MailSettingsInput, MailSettingsSearch } from './settings-model'
@@ -72,6 +72,14 @@ export function mailRoutes(ctx: AppContext) {
         return mailSettingsDto(ctx, await checkMailSettings(ctx, actor.account.agency_id, c.params.id, actor.user.email))
       },
       { params: IdParams, detail: { tags: ['mail'], summary: 'Check mail settings now: SMTP logs in and sends a test mail to you; DOMAIN reads its SPF and DKIM records' } },
+    )
+    .get(
+      '/proxy/api/mailSender/options',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        return senderOptions(ctx, actor.account.agency_id)
+      },
+      { detail: { tags: ['mail'], summary: "What the sender widget offers: the server's sender and domain, each domain of the agency's mail settings with its prefixes and status, the licence features" } },
     )
     .get(
       '/proxy/api/agency/mailSender',

@@ -44,6 +44,21 @@ async function checkedChoice(ctx: AppContext, agencyId: number, c: SenderChoice,
   return choice
 }
 
+/** The widget's choices (agency-side.md §2.10): entries whose status is not OK carry the invalid marker. */
+export async function senderOptions(ctx: AppContext, agencyId: number) {
+  const settings = await listMailSettings(ctx.db, agencyId)
+  const byId = new Map(settings.map((s) => [s.id, s]))
+  const options = domainOptions(settings.map((s) => ({ id: s.id, type: s.type, domainName: s.domain_name, prefix: s.prefix, smtpDomains: fromJson(s.smtp_domains, []) })))
+  return {
+    systemName: ctx.config.mail.from_name,
+    systemAddress: ctx.config.mail.from,
+    systemDomain: systemDomain(ctx),
+    customName: hasFeature(ctx.license, 'MAIL_CUSTOM_SENDER_NAME'),
+    customAddress: hasFeature(ctx.license, 'MAIL_CUSTOM'),
+    domains: options.map((o) => ({ ...o, displayName: byId.get(o.mailSettingsId!)!.display_name, mailSettingsStatus: byId.get(o.mailSettingsId!)!.status })),
+  }
+}
+
 async function store(db: Db, l: SenderLevel, c: SenderChoice) {
   const values = { sender_name: c.senderName, address_name: c.addressName, address_domain: c.addressDomain, mail_settings_id: c.mailSettingsId }
   await db

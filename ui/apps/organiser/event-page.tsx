@@ -1,6 +1,7 @@
 // One event: a tab bar (overview, guests, check-in, statistics, agreements, settings) and the overview
 // with key figures, the public link and the actions (copy, save as preset, archive, delete, embed).
 import { useState } from 'preact/hooks'
+import { SenderWidget } from './mail/sender-widget'
 import { useLocation } from 'wouter'
 import { formatDateTime } from '../../../server/i18n/format'
 import { errorText, post, del } from '../../api/client'
@@ -72,7 +73,12 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       {active === 'statistics' && <StatisticsTab event={event} />}
       {active === 'agreements' && <AgreementsTab event={event} />}
       {active === 'seating' && canEdit && <SeatingTab event={event} />}
-      {active === 'edit' && <EventForm key={event.id} event={event} onSaved={() => void reload()} />}
+      {active === 'edit' && (
+        <>
+          <EventForm key={event.id} event={event} onSaved={() => void reload()} />
+          <SenderWidget level="event" path={`/proxy/api/events/${event.id}/mailSender`} />
+        </>
+      )}
     </>
   )
 }

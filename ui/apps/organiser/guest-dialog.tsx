@@ -19,6 +19,8 @@ import { Alert, Badge, Button, CancelSave, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
 import { LabelPicker, StatusBadge, usePermission } from './common'
 import type { EventFull } from './event-model'
+import { GuestMailsSection } from './mail/guest-mails'
+import { SenderWidget } from './mail/sender-widget'
 
 const DownloadDialog = lazy(() => import('../../components/download-dialog').then((m) => ({ default: m.DownloadDialog })))
 /** Registrations that have an invitation PDF (documents/tokens.ts INVITATION_STATUSES). */
@@ -32,6 +34,8 @@ export interface GuestDetail extends Contact {
   /** every order of the registration, newest first: each opens the organiser's order page */
   ticketOrders?: Array<{ id: number; number: string; status: string }>
   vip: boolean
+  /** a mail to the guest was refused by the receiving server (mail/worker.ts) */
+  mailError?: boolean
   note: string | null
   visitorCount: number
   ticketCode: string | null
@@ -299,6 +303,7 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
       {guest && (
         <div class="guest-head">
           <StatusBadge status={guest.status} /> {guest.vip && <Badge tone="warn">VIP</Badge>}{' '}
+          {guest.mailError && <Badge tone="error">{t('mail.guest.mailErrorShort')}</Badge>}{' '}
           {guest.ticketCode && (
             <span class="muted">
               {t('guests.ticketCode')}: <code>{guest.ticketCode}</code>
@@ -367,6 +372,8 @@ function GuestForm({ event, guest, onClose, onChanged }: { event: EventFull; gue
         </fieldset>
       </form>
       {guest && <AssignSeat eventId={event.id} guestId={guest.id} chairs={guest.chairs ?? []} categoryId={guest.seatCategoryId} onChanged={onChanged} />}
+      {guest && <GuestMailsSection eventId={event.id} guestId={guest.id} timezone={event.timezone} />}
+      {guest && canManage && <SenderWidget level="guest" path={`/proxy/api/events/${event.id}/visitors/${guest.id}/mailSender`} />}
       {guest?.agreements && guest.agreements.length > 0 && (
         <section class="guest-section-block">
           <h3>{t('events.tab.agreements')}</h3>

@@ -245,6 +245,7 @@ export function GuestList({ event, reloadEvent }: { event: EventFull; reloadEven
                       {g.lastName}
                     </button>
                     {g.vip && <Badge tone="warn">VIP</Badge>}
+                    {g.mailError && <Badge tone="error" title={t('mail.guest.mailErrorShort')}>{t('mail.guest.mailErrorShort')}</Badge>}
                     {!!g.chairs?.length && <Badge tone="info">{t('seating.seatBadge', { labels: g.chairs.map((c) => c.label).join(', ') })}</Badge>}
                   </td>
                   <td class="col-firstName">{g.firstName}</td>

@@ -14,6 +14,7 @@ import { AgreementsPage } from './agreements'
 import { AuditPage } from './audit'
 import { InvoicesPage } from './invoices'
 import { BankPage } from './bank'
+import { MailSettingsPage } from './mail/settings-page'
 import { EventCreate } from './event-form'
 import { EventPage } from './event-page'
 import { EventsList } from './events-list'
@@ -43,7 +44,7 @@ function OrganiserShell() {
   if (account && can(account.userRole, 'AGREEMENT.MANAGE')) nav.push({ href: '/agreements', label: t('agreements.nav') })
   if (account && can(account.userRole, 'TAG.MANAGE')) nav.push({ href: '/tags', label: t('tags.title') })
   if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
-  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') }, { href: '/agency/invoices', label: t('accounting.nav') }, { href: '/agency/bank', label: t('bank.nav') })
+  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') }, { href: '/agency/invoices', label: t('accounting.nav') }, { href: '/agency/bank', label: t('bank.nav') }, { href: '/agency/mail', label: t('mail.nav') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
   if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') }, { href: '/agency/sso', label: t('sso.nav') }, { href: '/agency/audit', label: t('audit.nav') })
   return (
@@ -66,6 +67,11 @@ function OrganiserShell() {
               <Route path="/agency/users">
                 <RouteGuard security={{ account: true, permission: 'AGENCY.USERS' }}>
                   <UsersPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/mail">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <MailSettingsPage />
                 </RouteGuard>
               </Route>
               <Route path="/agency/reports">
