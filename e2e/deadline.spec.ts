@@ -3,6 +3,7 @@
 // before the start gets the start as its deadline, passes it and shows "Überfällig" in the list and
 // its filter; the organiser extends it in the dialog (a date after the event's end is refused at the
 // field), and the order shows its new deadline, recorded in its history.
+import { linkIn } from '../server/testing/smtp-sink'
 import { buyByTransfer, paidDoorEvent } from './door-purchase'
 import { expect, setupAdmin, shot, test } from './fixtures'
 
@@ -80,4 +81,57 @@ test('a transfer passes its deadline, shows "Überfällig", and the organiser ex
   await shot(page, 'deadline-05-extended')
   const detail = await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/orders/${(await (await page.request.post(`${server.url}/proxy/api/events/${eventId}/orders/search`, { data: {} })).json()).items[0].id}`)).json()
   expect(detail.history.at(-1)).toMatchObject({ kind: 'DEADLINE_EXTENDED' })
+})
+
+test('a guest asks to cancel a paid order in the portal; the organiser grants it; the refund mail arrives', async ({ page, server, browser }) => {
+  test.setTimeout(180_000)
+  await setupAdmin(page, server)
+  const { eventId, categoryId } = await paidDoorEvent(page.request, server, 'Hafenkonzert')
+  const email = 'greta@example.org'
+  const orderId = await buyByTransfer(page.request, server, eventId, categoryId, { firstName: 'Greta', lastName: 'Storno', email })
+  const number = (await (await page.request.get(`${server.url}/proxy/api/guest/ticketOrder/${orderId}`)).json()).ticketOrder.number as string
+  const listed = (await (await page.request.post(`${server.url}/proxy/api/events/${eventId}/orders/search`, { data: {} })).json()).items[0]
+  expect((await page.request.post(`${server.url}/proxy/api/events/${eventId}/orders/${listed.id}/markPaid`, { data: { amount: 2500, paidAt: new Date().toISOString() } })).ok()).toBe(true)
+
+  const phone = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } })
+  try {
+    expect((await phone.request.post(`${server.url}/proxy/api/public/visitor/resendMail`, { data: { email } })).ok()).toBe(true)
+    const access = await server.smtp.waitFor((m) => m.to.includes(email) && m.text.includes('/guest/dashboard?token='), 15_000)
+    const g = await phone.newPage()
+    await g.goto(linkIn(access, '/guest/dashboard?token='))
+    const card = g.locator('.guest-event').filter({ hasText: 'Hafenkonzert' })
+    await card.getByRole('button', { name: 'Stornierung beantragen' }).click()
+    const ask = g.getByRole('dialog')
+    await ask.getByRole('button', { name: 'Anfrage senden' }).click()
+    await expect(ask.getByRole('alert')).toBeVisible()
+    await ask.getByLabel('Grund').fill('Ich bin an dem Abend leider verreist.')
+    await shot(g, 'deadline-06-guest-request-phone')
+    await ask.getByRole('button', { name: 'Anfrage senden' }).click()
+    await expect(g.getByText('Ihre Anfrage wurde gesendet.')).toBeVisible()
+    await g.getByRole('button', { name: 'OK' }).click()
+    await expect(card.getByText(/Stornierung beantragt am/)).toBeVisible()
+    await expect(card.getByRole('button', { name: 'Stornierung beantragen' })).toHaveCount(0)
+    await shot(g, 'deadline-07-guest-requested-phone')
+
+    // the organiser: the marker, the filter, the dialog, granted
+    await page.goto(`${server.url}/events/${eventId}/tickets`)
+    await page.getByRole('combobox', { name: 'Zahlung' }).selectOption('REQUESTS')
+    const row = page.getByRole('row', { name: new RegExp(number) })
+    await expect(row.getByText('Stornierungsanfrage')).toBeVisible()
+    await row.getByRole('button', { name: 'Anfrage prüfen' }).click()
+    const dialog = page.getByRole('dialog')
+    await expect(dialog).toContainText('Ich bin an dem Abend leider verreist.')
+    await shot(page, 'deadline-08-organiser-request')
+    await dialog.getByRole('button', { name: 'Erstatten und stornieren' }).click()
+    await expect(page.getByText('Die Bestellung wurde erstattet und storniert.')).toBeVisible()
+    await expect(page.getByRole('row', { name: new RegExp(number) })).toHaveCount(0)
+    await page.getByRole('combobox', { name: 'Zahlung' }).selectOption('')
+    await expect(page.getByRole('row', { name: new RegExp(number) })).toContainText('Erstattet')
+    await shot(page, 'deadline-09-organiser-granted')
+
+    const refund = await server.smtp.waitFor((m) => m.to.includes(email) && /erstattet/i.test(m.subject), 15_000)
+    expect(refund.text).toContain(number)
+  } finally {
+    await phone.close()
+  }
 })

@@ -17,6 +17,7 @@ import { TicketQr } from './ticket-qr'
 const DetailsDialog = lazy(() => import('./details-dialog').then((m) => ({ default: m.DetailsDialog })))
 // the form engine loads only when a guest changes their data (guest pages' script budget)
 const DataDialog = lazy(() => import('./data-dialog').then((m) => ({ default: m.DataDialog })))
+const CancelRequestDialog = lazy(() => import('./cancel-request-dialog').then((m) => ({ default: m.CancelRequestDialog })))
 const DownloadDialog = lazy(() => import('../../components/download-dialog').then((m) => ({ default: m.DownloadDialog })))
 
 export interface GuestEntry {
@@ -33,7 +34,14 @@ export interface GuestEntry {
   canTransfer?: boolean
   transferUntil?: string | null
   /** the registration's open or bought ticket order (docs/ticketing.md): pay instead of confirm; withdraw only when `withdrawable` */
-  ticketOrder?: { id: string; status: string; step: number; withdrawable: boolean } | null
+  ticketOrder?: {
+    id: string
+    status: string
+    step: number
+    withdrawable: boolean
+    /** the guest's latest cancellation request of a paid order */
+    cancellationRequest?: { status: string; createdAt: string; declineReason: string | null } | null
+  } | null
   /** why a registered guest has no ticket documents (yet): UNPAID, PAYMENT_PENDING, CANCELED, REFUNDED */
   ticketBlocked?: string | null
   event: {
@@ -274,9 +282,22 @@ function WithdrawConfirm({ e, action, label, okText, onClose }: { e: GuestEntry;
 
 export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; reload(): Promise<void>; entryPass: boolean }) {
   const a = useAction(reload)
-  const [ask, setAsk] = useState<'withdraw' | 'transfer' | null>(null)
+  const [ask, setAsk] = useState<'withdraw' | 'transfer' | 'cancelRequest' | null>(null)
+  // a paid order: the guest may ask the organiser to cancel it (one open request at a time)
+  const request = e.ticketOrder?.cancellationRequest ?? null
+  const mayRequest = e.ticketOrder?.status === 'PAID' && request?.status !== 'OPEN' && new Date(e.event.startDate).getTime() > Date.now()
   return (
     <div class="guest-options">
+      {e.ticketOrder?.status === 'PAID' && request?.status === 'OPEN' && (
+        <p class="guest-ticket-blocked" role="status">
+          {t('guestPortal.cancelRequest.open', { at: formatDate(request.createdAt, e.event.timezone) })}
+        </p>
+      )}
+      {e.ticketOrder?.status === 'PAID' && request?.status === 'DECLINED' && (
+        <p class="guest-ticket-blocked" role="status">
+          {t('guestPortal.cancelRequest.declinedNote', { reason: request.declineReason ?? '' })}
+        </p>
+      )}
       {e.ticketBlocked && (
         <p class="guest-ticket-blocked" role="status">
           {t(`guest.ticket.blocked.${e.ticketBlocked}`)}{' '}
@@ -302,7 +323,24 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
             {t('guestPortal.withdraw')}
           </Button>
         )}
+        {mayRequest && (
+          <Button variant="ghost" class="guest-btn guest-withdraw" onClick={() => setAsk('cancelRequest')}>
+            {t('guestPortal.cancelRequest.button')}
+          </Button>
+        )}
       </div>
+      {ask === 'cancelRequest' && (
+        <Suspense fallback={null}>
+          <CancelRequestDialog
+            visitorId={e.id}
+            onCancel={() => setAsk(null)}
+            onDone={() => {
+              setAsk(null)
+              void a.run(async () => undefined, t('guestPortal.cancelRequest.sent'))
+            }}
+          />
+        </Suspense>
+      )}
       {ask === 'withdraw' && <WithdrawConfirm e={e} action={a} label="guestPortal.withdraw" okText={t('guestPortal.toast.withdrawn')} onClose={() => setAsk(null)} />}
       {ask === 'transfer' && (
         <TransferDialog

@@ -16,6 +16,7 @@ import { TermsSettings } from './terms-settings'
 import { RefundDialog } from './refund-dialog'
 import { InvoiceTickets } from './invoice-tickets'
 import { ExtendDeadlineDialog, PaymentDeadlineSettings } from './payment-deadline'
+import { CancellationRequestDialog } from './cancellation-request-dialog'
 import { SeatingLinkWarning } from './seating-warning'
 import { CouponBulk, validityText } from './coupon-bulk'
 import { MarkPaidDialog, UndoPaidDialog } from './mark-paid-dialog'
@@ -59,6 +60,8 @@ interface OrderRow {
   overdue: boolean
   /** unpaid transfers and invoices: pay by then (orders/deadline.ts) */
   paymentDueAt: string | null
+  /** the guest's latest cancellation request (orders/cancel-requests.ts) */
+  cancellationRequest: { status: string; reason: string; createdAt: string } | null
   /** cents an online refund that failed at the provider still owes (docs/payments.md) */
   refundOwed: number
   createdAt: string
@@ -231,11 +234,13 @@ function PaymentMethods({ event, canEdit, enabled }: { event: EventFull; canEdit
 function Orders({ event }: { event: EventFull }) {
   const canManage = usePermission('EVENT.GUEST.MANAGE')
   const [filter, setFilter] = useState({ status: '', payment: '', search: '', page: 0 })
+  // "Stornierungsanfrage offen" sits in the payment select; the server has its own parameter
+  const requests = filter.payment === 'REQUESTS'
   const [data, setData] = useState<{ items: OrderRow[]; total: number; page: number; perPage: number } | null>(null)
   const [generation, setGeneration] = useState(0)
   useEffect(() => {
     let live = true
-    const body = { status: filter.status || null, payment: filter.payment || null, search: filter.search || null, page: filter.page, perPage: 25 }
+    const body = { status: filter.status || null, payment: (!requests && filter.payment) || null, cancellationRequest: requests ? 'OPEN' : null, search: filter.search || null, page: filter.page, perPage: 25 }
     void post<typeof data>(`/proxy/api/events/${event.id}/orders/search`, body).then((d) => live && setData(d))
     return () => {
       live = false
@@ -255,6 +260,8 @@ function Orders({ event }: { event: EventFull }) {
   const [refunding, setRefunding] = useState<OrderRow | null>(null)
   // an unpaid transfer's or invoice's deadline moved on (payment-deadline.tsx)
   const [extending, setExtending] = useState<OrderRow | null>(null)
+  // a guest's open cancellation request, granted or declined in a dialog
+  const [reviewing, setReviewing] = useState<OrderRow | null>(null)
   const hasDeadline = (o: OrderRow) => !o.paidAt && ['OPEN', 'CONFIRMED'].includes(o.status) && !!o.paymentDueAt && ['TRANSFER', 'INVOICE'].includes(o.paymentMethod ?? '')
   return (
     <Card>
@@ -268,6 +275,7 @@ function Orders({ event }: { event: EventFull }) {
               {t(`ticketing.admin.payment.${p}`)}
             </option>
           ))}
+          <option value="REQUESTS">{t('orderRequest.filter')}</option>
         </select>
         <a class="btn btn-secondary" href={`/proxy/api/events/${event.id}/orders/export`} download>
           {t('ticketing.admin.export')}
@@ -313,6 +321,7 @@ function Orders({ event }: { event: EventFull }) {
                     <Badge tone={o.status === 'PAID' ? 'ok' : o.status === 'CANCELED' ? 'error' : o.overdue ? 'warn' : 'info'}>{t(`ticketing.status.${o.status}`)}</Badge>
                     {o.overdue && <Badge tone="warn">{t('ticketing.admin.payment.OVERDUE')}</Badge>}
                     {o.refundOwed > 0 && <Badge tone="error">{t('payments.admin.refundFailed', { amount: money(o.refundOwed, o.currency) })}</Badge>}
+                    {o.cancellationRequest?.status === 'OPEN' && <Badge tone="warn">{t('orderRequest.badge')}</Badge>}
                     {hasDeadline(o) && (
                       <>
                         <br />
@@ -325,6 +334,11 @@ function Orders({ event }: { event: EventFull }) {
                       {!o.paidAt && ['OPEN', 'CONFIRMED'].includes(o.status) && (
                         <Button variant="secondary" onClick={() => setPaying({ order: o, undo: false })}>
                           {t('ticketing.admin.markPaid')}
+                        </Button>
+                      )}
+                      {o.cancellationRequest?.status === 'OPEN' && (
+                        <Button variant="secondary" onClick={() => setReviewing(o)}>
+                          {t('orderRequest.open')}
                         </Button>
                       )}
                       {hasDeadline(o) && (
@@ -385,6 +399,7 @@ function Orders({ event }: { event: EventFull }) {
       )}
       {paying && !paying.undo && <MarkPaidDialog eventId={event.id} order={paying.order} onClose={() => setPaying(null)} onDone={() => (setPaying(null), reload())} />}
       {paying?.undo && <UndoPaidDialog eventId={event.id} order={paying.order} onClose={() => setPaying(null)} onDone={reload} />}
+      {reviewing && <CancellationRequestDialog eventId={event.id} timezone={event.timezone} order={reviewing} onClose={() => setReviewing(null)} onDone={() => (setReviewing(null), reload())} />}
       {extending && <ExtendDeadlineDialog eventId={event.id} event={event} order={extending} onClose={() => setExtending(null)} onDone={() => (setExtending(null), reload())} />}
       {refunding && <RefundDialog eventId={event.id} order={refunding} onClose={() => setRefunding(null)} onDone={() => (setRefunding(null), reload())} />}
     </Card>
