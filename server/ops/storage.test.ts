@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SOURCE_COMMAND, freePort } from '../testing/process'
+import { SOURCE_COMMAND, freePort, startServerProcess } from '../testing/process'
 import { startLocalS3 } from '../testing/s3rver'
 
 setDefaultTimeout(90_000)
@@ -49,6 +49,31 @@ describe('einlass serve with S3 storage', () => {
     expect(r.code).toBe(1)
     expect(lines(r.stderr)).toHaveLength(1)
     expect(r.stderr.trim()).toMatch(/^einlass: storage error: s3:\/\/einlass-test\/start\/: the start-up check \(write, read, delete of a probe object\) failed: InvalidAccessKeyId: /)
+  })
+
+  test('with the right keys it starts, names the bucket, and an upload through the server lands there and comes back', async () => {
+    const s = await startServerProcess({ env: { ...s3.env('served'), EINLASS_LOG_LEVEL: 'info' }, readyTimeoutMs: 90_000 })
+    try {
+      expect(s.records().find((r) => r.msg === 'einlass ready')?.storage).toBe('s3://einlass-test/served/')
+      const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) => fetch(`${s.url}${path}`, { method: 'POST', headers: { origin: s.url, ...headers }, body })
+      const setup = await post('/proxy/api/setup', JSON.stringify({ agencyName: 'Bucket GmbH', email: 'b@example.org', password: 'Geheim123!', firstName: 'B', lastName: 'B' }), { 'content-type': 'application/json' })
+      expect(setup.status).toBeLessThan(300)
+      const cookie = setup.headers.getSetCookie()[0].split(';')[0]
+      const text = `Programm des Abends\n${'x'.repeat(5000)}\n`
+      const form = new FormData()
+      form.append('file', new File([text], 'programm.txt', { type: 'text/plain' }))
+      form.append('fileName', 'programm.txt')
+      const up = await post('/proxy/api/asset', form, { cookie })
+      expect(up.status).toBe(201)
+      const { id } = await up.json()
+      const listed = await s3.client().list({ prefix: 'served/' })
+      expect(listed.contents?.map((o) => o.key).filter((k) => !k.includes('.probe'))).toHaveLength(1)
+      const dl = await fetch(`${s.url}/proxy/api/asset/${id}/download`, { headers: { cookie } })
+      expect(dl.status).toBe(200)
+      expect(await dl.text()).toBe(text)
+    } finally {
+      await s.stop()
+    }
   })
 
   test('the endpoint unreachable at start: the same one line', async () => {
