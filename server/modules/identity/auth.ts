@@ -106,7 +106,7 @@ async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | nu
     // an account of an agency with a company login only through it; an SSO session only its agency's
     const refusal = account && (await ssoRefusal(ctx.db, account, session.sso_agency_id))
     if (refusal) {
-      if (headerAccount != null) throw new AppError(403, refusal)
+      if (headerAccount != null) throw refusal === 'SSO_LOGIN_REQUIRED' ? new AppError(403, 'SSO_LOGIN_REQUIRED') : new AppError(403, 'SSO_LOGOUT_REQUIRED')
       account = null
     }
   }

@@ -31,6 +31,7 @@ export const de = {
   'booking.usage': 'Enthalten: {allowed} · genutzt: {used}',
   'booking.amount': 'Wie viele zusätzlich?',
   'booking.amountStorage': 'Wie viel Speicher zusätzlich (MB)?',
+  'field.MIN_VALUE': 'Bitte geben Sie eine Zahl ab 1 an.',
   'booking.request': 'Ihre Anfrage an den Support',
   'booking.requestHint': 'Sie können den Text anpassen. Die Antwort kommt an {email}.',
   'booking.send': 'Anfrage senden',
@@ -99,6 +100,11 @@ export const deDu: Partial<Record<Keys, string>> = {
   'booking.chooseFirst': 'Wähle zuerst eine Funktion oder eine Grenze.',
   'booking.hint.features': 'Deine Lizenz enthält {features} nicht.',
   'booking.hint.expires': 'Deine Lizenz läuft am {date} ab.',
+  'field.MIN_VALUE': 'Bitte gib eine Zahl ab 1 an.',
+  'booking.request': 'Deine Anfrage an den Support',
+  // the request goes to the vendor's support, who is not addressed with du: the du form asks without an address
+  'booking.text.feature': 'Guten Tag,\n\nwir möchten für unsere Agentur {agency} die Funktion „{wanted}“ zu unserer einlass-Lizenz hinzubuchen.\n\nWir bitten um ein Angebot.',
+  'booking.text.limit': 'Guten Tag,\n\nwir möchten für unsere Agentur {agency} unsere einlass-Lizenz erweitern: {wanted} (derzeit genutzt: {used} von {allowed}).\n\nWir bitten um ein Angebot.',
 }
 
 export const en: Record<Keys, string> = {
@@ -133,6 +139,7 @@ export const en: Record<Keys, string> = {
   'booking.usage': 'Included: {allowed} · used: {used}',
   'booking.amount': 'How many more?',
   'booking.amountStorage': 'How much more storage (MB)?',
+  'field.MIN_VALUE': 'Please enter a number of at least 1.',
   'booking.request': 'Your request to support',
   'booking.requestHint': 'You may change the text. The answer goes to {email}.',
   'booking.send': 'Send request',

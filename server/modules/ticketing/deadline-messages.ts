@@ -69,6 +69,7 @@ export const deDu: Partial<Record<Keys, string>> = {
   'guestPortal.cancelRequest.sent': 'Deine Anfrage wurde gesendet.',
   'guestPortal.cancelRequest.open': 'Stornierung beantragt am {at}: Der Veranstalter prüft deine Anfrage.',
   'guestPortal.cancelRequest.declinedNote': 'Deine Stornierungsanfrage wurde abgelehnt: {reason}',
+  'orderDeadline.settings.cancelOverdueHint': 'Sonst bleiben sie als „Überfällig“ in der Liste, bis du sie als bezahlt markierst oder stornierst. Käufe auf Rechnung werden nie automatisch storniert.',
 }
 
 export const en: Record<Keys, string> = {

@@ -55,6 +55,9 @@ export const deDu: Partial<Record<Keys, string>> = {
   'errors.SSO_NO_ACCOUNT': 'Zu {email} gibt es in dieser Agentur kein Konto. Bitte eine Administratorin oder einen Administrator, dich einzuladen.',
   'errors.SSO_LOGIN_REQUIRED': 'Dieses Konto erreichst du nur über den Firmen-Login deiner Agentur.',
   'errors.SSO_LOGOUT_REQUIRED': 'Du bist über den Firmen-Login einer anderen Agentur angemeldet. Melde dich ab und neu an, um dieses Konto zu wählen.',
+  'sso.settings.intro': 'Mitarbeitende deiner Agentur melden sich mit dem Login deines Unternehmens an (z. B. Microsoft Entra ID, Google Workspace, Keycloak). Ist der Firmen-Login eingeschaltet, erreichen sie die Konten dieser Agentur nur noch darüber.',
+  'sso.settings.redirectUri': 'Trag bei deinem Anbieter diese Weiterleitungs-URL ein:',
+  'errors.SSO_DISCOVERY_FAILED': 'Der Anbieter unter dieser Aussteller-URL antwortet nicht wie ein OpenID-Connect-Anbieter. Prüf die URL.',
 }
 
 export const en: Record<Keys, string> = {
