@@ -50,6 +50,7 @@ test.describe('languages with MULTI_LANGUAGE', () => {
     await switcher.selectOption('fr')
     await expect(g.getByText('Encore 10 places libres')).toBeVisible()
     await expect(g.locator('html')).toHaveAttribute('lang', 'fr')
+    await expect(g.getByLabel('Civilité').locator('option')).toHaveText(['Veuillez choisir', 'Monsieur', 'Madame', 'Autre'])
     await shot(g, 'languages-01-public-fr')
 
     await g.getByRole('button', { name: 'Demander l’inscription' }).click()
