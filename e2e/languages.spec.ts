@@ -50,6 +50,7 @@ test.describe('languages with MULTI_LANGUAGE', () => {
     await switcher.selectOption('fr')
     await expect(g.getByText('Encore 10 places libres')).toBeVisible()
     await expect(g.locator('html')).toHaveAttribute('lang', 'fr')
+    await expect(g.getByLabel('Civilité').locator('option')).toHaveText(['Veuillez choisir', 'Monsieur', 'Madame', 'Autre'])
     await shot(g, 'languages-01-public-fr')
 
     await g.getByRole('button', { name: 'Demander l’inscription' }).click()
@@ -66,7 +67,7 @@ test.describe('languages with MULTI_LANGUAGE', () => {
     // the confirmation mail follows the language the guest registered in
     const mail = await licensed.smtp.waitFor((m) => m.to.includes('elodie@example.org'), 15_000)
     expect(mail.subject).toBe('Votre inscription : Sommerfest 2027')
-    expect(mail.text).toContain('merci pour votre inscription à « Sommerfest 2027 »')
+    expect(mail.text).toMatch(/merci pour votre inscription à « Sommerfest 2027 » le \d\d\/\d\d\/\d{4} à \d\d:\d\d\./)
     const link = linkIn(mail, '/guest/dashboard?token=')
     await g.goto(link)
     await expect(g.getByRole('heading', { name: 'Sommerfest 2027' })).toBeVisible()
@@ -84,6 +85,8 @@ test.describe('languages with MULTI_LANGUAGE', () => {
     writeFileSync(file, await pdf.body())
     const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).stdout
     for (const want of ['BILLET', 'Sommerfest 2027', 'Élodie Martin', 'Veuillez présenter ce code à l’entrée.']) expect(text).toContain(want)
+    // the date as French writes it (28/12/2026), not the German 28.12.2026
+    expect(text).toMatch(/\b\d\d\/\d\d\/\d{4}\b/)
     expect(spawnSync('pdftoppm', ['-png', '-r', '90', '-singlefile', file, join(SHOTS, 'languages-07-ticket-pdf-fr')]).status).toBe(0)
     await guest.close()
 

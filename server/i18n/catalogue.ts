@@ -103,7 +103,7 @@ export function translationsFor(lang: string, part?: string | null): Cat {
   const cat = catalogueFor(lang)
   if (!part) return cat
   const names = part.split(',').map((p) => p.trim())
-  if (names.every((n) => (PART_NAMES as readonly string[]).includes(n))) return Object.assign({}, ...names.map((n) => pickPart(cat, n as PartName)))
+  if (names.every((n) => (PART_NAMES as readonly string[]).includes(n))) return Object.assign({}, ...names.map((n) => pickPart(cat, n as PartName, true)))
   const prefixes = part.split(',').map((p) => `${p.trim()}.`)
   const out: Cat = {}
   for (const [k, v] of Object.entries(cat)) if (prefixes.some((p) => k.startsWith(p))) out[k] = v

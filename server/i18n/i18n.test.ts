@@ -164,6 +164,8 @@ forEachDialect('translations without MULTI_LANGUAGE', (h) => {
     expect([r.status, r.status === 200 ? null : r.body]).toEqual([200, null])
     const keys = Object.keys(r.body.translations)
     expect(r.body.translations['common.save']).toBe('Save')
+    // the salutation's word in the guest's language (German shows the stored value itself)
+    expect(r.body.translations['salutationOption.Frau']).toBe('Ms')
     expect(keys.some((k) => k.startsWith('registration.'))).toBe(true)
     // not the organiser's, not the pay page's, not the organiser-only errors
     expect(keys.some((k) => k.startsWith('organiser.') || k.startsWith('ticketing.') || k === 'errors.LAST_ADMINISTRATOR')).toBe(false)

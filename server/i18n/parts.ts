@@ -91,11 +91,20 @@ const organiserOnly = new Set<string>([...[...ORGANISER_ONLY_ERRORS, ...ANSWER_T
 const inPart = (key: string, prefixes: readonly string[]) => prefixes.some((p) => key === p || key.startsWith(`${p}.`))
 const inCore = (key: string) => inPart(key, PARTS.core) && !organiserOnly.has(key)
 
-/** The texts of one part of a catalogue; `rest` is everything outside `core` (signed-in areas). */
-export function pickPart(cat: Record<string, string>, name: PartName): Record<string, string> {
+/**
+ * Keys German needs no text for (the UI shows the stored German value itself, e.g. the salutation
+ * "Frau"), so the German bundle leaves them out; another language serves them with `core`.
+ */
+const SERVED_WITH_CORE = ['salutationOption']
+
+/**
+ * The texts of one part of a catalogue; `rest` is everything outside `core` (signed-in areas).
+ * `served`: for a language the server sends (not the bundled German), `core` also carries SERVED_WITH_CORE.
+ */
+export function pickPart(cat: Record<string, string>, name: PartName, served = false): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(cat)) {
-    const own = name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : name === 'public' ? inPart(k, PARTS.public) && !publicLeaves(k) : inPart(k, PARTS[name])
+    const own = (served && name === 'core' && inPart(k, SERVED_WITH_CORE)) || (name === 'rest' ? !inCore(k) : name === 'core' ? inCore(k) : name === 'public' ? inPart(k, PARTS.public) && !publicLeaves(k) : inPart(k, PARTS[name]))
     if (own || ((name === 'shop' || name === 'pay') && shopErrors.has(k))) out[k] = v
   }
   return out

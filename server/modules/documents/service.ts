@@ -2,7 +2,8 @@
 // registration, which document, and the data each builder needs (docs/guest-portal.md "Documents").
 import { createHash } from 'node:crypto'
 import type { AppContext } from '../../context'
-import { formatDate, formatTime } from '../../i18n/format'
+import { formatTime } from '../../i18n/format'
+import { formatDateIn, personNameIn } from '../../i18n/locale-format'
 import { t as translate } from '../../i18n/catalogue'
 import { AppError, notFound } from '../../shared/errors'
 import { findAsset, variantBytes } from '../assets/service'
@@ -119,7 +120,7 @@ export async function ticketPdfOfVisitor(ctx: AppContext, visitorId: number): Pr
   return pdfDownload(ctx, { kind: 'PDF', v, event, agency }, ctx.license.features.includes(ENTRY_PASS_FEATURE) ? 'entryTicket' : 'ticket')
 }
 
-const personName = (p: { title: string | null; first_name: string | null; last_name: string | null }) => [p.title, p.first_name, p.last_name].filter(Boolean).join(' ')
+const personName = (p: { title: string | null; first_name: string | null; last_name: string | null }, lang = 'de') => personNameIn(lang, { title: p.title, first: p.first_name, last: p.last_name })
 
 function placeLines(e: EventRow, language: string): string[] | null {
   if (e.event_type === 'ONLINE') return null
@@ -156,8 +157,8 @@ function eventTexts(ctx: AppContext, r: Resolved) {
   const e = r.event
   const lang = r.v.language
   const tz = e.timezone
-  const startDay = formatDate(e.start_date, tz)
-  const endDay = formatDate(e.end_date, tz)
+  const startDay = formatDateIn(lang, e.start_date, tz)
+  const endDay = formatDateIn(lang, e.end_date, tz)
   return {
     t: (key: string, params?: Record<string, string | number>) => translate(lang, key, params),
     eventTitle: e.display_name,
@@ -188,7 +189,7 @@ async function persons(ctx: AppContext, r: Resolved) {
   const seat = (i: number) => (places[i] ? seatText(r.v.language, places[i]) : null)
   return {
     code,
-    list: [{ person: 0, name: personName(r.v), qr: sign(0), seat: seat(0) }, ...escorts.map((e, i) => ({ person: e.number, name: personName(e) || translate(r.v.language, 'documents.escort', { n: e.number }), qr: sign(e.number), seat: seat(i + 1) }))],
+    list: [{ person: 0, name: personName(r.v, r.v.language), qr: sign(0), seat: seat(0) }, ...escorts.map((e, i) => ({ person: e.number, name: personName(e, r.v.language) || translate(r.v.language, 'documents.escort', { n: e.number }), qr: sign(e.number), seat: seat(i + 1) }))],
   }
 }
 

@@ -4,7 +4,8 @@
 import type { AppContext } from '../../context'
 import { fromJson } from '../../db/types'
 import { t } from '../../i18n/catalogue'
-import { formatDate, formatTime } from '../../i18n/format'
+import { formatTime } from '../../i18n/format'
+import { formatDateIn } from '../../i18n/locale-format'
 import type { EventRow } from '../events/events.table'
 import { type FieldDef, kindOf, labelOf } from '../forms/definitions'
 import { valueText } from '../forms/engine'
@@ -52,7 +53,7 @@ function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, 
   const name = [person.salutation, person.title, person.firstName, person.lastName].filter(Boolean).join(' ')
   const kind = person.status === 'REQUIRE_APPROVAL' ? 'approval' : person.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
   const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
-  const params = { event: event.display_name, date: formatDate(event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name }
+  const params = { event: event.display_name, date: formatDateIn(lang, event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name }
   const place = event.event_type === 'ONLINE' ? t(lang, 'events.online') : [event.location_name, event.city].filter(Boolean).join(', ')
   // What the guest chose (timeslots, options, answers), so the mail is a complete receipt.
   const details = defs

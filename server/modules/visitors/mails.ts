@@ -4,7 +4,8 @@
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { t } from '../../i18n/catalogue'
-import { formatDate, formatTime } from '../../i18n/format'
+import { formatTime } from '../../i18n/format'
+import { formatDateIn } from '../../i18n/locale-format'
 import type { EventRow } from '../events/events.table'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { enqueueMail } from '../mail/outbox'
@@ -33,7 +34,7 @@ export async function queueGuestMail(ctx: AppContext, trx: Db, kind: GuestMailKi
   const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
   const agencyName = opts.agencyName ?? (await trx.selectFrom('agency').select('display_name').where('id', '=', event.agency_id).executeTakeFirst())?.display_name ?? ''
   const name = [visitor.salutation, visitor.title, visitor.first_name, visitor.last_name].filter(Boolean).join(' ')
-  const params = { event: event.display_name, date: formatDate(event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name, agency: agencyName }
+  const params = { event: event.display_name, date: formatDateIn(lang, event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name, agency: agencyName }
   const k = `visitors.mail.${kind}`
   const paragraphs = [t(lang, `${k}.text`, params)]
   if (kind === 'INVITATION' && visitor.status === 'PENDING') paragraphs.push(t(lang, 'visitors.mail.INVITATION.reserved'))
