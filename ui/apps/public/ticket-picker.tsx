@@ -50,6 +50,11 @@ export function TicketPicker(p: TicketPickerProps) {
   const sent = Object.entries(p.value.amounts)
     .filter(([id, n]) => n > 0 && !p.seats?.bound.has(Number(id)))
     .map(([id]) => Number(id))
+  // the server's row errors name the index of the tickets as sent: once the choice changes they are stale
+  const amountsKey = JSON.stringify(sent.map((id) => [id, p.value.amounts[id]]))
+  const [errorsKey, setErrorsKey] = useState(amountsKey)
+  useEffect(() => setErrorsKey(amountsKey), [p.errors])
+  const rowErrors = errorsKey === amountsKey ? p.errors : {}
   const amountOf = (id: number) => (p.seats?.bound.has(id) ? (p.seats.amounts[id] ?? 0) : (p.value.amounts[id] ?? 0))
   const total = items.reduce((s, c) => s + amountOf(c.id), 0)
   const sum = items.reduce((s, c) => s + amountOf(c.id) * c.grossPrice, 0)
@@ -92,7 +97,7 @@ export function TicketPicker(p: TicketPickerProps) {
           const up = n === 0 ? Math.max(1, c.minPerOrder) : n + 1
           const down = n <= c.minPerOrder ? 0 : n - 1
           const i = sent.indexOf(c.id)
-          const err = i < 0 ? undefined : (p.errors[`tickets.${i}.amount`] ?? p.errors[`tickets.${i}.categoryId`])
+          const err = i < 0 ? undefined : (rowErrors[`tickets.${i}.amount`] ?? rowErrors[`tickets.${i}.categoryId`])
           const needs = c.requiresCategoryId != null && n > 0 && !(amountOf(c.requiresCategoryId) > 0)
           return (
             <li key={c.id} class="ticket-row">

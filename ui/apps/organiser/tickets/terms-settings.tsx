@@ -60,7 +60,7 @@ export function TermsSettings({ eventId, canEdit }: { eventId: number; canEdit: 
         {canEdit && (
           <div class="tickets-form-actions">
             <Button type="submit" busy={busy}>
-              {t('ticketing.admin.save')}
+              {t('ticketing.terms.save')}
             </Button>
           </div>
         )}
