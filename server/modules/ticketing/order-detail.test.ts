@@ -33,12 +33,15 @@ forEachDialect(
     test('lines, Stripe payment and partial refund with references, invoice and credit note with downloads, history with who, persons with check-in', async () => {
       const { admin, event, order, attempt } = await stripePaidOrderOfThree(h())
       const url = `/proxy/api/events/${event.id}/orders/${order.id}`
+      h().clock.advance(3600_000)
       expect((await admin.post(`${url}/refundPayment`, { amount: 2500 })).status).toBe(200)
       const d = await admin.get(url)
       expect(d.status).toBe(200)
       expect(d.body).toMatchObject({ id: order.id, number: order.number, status: 'PAID', paidAmount: 7500, refundedAmount: 2500, amountLeft: 5000, partlyRefunded: true })
       expect(d.body.lines).toEqual([expect.objectContaining({ displayName: 'Stehplatz', amount: 3, unitPrice: 2500, grossPrice: 7500, taxCode: 'TAX_19', taxRate: 19, seats: [] })])
       expect(d.body.payments).toEqual([expect.objectContaining({ kind: 'ONLINE', provider: 'Stripe', reference: attempt.external_id, amount: 7500, refundedAmount: 2500 })])
+      // the payment's time is when the money came in, not the refund's
+      expect(d.body.payments[0].at).toBe(d.body.history.find((x: any) => x.kind === 'PAID_ONLINE').at)
       expect(d.body.refunds).toEqual([expect.objectContaining({ kind: 'ONLINE', provider: 'Stripe', amount: 2500, status: 'DONE' })])
       expect(d.body.refunds[0].reference).toMatch(/^re_/)
       expect(d.body.invoices.map((i: any) => [i.kind, i.number, i.grossCents, i.cancelsNumber])).toEqual([

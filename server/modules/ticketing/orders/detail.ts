@@ -11,7 +11,7 @@ import { orderSeatLabels } from './seats'
 const PROVIDER_NAMES: Record<string, string> = { STRIPE: 'Stripe', PAYPAL: 'PayPal', MOLLIE: 'Mollie' }
 
 /** Online payment attempts that brought money (or are under way) and their refunds at the provider. */
-async function onlinePayments(db: Db, o: TicketOrderRow) {
+async function onlinePayments(db: Db, o: TicketOrderRow, history: History) {
   const [attempts, refunds] = await Promise.all([
     db
       .selectFrom('payment_attempt')
@@ -23,6 +23,8 @@ async function onlinePayments(db: Db, o: TicketOrderRow) {
     db.selectFrom('payment_refund').select(['id', 'attempt_id', 'provider_refund_id', 'amount', 'reason', 'status', 'created_at']).where('order_id', '=', o.id).orderBy('id').execute(),
   ])
   const providerOf = new Map(attempts.map((a) => [a.id, a.provider]))
+  // when the money came in: the history entry of the payment (an attempt's own time changes with its refunds)
+  const paidAt = new Map(history.filter((h) => h.kind === 'PAID_ONLINE' || h.kind === 'LATE_PAYMENT').map((h) => [String(h.data.externalId ?? ''), h.at]))
   return {
     payments: attempts
       .filter((a) => a.status === 'PAID')
@@ -32,7 +34,7 @@ async function onlinePayments(db: Db, o: TicketOrderRow) {
         reference: a.external_id,
         amount: Number(a.amount),
         refundedAmount: Number(a.refunded_amount),
-        at: a.updated_at,
+        at: paidAt.get(a.external_id ?? '') ?? a.created_at,
       })),
     refunds: refunds.map((r) => ({
       kind: 'ONLINE' as const,
@@ -133,7 +135,7 @@ async function authors(db: Db, o: TicketOrderRow, history: History) {
 
 /** Everything the detail page shows beside the order's own fields. */
 export async function orderDetailParts(db: Db, o: TicketOrderRow, history: History) {
-  const [online, invoices, people, seats, names] = await Promise.all([onlinePayments(db, o), documents(db, o), persons(db, o), orderSeatLabels(db, o), authors(db, o, history)])
+  const [online, invoices, people, seats, names] = await Promise.all([onlinePayments(db, o, history), documents(db, o), persons(db, o), orderSeatLabels(db, o), authors(db, o, history)])
   const offline = offlineEntries(history)
   const byTime = <T extends { at: string }>(xs: T[]) => xs.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
   const refunded = online.refunds.filter((r) => r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0) + offline.refunds.reduce((s, r) => s + r.amount, 0)
