@@ -118,6 +118,8 @@ test('an organiser opens an order from the list, refunds one of three tickets th
     expect(other.status()).toBe(201)
     await page.goto(u(`/events/${ev.id}/tickets`))
     await expect(page.locator('.order-link')).toHaveCount(2)
+    await expect(page.getByRole('row', { name: /Paula/ })).toContainText('Teilweise erstattet')
+    await expect(page.getByRole('row', { name: /Paula/ })).toContainText('verbleiben 50,00 €')
     const search = page.getByRole('searchbox', { name: 'Bestell- oder Rechnungsnummer, E-Mail oder Name' })
     await search.fill('RE-00001')
     await expect(page.locator('.order-link')).toHaveCount(1)

@@ -4,7 +4,7 @@
 // seats, and the persons (one ticket, one person) with their check-in state. Read only; every row is
 // read through the order, which the caller has already found in the organiser's event.
 import type { Db } from '../../../db/database'
-import { bool } from '../../../db/types'
+import { bool, fromJson } from '../../../db/types'
 import type { TicketOrderRow } from '../ticketing.table'
 import { orderSeatLabels } from './seats'
 
@@ -170,6 +170,25 @@ export async function seatsByCategory(db: Db, orderId: number): Promise<Map<numb
     const list = out.get(r.category_id) ?? []
     list.push(`${r.area} · ${r.label}${r.amount > 1 ? ` (${r.amount})` : ''}`)
     out.set(r.category_id, list)
+  }
+  return out
+}
+
+/**
+ * What went back of each PAID order so far (provider refunds not failed, offline partial refunds):
+ * the orders list shows "Teilweise erstattet" and what is left.
+ */
+export async function refundedOfPaid(db: Db, orderIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>()
+  if (!orderIds.length) return out
+  const [online, offline] = await Promise.all([
+    db.selectFrom('payment_refund').select(['order_id', 'amount']).where('order_id', 'in', orderIds).where('status', '!=', 'FAILED').execute(),
+    db.selectFrom('ticket_order_history').select(['order_id', 'data']).where('order_id', 'in', orderIds).where('kind', '=', 'PARTIAL_REFUND').execute(),
+  ])
+  for (const r of online) out.set(r.order_id, (out.get(r.order_id) ?? 0) + Number(r.amount))
+  for (const r of offline) {
+    const d = fromJson<{ amount?: number; offline?: boolean }>(r.data, {})
+    if (d.offline) out.set(r.order_id, (out.get(r.order_id) ?? 0) + Number(d.amount ?? 0))
   }
   return out
 }
