@@ -118,6 +118,8 @@ test('an organiser opens an order from the list, refunds one of three tickets th
     expect(other.status()).toBe(201)
     await page.goto(u(`/events/${ev.id}/tickets`))
     await expect(page.locator('.order-link')).toHaveCount(2)
+    await expect(page.getByRole('row', { name: /Paula/ })).toContainText('Teilweise erstattet')
+    await expect(page.getByRole('row', { name: /Paula/ })).toContainText('verbleiben 50,00 €')
     const search = page.getByRole('searchbox', { name: 'Bestell- oder Rechnungsnummer, E-Mail oder Name' })
     await search.fill('RE-00001')
     await expect(page.locator('.order-link')).toHaveCount(1)
@@ -147,5 +149,61 @@ test('an organiser opens an order from the list, refunds one of three tickets th
   } finally {
     await server.stop()
     fakes.stop()
+  }
+})
+
+test('a transfer order on its page: marked paid with amount and date, then a part given back by hand is recorded with its credit note', async ({ page }) => {
+  test.setTimeout(120_000)
+  const server = await startServer()
+  try {
+    await setupAdmin(page, server)
+    const req = page.request
+    const u = (p: string) => `${server.url}${p}`
+    expect((await req.put(u('/proxy/api/agency/sellerSettings'), { data: SELLER })).status()).toBe(200)
+    const start = new Date(Date.now() + 21 * 86400_000)
+    start.setUTCHours(17, 0, 0, 0)
+    const ev = await (await req.post(u('/proxy/api/events'), { data: { displayName: 'Jazznacht', startDate: start.toISOString(), endDate: new Date(start.getTime() + 4 * 3600_000).toISOString(), timezone: 'Europe/Berlin', locationName: 'Kulturhalle', city: 'Leipzig', maxVisitors: 200, maxVisitorPerSubscription: 6 } })).json()
+    const cat = await (await req.post(u(`/proxy/api/events/${ev.id}/ticketCategories`), { data: { displayName: 'Stehplatz', grossPrice: 2500, taxCode: 'TAX_19' } })).json()
+    const method = await (await req.post(u('/proxy/api/agency/paymentMethods'), { data: { method: 'TRANSFER', accountHolder: 'Agentur Sonnenschein GmbH', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank: 'Commerzbank' } })).json()
+    expect((await req.put(u(`/proxy/api/events/${ev.id}/paymentMethods`), { data: { ids: [method.id] } })).status()).toBe(200)
+    const reg = await req.post(u(`/proxy/api/public/events/${ev.id}/registrations`), { data: { salutation: 'Herr', firstName: 'Tom', lastName: 'Überweiser', email: 'tom@example.org', tickets: [{ categoryId: cat.id, amount: 2 }], escortPersons: [{ firstName: 'Tina', lastName: 'Überweiser' }] } })
+    expect(reg.status()).toBe(201)
+    const oid = (await reg.json()).ticketOrderId as string
+    const o = `/proxy/api/guest/ticketOrder/${oid}`
+    await req.post(u(`${o}/proceed/invoiceAddress`), { data: { invoiceAddress: { receiver: 'Tom Überweiser', street: 'Ringstraße', streetNumber: '5', postCode: '04109', city: 'Leipzig' } } })
+    await req.post(u(`${o}/proceed/paymentPay`), { data: { paymentMethod: 'TRANSFER' } })
+
+    await page.goto(u(`/events/${ev.id}/tickets`))
+    await page.getByRole('row', { name: /Tom/ }).locator('.order-link').click()
+    await expect(page.getByRole('heading', { name: /^Bestellung / })).toBeVisible()
+    await expect(page.getByText('Noch keine Zahlung eingegangen.')).toBeVisible()
+    await page.getByRole('button', { name: 'Als bezahlt markieren' }).click()
+    const pay = page.getByRole('dialog', { name: /Zahlung erfassen/ })
+    await pay.getByRole('button', { name: 'Als bezahlt erfassen' }).click()
+    await expect(pay).toHaveCount(0)
+    await expect(page.locator('table.order-payments').getByRole('row', { name: /Zahlung von Hand erfasst/ })).toContainText('50,00 €')
+    await expect(page.locator('.order-history')).toContainText('Als bezahlt markiert (50,00 €) von Ada Admin')
+    await expect(page.locator('table.order-invoices').getByRole('row', { name: /RE-00001/ })).toBeVisible()
+
+    // a part given back by hand: recorded with its credit note, the order stays paid with what is left
+    await page.getByRole('button', { name: 'Erstattung erfassen' }).click()
+    const refund = page.getByRole('dialog', { name: /Erstattung erfassen: Bestellung/ })
+    await refund.getByLabel('Betrag in €').fill('80,00')
+    await refund.getByRole('button', { name: 'Erstattung erfassen' }).click()
+    await expect(refund.getByText('Der Betrag ist höher als der noch erstattbare Betrag.')).toBeVisible()
+    await refund.getByLabel('Betrag in €').fill('25,00')
+    await shot(page, 'order-detail-06-offline-refund-dialog')
+    await refund.getByRole('button', { name: 'Erstattung erfassen' }).click()
+    await expect(refund).toHaveCount(0)
+    await expect(page.getByText('Teilweise erstattet')).toBeVisible()
+    await expect(page.getByTestId('amount-left')).toHaveText('25,00 €')
+    await expect(page.locator('table.order-payments').getByRole('row', { name: /Erstattung von Hand erfasst/ })).toContainText('−25,00 €')
+    await expect(page.locator('table.order-invoices').getByRole('row', { name: /RE-00002/ })).toContainText('-25,00 €')
+    await shot(page, 'order-detail-07-offline-partly-refunded')
+    await expect.poll(() => server.smtp.mails.filter((m) => m.to.includes('tom@example.org') && /Teilerstattung/.test(m.subject)).length, { timeout: 30_000 }).toBe(1)
+    const mail = server.smtp.mails.find((m) => m.to.includes('tom@example.org') && /Teilerstattung/.test(m.subject))!
+    expect(mail.parsed.attachments.map((a) => a.filename)).toEqual(['Stornorechnung-RE-00002.pdf', 'XRechnung-RE-00002.xml'])
+  } finally {
+    await server.stop()
   }
 })

@@ -22,7 +22,7 @@ detailParts.push(async (ctx, v) => {
     ctx.db.selectFrom('ticket_order').select(['id', 'number', 'status', 'gross_price', 'currency', 'created_at']).where('visitor_id', '=', v.id).where('event_id', '=', v.event_id).orderBy('id', 'desc').limit(20).execute(),
   ])
   return {
-    ticketOrder: order ? { id: order.id, number: order.number, status: order.status } : null,
+    ticketOrder: order ? { number: order.number, status: order.status } : null,
     ticketOrders: orders.map((o) => ({ id: o.id, number: o.number, status: o.status, grossPrice: o.gross_price, currency: o.currency, createdAt: o.created_at })),
   }
 })

@@ -356,6 +356,11 @@ export const de = {
   'orderDetail.bySystem': "Gast oder System",
   'orderDetail.guestOrders': "Bestellungen",
   'orderDetail.history.CREATED': "Bestellung angelegt",
+  'orderDetail.leftInList': "verbleiben {amount}",
+  'orderDetail.refundOffline': "Erstattung erfassen",
+  'orderDetail.refundOfflineTitle': "Erstattung erfassen: Bestellung {number}",
+  'orderDetail.refundOfflineSubmit': "Erstattung erfassen",
+  'orderDetail.refundOfflineHint': "Was Sie selbst zurückgezahlt haben (Überweisung, bar). Leer lassen: alles, was noch offen ist – dann ist die Bestellung erstattet und die Tickets werden frei.",
   'orderDetail.history.PAY': "Zahlungspflichtig bestellt ({method})",
   'orderDetail.history.INVOICE_ADDRESS': "Rechnungsadresse angegeben",
   'orderDetail.history.ADDITIONAL_INFORMATIONS': "Angaben ergänzt",
@@ -419,6 +424,7 @@ export const de = {
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
+  'orderDetail.refundOfflineHint': "Was du selbst zurückgezahlt hast (Überweisung, bar). Leer lassen: alles, was noch offen ist – dann ist die Bestellung erstattet und die Tickets werden frei.",
   'ticketing.mail.refunded.body': "Deine Bestellung {number} für „{event}“ wurde storniert; den Betrag von {total} erstatten wir dir.",
   'ticketing.pay.title': "Deine Bestellung",
   'ticketing.pay.waitingList': "Du stehst auf der Warteliste. Wir melden uns, sobald ein Platz frei wird.",
@@ -823,6 +829,11 @@ export const en: Record<Keys, string> = {
   'orderDetail.bySystem': "guest or system",
   'orderDetail.guestOrders': "Orders",
   'orderDetail.history.CREATED': "Order created",
+  'orderDetail.leftInList': "{amount} left",
+  'orderDetail.refundOffline': "Record refund",
+  'orderDetail.refundOfflineTitle': "Record refund: order {number}",
+  'orderDetail.refundOfflineSubmit': "Record refund",
+  'orderDetail.refundOfflineHint': "What you paid back yourself (transfer, cash). Leave empty: all that is left – the order is then refunded and its tickets become free.",
   'orderDetail.history.PAY': "Ordered with obligation to pay ({method})",
   'orderDetail.history.INVOICE_ADDRESS': "Invoice address given",
   'orderDetail.history.ADDITIONAL_INFORMATIONS': "Details added",

@@ -33,12 +33,17 @@ forEachDialect(
     test('lines, Stripe payment and partial refund with references, invoice and credit note with downloads, history with who, persons with check-in', async () => {
       const { admin, event, order, attempt } = await stripePaidOrderOfThree(h())
       const url = `/proxy/api/events/${event.id}/orders/${order.id}`
+      h().clock.advance(3600_000)
       expect((await admin.post(`${url}/refundPayment`, { amount: 2500 })).status).toBe(200)
       const d = await admin.get(url)
       expect(d.status).toBe(200)
       expect(d.body).toMatchObject({ id: order.id, number: order.number, status: 'PAID', paidAmount: 7500, refundedAmount: 2500, amountLeft: 5000, partlyRefunded: true })
       expect(d.body.lines).toEqual([expect.objectContaining({ displayName: 'Stehplatz', amount: 3, unitPrice: 2500, grossPrice: 7500, taxCode: 'TAX_19', taxRate: 19, seats: [] })])
       expect(d.body.payments).toEqual([expect.objectContaining({ kind: 'ONLINE', provider: 'Stripe', reference: attempt.external_id, amount: 7500, refundedAmount: 2500 })])
+      const listed = (await admin.post(`/proxy/api/events/${event.id}/orders/search`, { page: 0, perPage: 25 })).body.items
+      expect(listed).toEqual([expect.objectContaining({ id: order.id, partlyRefunded: true, amountLeft: 5000 })])
+      // the payment's time is when the money came in, not the refund's
+      expect(d.body.payments[0].at).toBe(d.body.history.find((x: any) => x.kind === 'PAID_ONLINE').at)
       expect(d.body.refunds).toEqual([expect.objectContaining({ kind: 'ONLINE', provider: 'Stripe', amount: 2500, status: 'DONE' })])
       expect(d.body.refunds[0].reference).toMatch(/^re_/)
       expect(d.body.invoices.map((i: any) => [i.kind, i.number, i.grossCents, i.cancelsNumber])).toEqual([
@@ -80,6 +85,9 @@ forEachDialect(
       await admin.post(`/proxy/api/events/${event.id}/orders/${order.id}/refundPayment`, { amount: 1000 })
       const search = async (term: string) => (await admin.post(`/proxy/api/events/${event.id}/orders/search`, { search: term, page: 0, perPage: 25 })).body.items.map((o: any) => o.id)
       expect(await search(order.number)).toEqual([order.id])
+      // the list says the order is partly refunded and what is left
+      const listed = (await admin.post(`/proxy/api/events/${event.id}/orders/search`, { page: 0, perPage: 25 })).body.items.find((o: any) => o.id === order.id)
+      expect(listed).toMatchObject({ status: 'PAID', partlyRefunded: true, amountLeft: 6500 })
       expect(await search('RE-00001')).toEqual([order.id])
       expect(await search('re-00002')).toEqual([order.id])
       expect(await search(order.email!)).toEqual([order.id])

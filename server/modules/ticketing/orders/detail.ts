@@ -4,14 +4,14 @@
 // seats, and the persons (one ticket, one person) with their check-in state. Read only; every row is
 // read through the order, which the caller has already found in the organiser's event.
 import type { Db } from '../../../db/database'
-import { bool } from '../../../db/types'
+import { bool, fromJson } from '../../../db/types'
 import type { TicketOrderRow } from '../ticketing.table'
 import { orderSeatLabels } from './seats'
 
 const PROVIDER_NAMES: Record<string, string> = { STRIPE: 'Stripe', PAYPAL: 'PayPal', MOLLIE: 'Mollie' }
 
 /** Online payment attempts that brought money (or are under way) and their refunds at the provider. */
-async function onlinePayments(db: Db, o: TicketOrderRow) {
+async function onlinePayments(db: Db, o: TicketOrderRow, history: History) {
   const [attempts, refunds] = await Promise.all([
     db
       .selectFrom('payment_attempt')
@@ -23,6 +23,8 @@ async function onlinePayments(db: Db, o: TicketOrderRow) {
     db.selectFrom('payment_refund').select(['id', 'attempt_id', 'provider_refund_id', 'amount', 'reason', 'status', 'created_at']).where('order_id', '=', o.id).orderBy('id').execute(),
   ])
   const providerOf = new Map(attempts.map((a) => [a.id, a.provider]))
+  // when the money came in: the history entry of the payment (an attempt's own time changes with its refunds)
+  const paidAt = new Map(history.filter((h) => h.kind === 'PAID_ONLINE' || h.kind === 'LATE_PAYMENT').map((h) => [String(h.data.externalId ?? ''), h.at]))
   return {
     payments: attempts
       .filter((a) => a.status === 'PAID')
@@ -32,7 +34,7 @@ async function onlinePayments(db: Db, o: TicketOrderRow) {
         reference: a.external_id,
         amount: Number(a.amount),
         refundedAmount: Number(a.refunded_amount),
-        at: a.updated_at,
+        at: paidAt.get(a.external_id ?? '') ?? a.created_at,
       })),
     refunds: refunds.map((r) => ({
       kind: 'ONLINE' as const,
@@ -133,7 +135,7 @@ async function authors(db: Db, o: TicketOrderRow, history: History) {
 
 /** Everything the detail page shows beside the order's own fields. */
 export async function orderDetailParts(db: Db, o: TicketOrderRow, history: History) {
-  const [online, invoices, people, seats, names] = await Promise.all([onlinePayments(db, o), documents(db, o), persons(db, o), orderSeatLabels(db, o), authors(db, o, history)])
+  const [online, invoices, people, seats, names] = await Promise.all([onlinePayments(db, o, history), documents(db, o), persons(db, o), orderSeatLabels(db, o), authors(db, o, history)])
   const offline = offlineEntries(history)
   const byTime = <T extends { at: string }>(xs: T[]) => xs.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
   const refunded = online.refunds.filter((r) => r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0) + offline.refunds.reduce((s, r) => s + r.amount, 0)
@@ -168,6 +170,25 @@ export async function seatsByCategory(db: Db, orderId: number): Promise<Map<numb
     const list = out.get(r.category_id) ?? []
     list.push(`${r.area} · ${r.label}${r.amount > 1 ? ` (${r.amount})` : ''}`)
     out.set(r.category_id, list)
+  }
+  return out
+}
+
+/**
+ * What went back of each PAID order so far (provider refunds not failed, offline partial refunds):
+ * the orders list shows "Teilweise erstattet" and what is left.
+ */
+export async function refundedOfPaid(db: Db, orderIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>()
+  if (!orderIds.length) return out
+  const [online, offline] = await Promise.all([
+    db.selectFrom('payment_refund').select(['order_id', 'amount']).where('order_id', 'in', orderIds).where('status', '!=', 'FAILED').execute(),
+    db.selectFrom('ticket_order_history').select(['order_id', 'data']).where('order_id', 'in', orderIds).where('kind', '=', 'PARTIAL_REFUND').execute(),
+  ])
+  for (const r of online) out.set(r.order_id, (out.get(r.order_id) ?? 0) + Number(r.amount))
+  for (const r of offline) {
+    const d = fromJson<{ amount?: number; offline?: boolean }>(r.data, {})
+    if (d.offline) out.set(r.order_id, (out.get(r.order_id) ?? 0) + Number(d.amount ?? 0))
   }
   return out
 }

@@ -17,7 +17,7 @@ import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
 import { refundOffline } from './offline-refund'
-import { orderDetailParts, seatsByCategory } from './detail'
+import { orderDetailParts, refundedOfPaid, seatsByCategory } from './detail'
 import { latestRequests, requestDto } from './cancel-request-rows'
 import { rescheduleAfterUndo } from './deadline'
 import { cancelOrderInvoice, issueLocationInvoice } from './invoicing'
@@ -109,13 +109,16 @@ export async function searchOrders(ctx: AppContext, event: EventRow, s: OrderSea
   const entries = paidIds.length
     ? await ctx.db.selectFrom('ticket_order_history').select(['order_id', 'kind', 'at', 'data']).where('order_id', 'in', paidIds).where('kind', 'in', PAYMENT_ENTRIES).orderBy('id').execute()
     : []
+  const refunded = await refundedOfPaid(ctx.db, paidIds)
   const clockNow = ctx.clock.now()
   const undoable = (o: TicketOrderRow) => o.status === 'PAID' && !!undoablePayment(o, entries.filter((e) => e.order_id === o.id), event, clockNow)
   const prefix = await currencyPrefixOf(ctx.db, event.agency_id)
   // the guests' cancellation requests (orders/cancel-requests.ts): the list marks the open ones
   const requests = await latestRequests(ctx.db, rows.map((o) => o.id))
   const request = (o: TicketOrderRow) => (requests.has(o.id) ? requestDto(requests.get(o.id)!) : null)
-  return { items: rows.map((o) => ({ ...orderListDto(o, now, prefix), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o), cancellationRequest: request(o) })), total: Number(total.n), page: s.page, perPage: s.perPage, currencyPrefix: prefix }
+  const left = (o: TicketOrderRow) => Math.max(0, Number(o.paid_amount ?? 0) - (refunded.get(o.id) ?? 0))
+  return {
+    items: rows.map((o) => ({ ...orderListDto(o, now, prefix), refundOwed: owed.get(o.id) ?? 0, canUndoPaid: undoable(o), cancellationRequest: request(o), partlyRefunded: (refunded.get(o.id) ?? 0) > 0 && left(o) > 0, amountLeft: o.paid_at ? left(o) : 0 })), total: Number(total.n), page: s.page, perPage: s.perPage, currencyPrefix: prefix }
 }
 
 async function orderOfEvent(db: Db, event: EventRow, orderId: number) {

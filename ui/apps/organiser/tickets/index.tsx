@@ -64,6 +64,9 @@ interface OrderRow {
   cancellationRequest: { status: string; reason: string; createdAt: string } | null
   /** cents an online refund that failed at the provider still owes (docs/payments.md) */
   refundOwed: number
+  /** PAID with part of it given back (online or by hand), and what is left */
+  partlyRefunded: boolean
+  amountLeft: number
   createdAt: string
 }
 
@@ -318,7 +321,15 @@ function Orders({ event }: { event: EventFull }) {
                     <small class="muted">{o.paymentMethod ? t(`ticketing.method.${o.paymentMethod}`) : '–'}</small>
                   </td>
                   <td>
-                    <Badge tone={o.status === 'PAID' ? 'ok' : o.status === 'CANCELED' ? 'error' : o.overdue ? 'warn' : 'info'}>{t(`ticketing.status.${o.status}`)}</Badge>
+                    {o.partlyRefunded ? (
+                      <>
+                        <Badge tone="warn">{t('orderDetail.partlyRefunded')}</Badge>
+                        <br />
+                        <small class="muted">{t('orderDetail.leftInList', { amount: money(o.amountLeft, o.currency) })}</small>
+                      </>
+                    ) : (
+                      <Badge tone={o.status === 'PAID' ? 'ok' : o.status === 'CANCELED' ? 'error' : o.overdue ? 'warn' : 'info'}>{t(`ticketing.status.${o.status}`)}</Badge>
+                    )}
                     {o.overdue && <Badge tone="warn">{t('ticketing.admin.payment.OVERDUE')}</Badge>}
                     {o.refundOwed > 0 && <Badge tone="error">{t('payments.admin.refundFailed', { amount: money(o.refundOwed, o.currency) })}</Badge>}
                     {o.cancellationRequest?.status === 'OPEN' && <Badge tone="warn">{t('orderRequest.badge')}</Badge>}

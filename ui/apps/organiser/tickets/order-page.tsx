@@ -75,7 +75,7 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
   const canManage = usePermission('EVENT.GUEST.MANAGE')
   const tz = event.timezone
   const when = (iso: string | null) => (iso ? formatDateTime(iso, tz) : '–')
-  const [dialog, setDialog] = useState<'pay' | 'undo' | 'refund' | 'refundOnline' | 'cancel' | null>(null)
+  const [dialog, setDialog] = useState<'pay' | 'undo' | 'refund' | 'refundOnline' | 'refundOffline' | 'cancel' | null>(null)
   const [busy, setBusy] = useState(false)
   const online = ONLINE.includes(o.paymentMethod ?? '')
   const close = () => setDialog(null)
@@ -160,8 +160,8 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
               </Button>
             )}
             {o.status === 'PAID' && !online && (
-              <Button variant="ghost" onClick={() => setDialog('refund')}>
-                {t('ticketing.admin.refund')}
+              <Button variant="ghost" onClick={() => setDialog('refundOffline')}>
+                {t('orderDetail.refundOffline')}
               </Button>
             )}
             {(o.status === 'PAID' || o.refundOwed > 0) && online && (
@@ -390,6 +390,7 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
       {dialog === 'pay' && <MarkPaidDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
       {dialog === 'undo' && <UndoPaidDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
       {dialog === 'refundOnline' && <RefundDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
+      {dialog === 'refundOffline' && <RefundDialog eventId={event.id} order={o} offline onClose={close} onDone={done} />}
       {(dialog === 'refund' || dialog === 'cancel') && (
         <ConfirmDialog
           title={t(dialog === 'refund' ? 'ticketing.admin.refundConfirmTitle' : 'ticketing.admin.cancelConfirmTitle', { number: o.number })}

@@ -20,7 +20,8 @@ interface Values {
 /** empty: the rest (null); not a price: NaN, which the schema refuses as INVALID */
 const toInput = (v: Values) => ({ amount: v.amount.trim() ? (parseCents(v.amount) ?? Number.NaN) : null })
 
-export function RefundDialog({ eventId, order, onClose, onDone }: { eventId: number; order: { id: number; number: string }; onClose(): void; onDone(): void }) {
+/** `offline`: the organiser records money given back by hand (POST …/refund {amount}), else the provider refunds it. */
+export function RefundDialog({ eventId, order, offline, onClose, onDone }: { eventId: number; order: { id: number; number: string }; offline?: boolean; onClose(): void; onDone(): void }) {
   const [error, setError] = useState<string | null>(null)
   const { register, handleSubmit, formState, setError: setFieldError, setFocus } = useForm<Values>({ defaultValues: { amount: '' }, resolver: sharedResolver(RefundPaymentInput, toInput) })
   // the amount first (the dialog would focus its close button); runs after the dialog's own focus
@@ -28,8 +29,8 @@ export function RefundDialog({ eventId, order, onClose, onDone }: { eventId: num
   const submit = handleSubmit(async (v) => {
     setError(null)
     try {
-      await post(`/proxy/api/events/${eventId}/orders/${order.id}/refundPayment`, toInput(v))
-      toast(t('payments.admin.refunded'))
+      await post(`/proxy/api/events/${eventId}/orders/${order.id}/${offline ? 'refund' : 'refundPayment'}`, toInput(v))
+      toast(t(offline ? 'ticketing.admin.refunded' : 'payments.admin.refunded'))
       onDone()
     } catch (e) {
       if (!applyServerErrors(e, setFieldError)) setError(errorText(e))
@@ -37,7 +38,7 @@ export function RefundDialog({ eventId, order, onClose, onDone }: { eventId: num
   })
   return (
     <Dialog
-      title={t('payments.admin.refundTitle', { number: order.number })}
+      title={t(offline ? 'orderDetail.refundOfflineTitle' : 'payments.admin.refundTitle', { number: order.number })}
       onClose={onClose}
       actions={
         <>
@@ -45,13 +46,13 @@ export function RefundDialog({ eventId, order, onClose, onDone }: { eventId: num
             {t('common.cancel')}
           </Button>
           <Button busy={formState.isSubmitting} onClick={() => void submit()}>
-            {t('payments.admin.refundSubmit')}
+            {t(offline ? 'orderDetail.refundOfflineSubmit' : 'payments.admin.refundSubmit')}
           </Button>
         </>
       }
     >
       <form class="form-grid" noValidate onSubmit={submit}>
-        <TextField label={t('payments.admin.refundAmountLabel')} reg={register('amount')} errors={formState.errors} hint={t('payments.admin.refundAmountHint')} inputMode="decimal" autocomplete="off" />
+        <TextField label={t('payments.admin.refundAmountLabel')} reg={register('amount')} errors={formState.errors} hint={t(offline ? 'orderDetail.refundOfflineHint' : 'payments.admin.refundAmountHint')} inputMode="decimal" autocomplete="off" />
       </form>
       {error && (
         <Alert tone="error" role="alert">
