@@ -83,7 +83,16 @@ describe('the checks catch what they should', () => {
     expect(textProblems('fr', 'k', '', g)).toEqual(['fr k: empty'])
   })
 
-  test('a language without a catalogue reads German; one with a catalogue its own texts', () => {
-    expect(t('uk', 'errors.NOT_FOUND')).toBe(de['errors.NOT_FOUND'])
+  test('a text a catalogue lacks reads German; the others its own', () => {
+    const uk = catalogueFor('uk')
+    const own = uk['errors.NOT_FOUND']
+    expect(t('uk', 'errors.NOT_FOUND')).toBe(own)
+    expect(own).not.toBe(de['errors.NOT_FOUND'])
+    delete uk['errors.NOT_FOUND']
+    try {
+      expect(t('uk', 'errors.NOT_FOUND')).toBe(de['errors.NOT_FOUND'])
+    } finally {
+      uk['errors.NOT_FOUND'] = own
+    }
   })
 })
