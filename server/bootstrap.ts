@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './logger'
 import { COMMUNITY, licenseOfText, loadLicense, type LicenseState } from './modules/license/license'
 import { trustedPublicKeys } from './modules/license/keys'
 import { sharedSecrets, storedLicense } from './install-state'
-import { loadOrCreateSecrets } from './secrets'
+import { loadOrCreateSecrets, type Secrets } from './secrets'
 
 export interface Bootstrapped {
   ctx: AppContext
@@ -45,7 +45,7 @@ export function resolveLicense(config: Config, log: Logger, publicKeys = trusted
 
 export async function bootstrap(
   config: Config,
-  opts: { log?: Logger; clock?: Clock; migrate?: boolean; license?: LicenseState; poolSize?: number } = {},
+  opts: { log?: Logger; clock?: Clock; migrate?: boolean; license?: LicenseState; secrets?: Secrets; poolSize?: number } = {},
 ): Promise<Bootstrapped> {
   const log = opts.log ?? createLogger(config.log.level)
   const handle = await openDatabase(config.databaseTarget, { poolSize: opts.poolSize })
@@ -54,7 +54,7 @@ export async function bootstrap(
     if (applied.length) log.info('migrations applied', { migrations: applied })
   }
   // Postgres: shared by every process of the install (install-state.ts); SQLite: the data dir's file
-  const secrets = handle.dialect === 'postgres' ? await sharedSecrets(handle.db, config.dataDir, log) : loadOrCreateSecrets(config.dataDir)
+  const secrets = opts.secrets ?? (handle.dialect === 'postgres' ? await sharedSecrets(handle.db, config.dataDir, log) : loadOrCreateSecrets(config.dataDir))
   let notifyMail = () => {}
   let notifyTasks = () => {}
   const ctx: AppContext = {
