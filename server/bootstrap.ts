@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './logger'
 import { COMMUNITY, licenseOfText, loadLicense, type LicenseState } from './modules/license/license'
 import { trustedPublicKeys } from './modules/license/keys'
 import { sharedSecrets, storedLicense } from './install-state'
-import { loadOrCreateSecrets } from './secrets'
+import { loadOrCreateSecrets, type Secrets } from './secrets'
 import { type ObjectStorage, storageOf } from './storage/storage'
 
 export interface Bootstrapped {
@@ -46,7 +46,7 @@ export function resolveLicense(config: Config, log: Logger, publicKeys = trusted
 
 export async function bootstrap(
   config: Config,
-  opts: { log?: Logger; clock?: Clock; migrate?: boolean; license?: LicenseState; poolSize?: number; storage?: ObjectStorage } = {},
+  opts: { log?: Logger; clock?: Clock; migrate?: boolean; license?: LicenseState; secrets?: Secrets; poolSize?: number; storage?: ObjectStorage } = {},
 ): Promise<Bootstrapped> {
   const log = opts.log ?? createLogger(config.log.level)
   const handle = await openDatabase(config.databaseTarget, { poolSize: opts.poolSize })
@@ -55,7 +55,7 @@ export async function bootstrap(
     if (applied.length) log.info('migrations applied', { migrations: applied })
   }
   // Postgres: shared by every process of the install (install-state.ts); SQLite: the data dir's file
-  const secrets = handle.dialect === 'postgres' ? await sharedSecrets(handle.db, config.dataDir, log) : loadOrCreateSecrets(config.dataDir)
+  const secrets = opts.secrets ?? (handle.dialect === 'postgres' ? await sharedSecrets(handle.db, config.dataDir, log) : loadOrCreateSecrets(config.dataDir))
   let notifyMail = () => {}
   let notifyTasks = () => {}
   const ctx: AppContext = {

@@ -1,5 +1,6 @@
 // HTTP conventions every later module relies on: error shape, validation, OpenAPI completeness,
 // health and readiness, request logs, security headers, cookies, origin check, body limit.
+import { generateSecrets } from '../secrets'
 import { describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -223,7 +224,8 @@ describe('request logs', () => {
 describe('/ready without a database', () => {
   test('answers 503 when the database is unreachable', async () => {
     const config = loadConfig({ env: { EINLASS_DATA_DIR: '/tmp/einlass-unreachable', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, cwd: '/tmp' })
-    const boot = await bootstrap(config, { log: silentLogger, migrate: false, license: COMMUNITY })
+    // secrets given: on Postgres they are read from the database, which is not there
+    const boot = await bootstrap(config, { log: silentLogger, migrate: false, license: COMMUNITY, secrets: generateSecrets() })
     const { handle } = createApp(boot.ctx)
     try {
       const r = await handle(new Request('http://localhost/ready'))
