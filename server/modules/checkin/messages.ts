@@ -48,7 +48,7 @@ export const de = {
   'selfCheckin.done.out': '{n, plural, one {# Person} other {# Personen}} ausgecheckt.',
   'selfCheckin.signatures': 'Einverständniserklärungen: {done} von {total} erledigt',
   'selfCheckin.signNow': 'Jetzt unterschreiben',
-  'selfCheckin.missing': 'Bitte unterschreibe zuerst die erforderlichen Einverständniserklärungen.',
+  'selfCheckin.missing': 'Bitte unterschreiben Sie zuerst die erforderlichen Einverständniserklärungen.',
   'selfCheckin.redirecting': 'Sie werden weitergeleitet …',
   'selfCheckin.closedPage': 'Sie können dieses Fenster jetzt schließen.',
 }
@@ -58,6 +58,7 @@ export const deDu: Partial<Record<Keys, string>> = {
   'selfCheckin.noPermission': 'Du hast keine Berechtigung zum Ein- oder Auschecken.',
   'selfCheckin.redirecting': 'Du wirst weitergeleitet …',
   'selfCheckin.closedPage': 'Du kannst dieses Fenster jetzt schließen.',
+  'selfCheckin.missing': 'Bitte unterschreibe zuerst die erforderlichen Einverständniserklärungen.',
 }
 export const en: Record<Keys, string> = {
   'errors.TICKET_NOT_FOUND': 'There is no ticket with this code.',
