@@ -34,6 +34,7 @@ test('the administrator edits the invitation text, previews it, and the guest ge
   await expect(page.getByTestId('preview-subject')).toHaveText('Sei dabei: Sommerfest')
   await expect(page.frameLocator('iframe').getByText('wir feiern <b>Sommerfest</b> am 12.06.2027', { exact: false })).toBeVisible()
   await shot(page, 'mail-texts-03-preview')
+  await page.locator('.mail-preview').screenshot({ path: 'e2e/.artifacts/screenshots/mail-texts-03b-preview-frame.png' })
   await page.getByRole('button', { name: 'Speichern' }).click()
   await expect(page.locator('.mail-texts').getByRole('status')).toContainText('Mail-Text gespeichert.')
   await expect(page.getByTestId('mail-text-state')).toHaveText('Eigener Text')

@@ -4,6 +4,7 @@
 // German message naming it.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { del, errorText, post, put } from '../../api/client'
+import { Field } from '../../components/form'
 import { useResource } from '../../components/hooks'
 import { Alert, Badge, Button, Card, PageHeader, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
@@ -97,27 +98,29 @@ export function MailTextsPage() {
       <Card class="mail-texts">
         <p class="muted">{t('mail.texts.intro')}</p>
         <div class="form-grid">
-          <label class="field field-half">
-            <span class="field-label">{t('mail.texts.kind')}</span>
-            <select value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value)}>
-              {data.items.map((i) => (
-                <option key={i.kind} value={i.kind}>
-                  {t(`mail.texts.kind.${i.kind}`)}
-                  {i.override ? ` (${t('mail.texts.own')})` : ''}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label class="field field-half">
-            <span class="field-label">{t('mail.texts.language')}</span>
-            <select value={language} onChange={(e) => setLanguage((e.target as HTMLSelectElement).value)}>
-              {LANGS.map((l) => (
-                <option key={l.code} value={l.code}>
-                  {l.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Field label={t('mail.texts.kind')} name="kind" errors={{}} size="half">
+            {(a) => (
+              <select {...a} value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value)}>
+                {data.items.map((i) => (
+                  <option key={i.kind} value={i.kind}>
+                    {t(`mail.texts.kind.${i.kind}`)}
+                    {i.override ? ` (${t('mail.texts.own')})` : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label={t('mail.texts.language')} name="language" errors={{}} size="half">
+            {(a) => (
+              <select {...a} value={language} onChange={(e) => setLanguage((e.target as HTMLSelectElement).value)}>
+                {LANGS.map((l) => (
+                  <option key={l.code} value={l.code}>
+                    {l.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </div>
         <p>
           <Badge tone={item.override ? 'info' : 'neutral'} data-testid="mail-text-state">
@@ -126,15 +129,12 @@ export function MailTextsPage() {
         </p>
         {message && <Alert tone={message.tone}>{message.text}</Alert>}
         <div class="form-grid">
-          <label class="field">
-            <span class="field-label">{t('mail.texts.subject')}</span>
-            <input ref={subjectRef} value={subject} maxLength={200} onFocus={() => (focused.current = 'subject')} onInput={(e) => setSubject((e.target as HTMLInputElement).value)} />
-          </label>
-          <label class="field">
-            <span class="field-label">{t('mail.texts.body')}</span>
-            <textarea ref={bodyRef} rows={8} value={body} maxLength={10000} onFocus={() => (focused.current = 'body')} onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} />
-            <span class="field-hint muted">{t('mail.texts.bodyHint')}</span>
-          </label>
+          <Field label={t('mail.texts.subject')} name="subject" errors={{}}>
+            {(a) => <input {...a} ref={subjectRef} value={subject} maxLength={200} onFocus={() => (focused.current = 'subject')} onInput={(e) => setSubject((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <Field label={t('mail.texts.body')} name="body" errors={{}} hint={t('mail.texts.bodyHint')}>
+            {(a) => <textarea {...a} ref={bodyRef} rows={8} value={body} maxLength={10000} onFocus={() => (focused.current = 'body')} onInput={(e) => setBody((e.target as HTMLTextAreaElement).value)} />}
+          </Field>
         </div>
         <div>
           <p class="field-label">{t('mail.texts.placeholders')}</p>
