@@ -43,6 +43,7 @@ import * as m2911_210 from './2026-11-29-210_cancellation_requests'
 import * as m2911_300 from './2026-11-29-300_selling_rules'
 import * as m2911_400 from './2026-11-29-400_install_state'
 import * as m2911_600 from './2026-11-29-600_mail_settings'
+import * as m2911_650 from './2026-11-29-650_mail_texts'
 import * as m2911_700 from './2026-11-29-700_staff_sso'
 
 export const migrations: Record<string, Migration> = {
@@ -88,5 +89,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-300_selling_rules': m2911_300,
   '2026-11-29-400_install_state': m2911_400,
   '2026-11-29-600_mail_settings': m2911_600,
+  '2026-11-29-650_mail_texts': m2911_650,
   '2026-11-29-700_staff_sso': m2911_700,
 }

@@ -49,6 +49,8 @@ export const ORGANISER_ONLY_ERRORS = [
   // the payment deadline's extension (ticketing/orders/deadline.ts)
   'PAYMENT_DEADLINE_IN_PAST', 'PAYMENT_DEADLINE_AFTER_EVENT', 'CANCELLATION_REQUEST_NOT_OPEN',
   // mail settings and the mail sender (issue 23, modules/mail)
+  // mail texts an agency edits (mail/texts.ts)
+  'MAIL_TEXT_UNKNOWN_PLACEHOLDER', 'MAIL_TEXT_UNBALANCED_BRACES', 'MAIL_TEXT_INVALID_PLURAL',
   // staff single sign-on (identity/sso): the login page and the organiser's settings
   'SSO_NOT_CONFIGURED', 'SSO_DISCOVERY_FAILED', 'SSO_PROVIDER_ERROR', 'SSO_STATE_INVALID', 'SSO_TOKEN_FAILED', 'SSO_WRONG_AUDIENCE', 'SSO_TOKEN_EXPIRED',
   'SSO_TOKEN_INVALID', 'SSO_EMAIL_MISSING', 'SSO_EMAIL_DOMAIN', 'SSO_NO_ACCOUNT', 'SSO_LOGIN_REQUIRED', 'SSO_LOGOUT_REQUIRED', 'SSO_ISSUER_URL', 'SSO_DOMAIN',

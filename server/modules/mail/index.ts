@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { AppError } from '../../shared/errors'
 import { idParam } from '../../shared/validation'
+import { agencyMessageSources } from '../system/agency-messages'
 import { eventOfAgency } from '../events/service'
 import { requireFeature, requireOrganiser } from '../identity/auth'
 import { visitorOfEvent } from '../visitors/service'
@@ -12,10 +13,20 @@ import { createMailSettings, deleteMailSettings, mailSettingsDto, mailSettingsOf
 import { checkMailSettings } from './settings-check'
 import { AgencySenderInput, LevelSenderInput, MailSettingsInput, MailSettingsSearch } from './settings-model'
 import { guestMails } from './guest-mails'
+import { MAX_MAIL_TEXT_BODY, MAX_MAIL_TEXT_SUBJECT, listMailTexts, previewMailText, resetMailText, saveMailText } from './texts'
 
 const IdParams = z.object({ id: idParam() })
 const EventParams = z.object({ id: idParam() })
 const VisitorParams = z.object({ id: idParam(), vid: idParam() })
+const TextParams = z.object({ kind: z.string().max(40), language: z.string().max(10) })
+const TextQuery = z.object({ language: z.string().max(10).default('de') })
+const MailTextBody = z.object({ subject: z.string().trim().min(1).max(MAX_MAIL_TEXT_SUBJECT), body: z.string().trim().min(1).max(MAX_MAIL_TEXT_BODY) })
+
+// app/init's agency messages: every mail setting of the agency not checked OK (its mails would fail)
+agencyMessageSources.push(async (ctx, agencyId) => {
+  const rows = await ctx.db.selectFrom('mail_settings').select(['id', 'display_name']).where('agency_id', '=', agencyId).where('status', '=', 'INVALID').orderBy('display_name').orderBy('id').execute()
+  return rows.map((r) => ({ agencyMessageType: 'MAIL_SETTINGS_INVALID' as const, mailSettingsId: r.id, displayName: r.display_name }))
+})
 
 export function mailRoutes(ctx: AppContext) {
   return new Elysia({ name: 'mail' })
@@ -80,6 +91,38 @@ export function mailRoutes(ctx: AppContext) {
         return senderOptions(ctx, actor.account.agency_id)
       },
       { detail: { tags: ['mail'], summary: "What the sender widget offers: the server's sender and domain, each domain of the agency's mail settings with its prefixes and status, the licence features" } },
+    )
+    .get(
+      '/proxy/api/agency/mailTexts',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        return listMailTexts(ctx, actor.account.agency_id, c.query.language)
+      },
+      { query: TextQuery, detail: { tags: ['mail'], summary: "The mail kinds an agency may word itself, in one language: default text, the agency's own text (or null) and the placeholders" } },
+    )
+    .put(
+      '/proxy/api/agency/mailTexts/:kind/:language',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        return saveMailText(ctx, actor.account.agency_id, c.params.kind, c.params.language, c.body)
+      },
+      { params: TextParams, body: MailTextBody, detail: { tags: ['mail'], summary: 'Save the agency’s own subject and body of a mail kind in a language (unknown placeholders, unpaired braces and broken plurals are refused)' } },
+    )
+    .delete(
+      '/proxy/api/agency/mailTexts/:kind/:language',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        return resetMailText(ctx, actor.account.agency_id, c.params.kind, c.params.language)
+      },
+      { params: TextParams, detail: { tags: ['mail'], summary: 'Back to the default text of a mail kind in a language' } },
+    )
+    .post(
+      '/proxy/api/agency/mailTexts/:kind/:language/preview',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGENCY.MANAGE')
+        return previewMailText(ctx, actor.account.agency_id, c.params.kind, c.params.language, c.body)
+      },
+      { params: TextParams, body: MailTextBody, detail: { tags: ['mail'], summary: 'Render a mail text with sample values (subject, html, text) without saving or sending it' } },
     )
     .get(
       '/proxy/api/agency/mailSender',

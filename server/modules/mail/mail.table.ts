@@ -86,7 +86,19 @@ export interface MailSenderTable {
 }
 export type MailSenderRow = Selectable<MailSenderTable>
 
+export interface MailTextTable {
+  id: Id
+  agency_id: number
+  kind: string
+  language: string
+  subject: string
+  body: string
+  updated_at: Generated<Timestamp>
+}
+export type MailTextRow = Selectable<MailTextTable>
+
 export interface MailTables {
+  mail_text: MailTextTable
   mail_outbox: MailOutboxTable
   mail_settings: MailSettingsTable
   mail_sender: MailSenderTable

@@ -12,6 +12,7 @@ import { valueText } from '../forms/engine'
 import { formDefinitions } from '../forms/service'
 import { mailGreeting } from '../mail/greeting'
 import { renderMail } from '../mail/render'
+import { mailTextFor } from '../mail/texts'
 import { MailSubjectGone, registerMailTemplate } from '../mail/templates'
 import { chairsOfVisitors } from '../seating/holds'
 import type { VisitorStatus } from '../visitors/visitors.table'
@@ -49,22 +50,24 @@ registerMailTemplate<ConfirmationParams>(CONFIRMATION_TEMPLATE, async (ctx, m, p
   return confirmationMail(ctx, event, agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token, seats)
 })
 
-function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string, seats: string[] = []) {
+async function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string, seats: string[] = []) {
   const name = [person.salutation, person.title, person.firstName, person.lastName].filter(Boolean).join(' ')
   const kind = person.status === 'REQUIRE_APPROVAL' ? 'approval' : person.status === 'WAITING_LIST' ? 'waitingList' : 'confirmed'
   const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
-  const params = { event: event.display_name, date: formatDateIn(lang, event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name }
+  const params = { event: event.display_name, date: formatDateIn(lang, event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name, agency: agencyName }
   const place = event.event_type === 'ONLINE' ? t(lang, 'events.online') : [event.location_name, event.city].filter(Boolean).join(', ')
   // What the guest chose (timeslots, options, answers), so the mail is a complete receipt.
   const details = defs
     .filter((f) => fields[String(f.id)] !== undefined && f.id > 0 && !['IMAGE', 'FILE'].includes(kindOf(f)))
     .map((f) => `${labelOf(f, lang)}: ${valueText(f, fields[String(f.id)], lang)}`)
   const subjectKey = { confirmed: 'registration.mail.subject', approval: 'registration.mail.subjectApproval', waitingList: 'registration.mail.subjectWaitingList' }[kind]
+  // the agency's own wording (mail/texts.ts) replaces the confirmation proper; approval and waiting list keep theirs
+  const own = kind === 'confirmed' ? await mailTextFor(ctx.db, event.agency_id, 'REGISTRATION_CONFIRMATION', lang, params) : { subject: t(lang, subjectKey, params), paragraphs: [t(lang, `registration.mail.${kind}`, params)] }
   return renderMail({
-    subject: t(lang, subjectKey, params),
+    subject: own.subject,
     greeting: mailGreeting(lang, person),
     paragraphs: [
-      t(lang, `registration.mail.${kind}`, params),
+      ...own.paragraphs,
       t(lang, 'registration.mail.persons', { n: person.visitorCount }),
       ...(place ? [t(lang, 'registration.mail.place', { place })] : []),
       ...(seats.length ? [t(lang, 'registration.mail.seats', { labels: seats.join(', ') })] : []),

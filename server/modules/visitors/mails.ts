@@ -11,6 +11,7 @@ import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { enqueueMail } from '../mail/outbox'
 import { mailGreeting } from '../mail/greeting'
 import { renderMail } from '../mail/render'
+import { mailTextFor } from '../mail/texts'
 import type { EventVisitorRow } from './visitors.table'
 
 export type GuestMailKind = 'INVITATION' | 'APPROVED' | 'PROMOTED' | 'DECLINED' | 'ACTIVATED'
@@ -36,11 +37,13 @@ export async function queueGuestMail(ctx: AppContext, trx: Db, kind: GuestMailKi
   const name = [visitor.salutation, visitor.title, visitor.first_name, visitor.last_name].filter(Boolean).join(' ')
   const params = { event: event.display_name, date: formatDateIn(lang, event.start_date, event.timezone), time: formatTime(event.start_date, event.timezone), name, agency: agencyName }
   const k = `visitors.mail.${kind}`
-  const paragraphs = [t(lang, `${k}.text`, params)]
+  // the agency's own wording of this mail when it has one (mail/texts.ts), else the catalogue's
+  const own = await mailTextFor(trx, event.agency_id, kind, lang, params)
+  const paragraphs = [...own.paragraphs]
   if (kind === 'INVITATION' && visitor.status === 'PENDING') paragraphs.push(t(lang, 'visitors.mail.INVITATION.reserved'))
   if (opts.reason) paragraphs.push(t(lang, 'visitors.mail.reason', { reason: opts.reason }))
   const mail = renderMail({
-    subject: t(lang, `${k}.subject`, params),
+    subject: own.subject,
     greeting: mailGreeting(lang, { salutation: visitor.salutation, title: visitor.title, firstName: visitor.first_name, lastName: visitor.last_name }),
     paragraphs,
     button: { label: t(lang, `${k}.button`), url },

@@ -26,6 +26,7 @@ import { LicensePage } from './license'
 import { SalesSettingsPage } from './tickets/sales-settings'
 import { OrderPage } from './tickets/order-page'
 import { SsoSettingsPage } from './sso-settings'
+import { MailTextsPage } from './mail-texts'
 import { UsersPage } from './users'
 
 export default function OrganiserApp() {
@@ -46,7 +47,7 @@ function OrganiserShell() {
   if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
   if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') }, { href: '/agency/invoices', label: t('accounting.nav') }, { href: '/agency/bank', label: t('bank.nav') }, { href: '/agency/mail', label: t('mail.nav') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
-  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') }, { href: '/agency/sso', label: t('sso.nav') }, { href: '/agency/audit', label: t('audit.nav') })
+  if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/reports', label: t('report.list.nav') }, { href: '/agency/imprint', label: t('help.imprint.nav') }, { href: '/agency/sso', label: t('sso.nav') }, { href: '/agency/mail-texts', label: t('mail.texts.nav') }, { href: '/agency/audit', label: t('audit.nav') })
   return (
     <AdminShell nav={nav} title={account?.agency.displayName ?? ''} userLabel={[account?.firstName, account?.lastName].filter(Boolean).join(' ') || data.user.email}>
       <Switch>
@@ -102,6 +103,11 @@ function OrganiserShell() {
               <Route path="/agency/sso">
                 <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
                   <SsoSettingsPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/mail-texts">
+                <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
+                  <MailTextsPage />
                 </RouteGuard>
               </Route>
               <Route path="/agency/audit">
