@@ -44,6 +44,7 @@ import * as m2911_300 from './2026-11-29-300_selling_rules'
 import * as m2911_400 from './2026-11-29-400_install_state'
 import * as m2911_600 from './2026-11-29-600_mail_settings'
 import * as m2911_700 from './2026-11-29-700_staff_sso'
+import * as m2911_900 from './2026-11-29-900_checkin_lists'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-400_install_state': m2911_400,
   '2026-11-29-600_mail_settings': m2911_600,
   '2026-11-29-700_staff_sso': m2911_700,
+  '2026-11-29-900_checkin_lists': m2911_900,
 }

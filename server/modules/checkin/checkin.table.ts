@@ -37,7 +37,20 @@ export interface EventCheckinCountTable {
   checked_out: Generated<number>
 }
 
+/** A check-in list of an event (docs/ticketing.md "Check-in lists"). */
+export interface CheckinListTable {
+  id: Id
+  event_id: number
+  name: string
+  /** the ticket categories admitted; empty = all categories and guests without ticket */
+  category_ids: Json<number[]>
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+export type CheckinListRow = Selectable<CheckinListTable>
+
 export interface CheckinTables {
+  checkin_list: CheckinListTable
   presence: PresenceTable
   checkin_request: CheckinRequestTable
   event_checkin_count: EventCheckinCountTable
