@@ -49,8 +49,20 @@ export interface CheckinListTable {
 }
 export type CheckinListRow = Selectable<CheckinListTable>
 
+/** One person in (or out again) on a check-in list (migration 2026-11-29-910). */
+export interface CheckinListEntryTable {
+  id: Id
+  list_id: number
+  visitor_id: number
+  person: number
+  checkin_at: Timestamp
+  checkout_at: Timestamp | null
+  checkin_account_id: number | null
+}
+
 export interface CheckinTables {
   checkin_list: CheckinListTable
+  checkin_list_entry: CheckinListEntryTable
   presence: PresenceTable
   checkin_request: CheckinRequestTable
   event_checkin_count: EventCheckinCountTable

@@ -16,7 +16,8 @@ import { signTicketCode } from './signed-code'
 import { ensureTicketCode, formatTicketCode } from './ticket'
 import { prepareCheckin, selfCheckInOut } from './self'
 import { CheckInOutInput, PrepareCheckinInput } from './self-model'
-import { createList, deleteList, listDtos, updateList } from './lists'
+import { createList, deleteList, listDtos, listOfEvent, updateList } from './lists'
+import { listCounts } from './list-checkin'
 import { CheckinListInput } from './lists-model'
 
 const EventParams = z.object({ id: idParam() })
@@ -59,9 +60,11 @@ export function checkinRoutes(ctx: AppContext) {
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
         const event = await eventOfAgency(ctx, actor, c.params.id)
+        // one list's counts (the desk on that list), or the event's as before
+        if (c.query.listId) return listCounts(ctx.db, await listOfEvent(ctx.db, event.id, c.query.listId))
         return checkinCounts(ctx.db, event.id)
       },
-      { params: EventParams, detail: { tags: ['checkin'], summary: 'Live counts: persons registered, checked in now, checked out' } },
+      { params: EventParams, query: z.object({ listId: idParam().optional() }), detail: { tags: ['checkin'], summary: 'Live counts: persons registered, checked in now, checked out' } },
     )
     // check-in lists (docs/ticketing.md "Check-in lists"): the desk reads them, the event's editors change them
     .get(

@@ -3,16 +3,16 @@
 // has one implicit list, the desk as before.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
-import { fromJson, isoNow, toJson } from '../../db/types'
-import { fieldError, notFound } from '../../shared/errors'
+import { isoNow, toJson } from '../../db/types'
+import { AppError, fieldError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import type { CheckinListRow } from './checkin.table'
 import type { CheckinListInput } from './lists-model'
+import { listCategoryIds, listCounts } from './list-checkin'
 
-const categoryIdsOf = (r: Pick<CheckinListRow, 'category_ids'>): number[] => fromJson<number[]>(r.category_ids as unknown as string, [])
 
 export function listDto(r: CheckinListRow, names: Map<number, string>) {
-  const ids = categoryIdsOf(r)
+  const ids = listCategoryIds(r)
   return { id: r.id, eventId: r.event_id, name: r.name, categoryIds: ids, categories: ids.map((id) => ({ id, displayName: names.get(id) ?? '' })) }
 }
 
@@ -25,9 +25,11 @@ export async function listsOf(db: Db, eventId: number): Promise<CheckinListRow[]
   return db.selectFrom('checkin_list').selectAll().where('event_id', '=', eventId).orderBy('id').execute()
 }
 
+/** The event's lists, each with its counts (the desk's chooser and the event's check-in page). */
 export async function listDtos(ctx: AppContext, event: EventRow) {
   const names = await categoryNames(ctx.db, event.id)
-  return (await listsOf(ctx.db, event.id)).map((r) => listDto(r, names))
+  const rows = await listsOf(ctx.db, event.id)
+  return Promise.all(rows.map(async (r) => ({ ...listDto(r, names), counts: await listCounts(ctx.db, r) })))
 }
 
 /** The list of this event, or 404 (another event's or agency's list id). */
@@ -69,7 +71,14 @@ export async function updateList(ctx: AppContext, event: EventRow, listId: numbe
   return listDto(r, names)
 }
 
+/** Deletes a list nobody has checked in on (409 CHECKIN_LIST_IN_USE otherwise: its counts would be lost). */
 export async function deleteList(ctx: AppContext, event: EventRow, listId: number) {
   await listOfEvent(ctx.db, event.id, listId)
-  await ctx.db.deleteFrom('checkin_list').where('id', '=', listId).where('event_id', '=', event.id).execute()
+  const r = await ctx.db
+    .deleteFrom('checkin_list')
+    .where('id', '=', listId)
+    .where('event_id', '=', event.id)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('checkin_list_entry as x').select('x.id').where('x.list_id', '=', listId))))
+    .executeTakeFirst()
+  if (Number(r.numDeletedRows) !== 1) throw new AppError(409, 'CHECKIN_LIST_IN_USE')
 }

@@ -14,6 +14,8 @@ export const CheckinInput = z
     nonce: z.string().trim().min(8).max(100).optional(),
     note: optionalText(500),
     ignoreMissingAgreements: z.boolean().default(false),
+    /** the check-in list the desk works on (docs/ticketing.md "Check-in lists"); none: the event as a whole */
+    listId: z.number().int().positive().optional(),
   })
   .superRefine((v, ctx) => {
     if (!v.code && !v.visitorId) ctx.addIssue({ code: 'custom', path: ['code'], message: 'REQUIRED' })
