@@ -5,6 +5,7 @@ import { expect, test } from 'bun:test'
 import { type Agent, forEachDialect } from '../../testing/harness'
 import { addGuest, createEvent } from '../../testing/organiser'
 import { buy, buyer, paidEvent, pay } from '../ticketing/testing'
+import { ensureTicketCode } from './ticket'
 
 forEachDialect('desk on a check-in list', (h) => {
   let admin: Agent & { agencyId: number; accountId: number }
@@ -60,6 +61,13 @@ forEachDialect('desk on a check-in list', (h) => {
     const onMain = await checkin(event.id, { visitorId: both, checkinGuests: [0], listId: main.id })
     expect(onMain.status).toBe(200)
     expect(onMain.body).toMatchObject({ listId: main.id, checkedIn: [0], status: 'APPEARED' })
+    // the desk's lookup on a list shows the list's states: in on the main entrance, open on the workshop
+    const code = await ensureTicketCode(h().ctx.db, both)
+    const look = async (listId: number) => (await admin.get(`/proxy/api/events/${event.id}/checkin/lookup?code=${code}&listId=${listId}`)).body.items[0].persons.map((p: { checkState: string }) => p.checkState)
+    expect(await look(main.id)).toEqual(['CHECKED_IN', 'OPEN'])
+    expect(await look(workshop.id)).toEqual(['OPEN', 'OPEN'])
+    expect((await admin.get(`/proxy/api/events/${event.id}/checkin/lookup?search=K%C3%A4uferin&listId=${workshop.id}`)).status).toBe(200)
+    expect((await admin.get(`/proxy/api/events/${event.id}/checkin/lookup?code=${code}&listId=999999`)).status).toBe(404)
     const again = await checkin(event.id, { visitorId: both, checkinGuests: [0], listId: main.id })
     expect(again.status).toBe(409)
     expect(again.body.errorType).toBe('ALREADY_CHECKED_IN')

@@ -24,7 +24,7 @@ export const CheckinInput = z
   })
 export type CheckinInput = z.infer<typeof CheckinInput>
 
-export const LookupQuery = z.object({ code: z.string().trim().max(60).optional(), search: z.string().trim().max(200).optional() })
+export const LookupQuery = z.object({ code: z.string().trim().max(60).optional(), search: z.string().trim().max(200).optional(), listId: z.coerce.number().int().positive().optional() })
 
 /** One person of a registration at the desk: 0 = the main guest, n = escort person n. */
 export interface Person {

@@ -209,7 +209,17 @@ export async function findByScan(ctx: AppContext, event: EventRow, raw: string):
 /** Whether a search text is a code (signed, or the short one as typed) rather than a name. */
 const looksLikeCode = (q: string) => looksSigned(scanSpellings(q)[0]) || /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/i.test(q.trim())
 
-export async function lookup(ctx: AppContext, event: EventRow, q: { code?: string; search?: string }) {
+export async function lookup(ctx: AppContext, event: EventRow, q: { code?: string; search?: string; listId?: number }) {
+  // on a check-in list: each person's state is the list's (docs/ticketing.md "Check-in lists")
+  if (q.listId) {
+    const list = await listOfEvent(ctx.db, event.id, q.listId)
+    const found = await lookupAll(ctx, event, { code: q.code, search: q.search })
+    return { items: await Promise.all(found.items.map(async (r) => ({ ...r, listId: list.id, persons: await personsOnList(ctx.db, list.id, r.id, r.persons) }))) }
+  }
+  return lookupAll(ctx, event, q)
+}
+
+async function lookupAll(ctx: AppContext, event: EventRow, q: { code?: string; search?: string }) {
   if (q.code) return { items: [await scanned(ctx, event, q.code)] }
   if (!q.search) return { items: [] }
   // a scan sent as a name search (a desk or client that could not tell) is still a code
