@@ -45,6 +45,8 @@ import * as m2911_400 from './2026-11-29-400_install_state'
 import * as m2911_600 from './2026-11-29-600_mail_settings'
 import * as m2911_650 from './2026-11-29-650_mail_texts'
 import * as m2911_700 from './2026-11-29-700_staff_sso'
+import * as m2911_900 from './2026-11-29-900_checkin_lists'
+import * as m2911_910 from './2026-11-29-910_checkin_list_entries'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -91,4 +93,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-600_mail_settings': m2911_600,
   '2026-11-29-650_mail_texts': m2911_650,
   '2026-11-29-700_staff_sso': m2911_700,
+  '2026-11-29-900_checkin_lists': m2911_900,
+  '2026-11-29-910_checkin_list_entries': m2911_910,
 }

@@ -37,7 +37,32 @@ export interface EventCheckinCountTable {
   checked_out: Generated<number>
 }
 
+/** A check-in list of an event (docs/ticketing.md "Check-in lists"). */
+export interface CheckinListTable {
+  id: Id
+  event_id: number
+  name: string
+  /** the ticket categories admitted; empty = all categories and guests without ticket */
+  category_ids: Json<number[]>
+  created_at: Generated<Timestamp>
+  updated_at: Generated<Timestamp>
+}
+export type CheckinListRow = Selectable<CheckinListTable>
+
+/** One person in (or out again) on a check-in list (migration 2026-11-29-910). */
+export interface CheckinListEntryTable {
+  id: Id
+  list_id: number
+  visitor_id: number
+  person: number
+  checkin_at: Timestamp
+  checkout_at: Timestamp | null
+  checkin_account_id: number | null
+}
+
 export interface CheckinTables {
+  checkin_list: CheckinListTable
+  checkin_list_entry: CheckinListEntryTable
   presence: PresenceTable
   checkin_request: CheckinRequestTable
   event_checkin_count: EventCheckinCountTable

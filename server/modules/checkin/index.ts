@@ -16,8 +16,12 @@ import { signTicketCode } from './signed-code'
 import { ensureTicketCode, formatTicketCode } from './ticket'
 import { prepareCheckin, selfCheckInOut } from './self'
 import { CheckInOutInput, PrepareCheckinInput } from './self-model'
+import { createList, deleteList, listDtos, listOfEvent, updateList } from './lists'
+import { listCounts } from './list-checkin'
+import { CheckinListInput } from './lists-model'
 
 const EventParams = z.object({ id: idParam() })
+const ListParams = z.object({ id: idParam(), listId: idParam() })
 
 detailParts.push(async (ctx, v) => {
   const canCheckin = (CHECKIN_STATUSES as readonly string[]).includes(v.status)
@@ -56,9 +60,47 @@ export function checkinRoutes(ctx: AppContext) {
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
         const event = await eventOfAgency(ctx, actor, c.params.id)
+        // one list's counts (the desk on that list), or the event's as before
+        if (c.query.listId) return listCounts(ctx.db, await listOfEvent(ctx.db, event.id, c.query.listId))
         return checkinCounts(ctx.db, event.id)
       },
-      { params: EventParams, detail: { tags: ['checkin'], summary: 'Live counts: persons registered, checked in now, checked out' } },
+      { params: EventParams, query: z.object({ listId: idParam().optional() }), detail: { tags: ['checkin'], summary: 'Live counts: persons registered, checked in now, checked out' } },
+    )
+    // check-in lists (docs/ticketing.md "Check-in lists"): the desk reads them, the event's editors change them
+    .get(
+      '/proxy/api/events/:id/checkin/lists',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.CHECKIN')
+        return { items: await listDtos(ctx, await eventOfAgency(ctx, actor, c.params.id)) }
+      },
+      { params: EventParams, detail: { tags: ['checkin'], summary: 'The check-in lists of an event (none: one implicit list)' } },
+    )
+    .post(
+      '/proxy/api/events/:id/checkin/lists',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        const event = await eventOfAgency(ctx, actor, c.params.id)
+        c.set.status = 201
+        return createList(ctx, event, c.body)
+      },
+      { params: EventParams, body: CheckinListInput, detail: { tags: ['checkin'], summary: 'Create a check-in list (name, admitted ticket categories; empty = all)' } },
+    )
+    .put(
+      '/proxy/api/events/:id/checkin/lists/:listId',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        return updateList(ctx, await eventOfAgency(ctx, actor, c.params.id), c.params.listId, c.body)
+      },
+      { params: ListParams, body: CheckinListInput, detail: { tags: ['checkin'], summary: 'Rename a check-in list or change its categories' } },
+    )
+    .delete(
+      '/proxy/api/events/:id/checkin/lists/:listId',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        await deleteList(ctx, await eventOfAgency(ctx, actor, c.params.id), c.params.listId)
+        return { ok: true }
+      },
+      { params: ListParams, detail: { tags: ['checkin'], summary: 'Delete a check-in list' } },
     )
     // self check-in (guest-side.md 7): open calls, the registration's token is the key
     .post('/proxy/api/guest/prepareCheckin', async (c) => prepareCheckin(ctx, c.body.token), {

@@ -14,6 +14,8 @@ export const CheckinInput = z
     nonce: z.string().trim().min(8).max(100).optional(),
     note: optionalText(500),
     ignoreMissingAgreements: z.boolean().default(false),
+    /** the check-in list the desk works on (docs/ticketing.md "Check-in lists"); none: the event as a whole */
+    listId: z.number().int().positive().optional(),
   })
   .superRefine((v, ctx) => {
     if (!v.code && !v.visitorId) ctx.addIssue({ code: 'custom', path: ['code'], message: 'REQUIRED' })
@@ -22,7 +24,7 @@ export const CheckinInput = z
   })
 export type CheckinInput = z.infer<typeof CheckinInput>
 
-export const LookupQuery = z.object({ code: z.string().trim().max(60).optional(), search: z.string().trim().max(200).optional() })
+export const LookupQuery = z.object({ code: z.string().trim().max(60).optional(), search: z.string().trim().max(200).optional(), listId: z.coerce.number().int().positive().optional() })
 
 /** One person of a registration at the desk: 0 = the main guest, n = escort person n. */
 export interface Person {

@@ -18,6 +18,8 @@ import { generationOf, looksSigned, scanSpellings, type SignedCode, verifyTicket
 import { BLOCK_ERROR, type OrderColumns, orderStateOf, paymentView, ticketBlock, withLatestOrder } from './ticket-validity'
 import { ensureTicketCode, formatTicketCode } from './ticket'
 import type { CheckinInput, Person } from './model'
+import { listCheckIn, listCheckOut, listRefusal, personsOnList } from './list-checkin'
+import { listOfEvent } from './lists'
 
 export const CHECKIN_STATUSES = ['CONFIRMED', 'APPEARED'] as const
 
@@ -207,7 +209,17 @@ export async function findByScan(ctx: AppContext, event: EventRow, raw: string):
 /** Whether a search text is a code (signed, or the short one as typed) rather than a name. */
 const looksLikeCode = (q: string) => looksSigned(scanSpellings(q)[0]) || /^[0-9A-Z]{5}-?[0-9A-Z]{5}$/i.test(q.trim())
 
-export async function lookup(ctx: AppContext, event: EventRow, q: { code?: string; search?: string }) {
+export async function lookup(ctx: AppContext, event: EventRow, q: { code?: string; search?: string; listId?: number }) {
+  // on a check-in list: each person's state is the list's (docs/ticketing.md "Check-in lists")
+  if (q.listId) {
+    const list = await listOfEvent(ctx.db, event.id, q.listId)
+    const found = await lookupAll(ctx, event, { code: q.code, search: q.search })
+    return { items: await Promise.all(found.items.map(async (r) => ({ ...r, listId: list.id, persons: await personsOnList(ctx.db, list.id, r.id, r.persons) }))) }
+  }
+  return lookupAll(ctx, event, q)
+}
+
+async function lookupAll(ctx: AppContext, event: EventRow, q: { code?: string; search?: string }) {
   if (q.code) return { items: [await scanned(ctx, event, q.code)] }
   if (!q.search) return { items: [] }
   // a scan sent as a name search (a desk or client that could not tell) is still a code
@@ -261,7 +273,9 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
   const v = known && known.event_id === event.id && 'tko_id' in known ? known : scan ? scan.v : ((await visitorInEvent.first(ctx.db, { id: input.visitorId ?? known!.id, eventId: event.id })) as DeskVisitor | undefined)
   if (!v) throw notFound()
   const escorts = await escortsOf(ctx.db, v)
-  const persons = personsOf(v, escorts)
+  // on a check-in list (docs/ticketing.md "Check-in lists") the persons' states are the list's
+  const list = input.listId ? await listOfEvent(ctx.db, event.id, input.listId) : null
+  const persons = list ? await personsOnList(ctx.db, list.id, v.id, personsOf(v, escorts)) : personsOf(v, escorts)
   // A personal QR code (signed, naming one person) admits that person only: "ALL" means them, and
   // another person of the booking is refused (they have a code of their own; the desk admits them by
   // tapping them, a request by registration id).
@@ -277,6 +291,9 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
   // only a valid ticket admits (ticket-validity.ts): the desk records the payment first
   const block = toIn.length ? ticketBlock(orderStateOf(v), event.invoice_tickets) : null
   if (block) throw new AppError(409, BLOCK_ERROR[block], { params: { number: v.tko_number ?? '' }, extra: { payment: paymentView(v, event.invoice_tickets) } })
+  // a ticket of a category the list does not admit is refused, with the reason, never checked in
+  const refused = list && toIn.length ? await listRefusal(ctx.db, list, v) : null
+  if (refused) throw refused
   if (checkinGuests === 'ALL' && !toIn.length && input.checkoutGuests !== 'ALL' && !toOut.length) throw new AppError(409, 'ALL_CHECKED_IN')
   if (input.checkoutGuests === 'ALL' && !toOut.length && !toIn.length) throw new AppError(409, 'NONE_CHECKED_IN')
   if (toIn.length && !input.ignoreMissingAgreements && (await hasRequiredAgreements(ctx.db, event))) {
@@ -285,15 +302,16 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
   }
   const now = isoNow(ctx.clock.now())
   const result = await ctx.db.transaction().execute(async (trx) => {
-    for (const p of toIn) {
+    if (list) await onList(trx, list.id, v, toIn, toOut, { now, accountId, note: input.note, origin, eventId: event.id })
+    for (const p of list ? [] : toIn) {
       const r = p.person === 0 ? await checkInMain(trx, { id: v.id, now }) : await checkInEscort(trx, { visitorId: v.id, number: p.person, now })
       if (changed(r) !== 1) throw new AppError(409, 'ALREADY_CHECKED_IN', { params: { name: nameOf(p) } })
     }
-    if (toIn.length) {
+    if (toIn.length && !list) {
       if (!toIn.some((p) => p.person === 0) && v.status === 'CONFIRMED') await markAppeared(trx, { id: v.id, now })
       for (const p of toIn) await addPresence(trx, { visitorId: v.id, eventId: event.id, person: p.person, now, accountId, note: input.note, origin })
     }
-    for (const p of toOut) {
+    for (const p of list ? [] : toOut) {
       const r = p.person === 0 ? await checkOutMain(trx, { id: v.id, now }) : await checkOutEscort(trx, { visitorId: v.id, number: p.person, now })
       if (changed(r) !== 1) throw new AppError(409, 'NOT_CHECKED_IN', { params: { name: nameOf(p) } })
       await closePresence(trx, { visitorId: v.id, person: p.person, now, accountId })
@@ -304,6 +322,7 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
       inSet.has(p.person) ? { ...p, checkState: 'CHECKED_IN' as const, checkinDate: now, checkoutDate: null } : outSet.has(p.person) ? { ...p, checkState: 'CHECKED_OUT' as const, checkoutDate: now } : p,
     )
     const response = {
+      ...(list ? { listId: list.id } : {}),
       visitorId: v.id,
       status: toIn.length && v.status === 'CONFIRMED' ? 'APPEARED' : v.status,
       checkedIn: [...inSet],
@@ -319,6 +338,23 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
     return response
   })
   return { replayed: false, ...result }
+}
+
+/**
+ * The writes of a check-in on a list: "already checked in" is the list's (a guest may enter the main
+ * entrance and the workshop). Entering any list also marks the person present at the event when they
+ * are not (the event's own counts and presence); leaving a list leaves the event state alone.
+ */
+async function onList(trx: Db, listId: number, v: DeskVisitor, toIn: Person[], toOut: Person[], o: { now: string; accountId: number | null; note: string | null; origin: string; eventId: number }) {
+  for (const p of toIn) {
+    if (!(await listCheckIn(trx, { listId, visitorId: v.id, person: p.person, now: o.now, accountId: o.accountId }))) throw new AppError(409, 'ALREADY_CHECKED_IN', { params: { name: nameOf(p) } })
+    const r = p.person === 0 ? await checkInMain(trx, { id: v.id, now: o.now }) : await checkInEscort(trx, { visitorId: v.id, number: p.person, now: o.now })
+    if (changed(r) === 1) await addPresence(trx, { visitorId: v.id, eventId: o.eventId, person: p.person, now: o.now, accountId: o.accountId, note: o.note, origin: o.origin })
+  }
+  if (toIn.length && !toIn.some((p) => p.person === 0) && v.status === 'CONFIRMED') await markAppeared(trx, { id: v.id, now: o.now })
+  for (const p of toOut) {
+    if (!(await listCheckOut(trx, { listId, visitorId: v.id, person: p.person, now: o.now }))) throw new AppError(409, 'NOT_CHECKED_IN', { params: { name: nameOf(p) } })
+  }
 }
 
 // at most 16 rows by primary key per poll (every 5 s per desk), whatever the size of the event
