@@ -8,6 +8,16 @@ import { PDFDocument, type PDFFont } from 'pdf-lib'
 import boldPath from '../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' with { type: 'file' }
 import regularPath from '../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf' with { type: 'file' }
 
+// Japanese and Chinese: Noto Sans SC (Google Fonts' build, 30 000 characters: simplified hanzi, the
+// kanji of Japanese, hiragana and katakana). 10 MB a weight, so it is imported (as a file, for the
+// compiled binary) and parsed only when a document has text DejaVu cannot print, and embedded as a
+// subset: a Japanese ticket carries the few hundred glyphs it prints.
+const cjkFiles = () =>
+  Promise.all([
+    import('../../node_modules/@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf', { with: { type: 'file' } }),
+    import('../../node_modules/@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf', { with: { type: 'file' } }),
+  ]).then(([r, b]) => Promise.all([Bun.file(r.default).bytes(), Bun.file(b.default).bytes()]))
+
 // fontkit parses a 700 KB font in tens of milliseconds: parse each once per process and hand pdf-lib
 // the parsed font (its embedders only read from it). Its layout (shaping through GSUB/GPOS) is most of
 // a ticket's cost and pdf-lib asks for it for every measured and drawn string: labels, event titles
@@ -110,38 +120,97 @@ function fontFiles() {
   return fontBytes
 }
 
-/** A new document with the two fonts embedded (subset). */
-export async function newPdf(): Promise<{ doc: PDFDocument; regular: PDFFont; bold: PDFFont }> {
+let cjkBytes: Promise<[Uint8Array, Uint8Array]> | null = null
+
+/**
+ * Han ideographs, kana, CJK punctuation and full-width forms, Hangul: what DejaVu Sans has no
+ * glyphs for and a Japanese or Chinese text is made of.
+ */
+const CJK = /[\u2E80-\u2FDF\u3000-\u30FF\u3100-\u312F\u31A0-\u31FF\u3200-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF\u{20000}-\u{3FFFF}]/u
+
+/** Whether any of the texts needs the CJK font. */
+export function needsCjk(...texts: Array<string | null | undefined>): boolean {
+  return texts.some((t) => t != null && CJK.test(t))
+}
+
+/** Languages whose documents always get the CJK font (their labels are Japanese or Chinese). */
+export const isCjkLanguage = (lang: string | null | undefined) => Boolean(lang && /^(ja|zh)\b/i.test(lang))
+
+export interface PdfKit {
+  doc: PDFDocument
+  regular: PDFFont
+  bold: PDFFont
+  /**
+   * The font to print this text with: the CJK font of the same weight when the text has Japanese or
+   * Chinese characters and the document embedded it (`newPdf({ cjk: true })`), else `font`. The CJK
+   * font has Latin letters too, so a mixed string ("Ticket: 山田") is printed in one font.
+   */
+  fontFor(text: string, font: PDFFont): PDFFont
+}
+
+/** A new document with DejaVu Sans regular and bold embedded (subset), and Noto Sans SC when `cjk`. */
+export async function newPdf(opts: { cjk?: boolean } = {}): Promise<PdfKit> {
   const doc = await PDFDocument.create()
   doc.registerFontkit(cachingFontkit)
   const f = await fontFiles()
   const [regular, bold] = await Promise.all([doc.embedFont(f.regular, { subset: true }), doc.embedFont(f.bold, { subset: true })])
   regular.encodeText(COMMON)
   bold.encodeText(COMMON)
-  return { doc, regular, bold }
+  if (!opts.cjk) return { doc, regular, bold, fontFor: (_t, font) => font }
+  cjkBytes ??= cjkFiles()
+  const [cr, cb] = await cjkBytes
+  const [cjkRegular, cjkBold] = await Promise.all([doc.embedFont(cr, { subset: true }), doc.embedFont(cb, { subset: true })])
+  const fontFor = (t: string, font: PDFFont) => (CJK.test(t) ? (font === bold ? cjkBold : font === regular ? cjkRegular : font) : font)
+  return { doc, regular, bold, fontFor }
 }
 
-/** Splits text into lines that fit the width (words; a word longer than a line is cut). */
+/** Closing punctuation that must not begin a line in Japanese or Chinese (kinsoku). */
+const NO_LINE_START = /^[、。，．・：；？！）」』】〕〉》’”ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ）］｝〜]$/u
+
+/**
+ * Splits text into lines that fit the width: between words, and anywhere between Japanese or Chinese
+ * characters (those texts have no spaces), never before closing punctuation; a word longer than a
+ * line is cut.
+ */
 export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = []
+  const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width
   for (const paragraph of text.split('\n')) {
     // most lines fit: one measurement (each runs fontkit's shaping) instead of one per word
-    if (font.widthOfTextAtSize(paragraph, size) <= width) {
+    if (fits(paragraph)) {
       lines.push(paragraph)
       continue
     }
+    // pieces: runs of other characters, each CJK character alone; `space` = a space before it
+    const pieces: Array<{ s: string; space: boolean }> = []
+    let space = false
+    for (const m of paragraph.matchAll(new RegExp(`\\s+|${CJK.source}|(?:(?!${CJK.source})\\S)+`, 'gu'))) {
+      if (/^\s/.test(m[0])) space = true
+      else {
+        pieces.push({ s: m[0], space })
+        space = false
+      }
+    }
     let line = ''
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      const next = line ? `${line} ${word}` : word
-      if (font.widthOfTextAtSize(next, size) <= width) {
+    for (const piece of pieces) {
+      const next = line ? `${line}${piece.space ? ' ' : ''}${piece.s}` : piece.s
+      if (fits(next)) {
         line = next
         continue
       }
+      let w = piece.s
+      if (line && !piece.space && NO_LINE_START.test(w)) {
+        // the mark takes the character before it to the next line
+        const chars = [...line]
+        if (chars.length > 1) {
+          w = chars.pop() + w
+          line = chars.join('')
+        }
+      }
       if (line) lines.push(line)
-      let w = word
-      while (font.widthOfTextAtSize(w, size) > width && w.length > 1) {
+      while (!fits(w) && w.length > 1) {
         let cut = w.length - 1
-        while (cut > 1 && font.widthOfTextAtSize(w.slice(0, cut), size) > width) cut--
+        while (cut > 1 && !fits(w.slice(0, cut))) cut--
         lines.push(w.slice(0, cut))
         w = w.slice(cut)
       }
@@ -151,4 +220,3 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
   }
   return lines
 }
-

@@ -4,7 +4,7 @@
 // package's module matrix: sharp at any zoom, no image decoding, a few hundred microseconds each.
 import { fill, PDFDocument, type PDFFont, type PDFImage, type PDFOperator, type PDFPage, popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingRgbColor } from 'pdf-lib'
 import QRCode from 'qrcode'
-import { newPdf, wrap } from '../../shared/pdf-kit'
+import { isCjkLanguage, needsCjk, newPdf, wrap } from '../../shared/pdf-kit'
 
 export { wrap }
 export interface Logo {
@@ -41,6 +41,8 @@ export interface DocData {
   logo: Logo | null
   /** the guest's dashboard (invitation) */
   dashboardUrl: string
+  /** the guest's language (ja and zh documents embed the CJK font; also the PDF's language tag) */
+  language?: string
 }
 
 const A4: [number, number] = [595.28, 841.89]
@@ -52,16 +54,27 @@ interface Kit {
   doc: PDFDocument
   regular: PDFFont
   bold: PDFFont
+  fontFor: (text: string, font: PDFFont) => PDFFont
   logo: PDFImage | null
 }
 
-async function start(data: Pick<DocData, 'logo' | 'eventTitle' | 'agencyName'>, title: string): Promise<Kit> {
-  const { doc, regular, bold } = await newPdf()
+// text() gets a font, not the kit: each document's fonts lead to its picker (pdf-kit's fontFor)
+const fontPickers = new WeakMap<PDFFont, (text: string, font: PDFFont) => PDFFont>()
+
+/** Japanese or Chinese anywhere in the document's own texts (a name, the event's title, a seat). */
+function dataNeedsCjk(data: Omit<DocData, 't' | 'logo'> & { guestName?: string }): boolean {
+  return needsCjk(data.eventTitle, data.subTitle, data.agencyName, data.dateText, data.timeText, data.guestName, ...(data.placeLines ?? []), ...data.persons.flatMap((p) => [p.name, ...(p.seat ?? [])]))
+}
+
+async function start(data: DocData & { guestName?: string }, title: string): Promise<Kit> {
+  const { doc, regular, bold, fontFor } = await newPdf({ cjk: isCjkLanguage(data.language) || needsCjk(title) || dataNeedsCjk(data) })
+  fontPickers.set(regular, fontFor)
+  fontPickers.set(bold, fontFor)
   doc.setTitle(`${title}: ${data.eventTitle}`)
   doc.setAuthor(data.agencyName)
   doc.setCreator('einlass')
   doc.setProducer('einlass')
-  doc.setLanguage('de')
+  doc.setLanguage(data.language ?? 'de')
   let logo: PDFImage | null = null
   if (data.logo) {
     try {
@@ -71,7 +84,7 @@ async function start(data: Pick<DocData, 'logo' | 'eventTitle' | 'agencyName'>, 
       logo = null // a broken logo never costs the guest their ticket
     }
   }
-  return { doc, regular, bold, logo }
+  return { doc, regular, bold, fontFor, logo }
 }
 
 // pdf-lib yields to the event loop every 50 objects while saving (setTimeout); a ticket has a few
@@ -79,10 +92,14 @@ async function start(data: Pick<DocData, 'logo' | 'eventTitle' | 'agencyName'>, 
 const save = (kit: Kit) => kit.doc.save({ objectsPerTick: Number.POSITIVE_INFINITY })
 
 /** Draws text lines from the top y down; returns the y below them. */
-function text(page: PDFPage, lines: string | string[], x: number, y: number, font: PDFFont, size: number, opts: { color?: ReturnType<typeof rgb>; width?: number; center?: boolean } = {}): number {
+function text(page: PDFPage, lines: string | string[], x: number, y: number, base: PDFFont, size: number, opts: { color?: ReturnType<typeof rgb>; width?: number; center?: boolean } = {}): number {
   const width = opts.width ?? page.getWidth() - x - MARGIN
-  const all = (Array.isArray(lines) ? lines : [lines]).flatMap((l) => wrap(l, font, size, width))
-  for (const l of all) {
+  const fontFor = fontPickers.get(base) ?? ((_t: string, f: PDFFont) => f)
+  const all = (Array.isArray(lines) ? lines : [lines]).flatMap((l) => {
+    const font = fontFor(l, base)
+    return wrap(l, font, size, width).map((line) => ({ line, font }))
+  })
+  for (const { line: l, font } of all) {
     y -= size * 1.25
     const lx = opts.center ? x + (width - font.widthOfTextAtSize(l, size)) / 2 : x
     page.drawText(l, { x: lx, y, size, font, color: opts.color ?? INK })

@@ -170,6 +170,7 @@ function eventTexts(ctx: AppContext, r: Resolved) {
     placeLines: placeLines(e, lang),
     meetingUrl: e.meeting_url,
     dashboardUrl: `${ctx.config.baseUrl}/guest/dashboard`,
+    language: lang,
   }
 }
 

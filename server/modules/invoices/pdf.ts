@@ -2,7 +2,7 @@
 // compiled binary too). It renders the snapshot only: the same numbers as the XML.
 import { type PDFFont, type PDFPage, rgb } from 'pdf-lib'
 import { formatPrice } from '../../i18n/price'
-import { newPdf, wrap } from '../../shared/pdf-kit'
+import { needsCjk, newPdf, wrap } from '../../shared/pdf-kit'
 import { countryName } from '../forms/countries'
 import type { InvoiceSnapshot, TaxRate } from './snapshot'
 
@@ -15,7 +15,8 @@ const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.
 const rateText = (r: TaxRate) => (r === null ? '–' : `${String(r).replace('.', ',')} %`)
 
 export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> {
-  const { doc, regular, bold } = await newPdf()
+  // a Japanese or Chinese name, address or line item prints in the CJK font (the labels are German)
+  const { doc, regular, bold, fontFor } = await newPdf({ cjk: needsCjk(JSON.stringify(s)) })
   const title = s.kind === 'CANCELLATION' ? 'Stornorechnung' : 'Rechnung'
   doc.setTitle(`${title} ${s.number}`)
   doc.setAuthor(s.seller.name)
@@ -27,7 +28,7 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   const money = (c: number) => formatPrice(c, s.currency, s.currencyPrefix ?? false)
   const text = (t: string, x: number, at: number, o: { size?: number; font?: PDFFont; color?: ReturnType<typeof rgb>; right?: boolean } = {}) => {
     const size = o.size ?? 9.5
-    const font = o.font ?? regular
+    const font = fontFor(t, o.font ?? regular)
     const w = o.right ? font.widthOfTextAtSize(t, size) : 0
     page.drawText(t, { x: x - w, y: at, size, font, color: o.color ?? INK })
   }
@@ -82,10 +83,11 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   }
   header()
   s.lines.forEach((l, i) => {
-    const names = wrap(l.name, regular, 9.5, cols.qty - 40 - cols.name)
+    const nameFont = fontFor(l.name, regular)
+    const names = wrap(l.name, nameFont, 9.5, cols.qty - 40 - cols.name)
     ensure(names.length * 12 + 4)
     text(String(i + 1), cols.pos, y)
-    names.forEach((n, j) => text(n, cols.name, y - j * 12))
+    names.forEach((n, j) => text(n, cols.name, y - j * 12, { font: nameFont }))
     text(String(l.quantity), cols.qty, y, { right: true })
     text(money(l.unitGrossCents), cols.unit, y, { right: true })
     text(rateText(l.taxRate), cols.rate, y, { right: true })
@@ -129,10 +131,11 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   if (s.paymentTerms && s.kind === 'INVOICE') notes.push(s.paymentTerms)
   if (s.additionalText) notes.push(s.additionalText)
   for (const n of notes) {
-    const ls = wrap(n, regular, 9.5, right - M)
+    const noteFont = fontFor(n, regular)
+    const ls = wrap(n, noteFont, 9.5, right - M)
     ensure(ls.length * 12 + 6)
     ls.forEach((l) => {
-      text(l, M, y)
+      text(l, M, y, { font: noteFont })
       y -= 12
     })
     y -= 6
@@ -142,7 +145,7 @@ export async function renderInvoicePdf(s: InvoiceSnapshot): Promise<Uint8Array> 
   const footer = [s.seller.name, s.seller.vatId ? `USt-IdNr. ${s.seller.vatId}` : null, s.seller.taxNumber ? `Steuernummer ${s.seller.taxNumber}` : null, s.seller.registrationId].filter(Boolean).join(' · ')
   const pages = doc.getPages()
   pages.forEach((pg, i) => {
-    pg.drawText(footer, { x: M, y: 30, size: 7.5, font: regular, color: MUTED })
+    pg.drawText(footer, { x: M, y: 30, size: 7.5, font: fontFor(footer, regular), color: MUTED })
     const n = `Seite ${i + 1} von ${pages.length}`
     pg.drawText(n, { x: right - regular.widthOfTextAtSize(n, 7.5), y: 30, size: 7.5, font: regular, color: MUTED })
   })
