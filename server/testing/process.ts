@@ -69,11 +69,13 @@ export interface StartOptions {
   cleanup?: boolean
   https?: boolean
   readyTimeoutMs?: number
+  /** listen on this port (a restart behind a proxy that names the port); default: a free one */
+  port?: number
 }
 
 /** Starts `einlass serve` on a free port and waits until /ready answers 200. */
 export async function startServerProcess(opts: StartOptions = {}): Promise<ServerProcess> {
-  const port = await freePort()
+  const port = opts.port ?? (await freePort())
   const ownDir = !opts.dataDir
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'einlass-proc-'))
   const scheme = opts.https ? 'https' : 'http'

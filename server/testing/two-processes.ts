@@ -23,8 +23,8 @@ export interface Processes {
   send(s: ServerProcess, method: string, path: string, body?: unknown, opts?: { cookie?: string; from?: string; headers?: Record<string, string> }): Promise<Response>
   /** the first agency and its administrator (on the first process); answers the session cookie */
   setupAgency(email?: string): Promise<string>
-  /** one more process on the same schema (own empty data dir), stopped with the others */
-  start(env?: Record<string, string>): Promise<ServerProcess>
+  /** one more process on the same schema (own empty data dir), stopped with the others; `port` to take a stopped one's place */
+  start(env?: Record<string, string>, port?: number): Promise<ServerProcess>
 }
 
 export interface TwoProcesses extends Processes {
@@ -88,8 +88,8 @@ export function processesOnPostgres(n: number, opts: ProcessesOptions = {}): () 
         expect(r.status).toBe(200)
         return r.headers.getSetCookie()[0].split(';')[0]
       },
-      async start(more = {}) {
-        const s = await startServerProcess({ env: { ...env, ...more }, readyTimeoutMs: 90_000 })
+      async start(more = {}, port) {
+        const s = await startServerProcess({ env: { ...env, ...more }, port, readyTimeoutMs: 90_000 })
         extra.push(s)
         return s
       },
