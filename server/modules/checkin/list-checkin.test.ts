@@ -103,7 +103,7 @@ forEachDialect('desk on a check-in list', (h) => {
     // a list with check-ins cannot be deleted; an unused one can
     const del = await admin.delete(`${base}/${workshop.id}`)
     expect(del.status).toBe(409)
-    expect(del.body.errorMessage).toBe('Auf dieser Check-in-Liste wurde bereits eingecheckt: Sie kann nicht gelöscht werden.')
+    expect(del.body.errorMessage).toBe('Auf dieser Check-in-Liste wurde bereits eingecheckt, deshalb kann sie nicht gelöscht werden.')
     expect((await admin.delete(`${base}/${everyone.id}`)).status).toBe(200)
   })
 

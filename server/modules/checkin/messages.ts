@@ -21,7 +21,7 @@ export const de = {
   'errors.TICKET_ORDER_REFUNDED': 'Die Bestellung {number} wurde erstattet: Das Ticket ist nicht mehr gültig.',
   'errors.CHECKIN_LIST_CATEGORY': 'Dieses Ticket (Kategorie „{category}“) gilt nicht für „{list}“.',
   'errors.CHECKIN_LIST_NO_TICKET': 'Gäste ohne Ticket gelten nicht für „{list}“.',
-  'errors.CHECKIN_LIST_IN_USE': 'Auf dieser Check-in-Liste wurde bereits eingecheckt: Sie kann nicht gelöscht werden.',
+  'errors.CHECKIN_LIST_IN_USE': 'Auf dieser Check-in-Liste wurde bereits eingecheckt, deshalb kann sie nicht gelöscht werden.',
   'selfCheckin.title': 'Check-in',
   'selfCheckin.loading': 'Check-in wird geladen …',
   'selfCheckin.notFound': 'Dieser Check-in-Link ist ungültig.',
