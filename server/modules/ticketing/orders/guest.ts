@@ -29,7 +29,7 @@ import { formDefinitions } from '../../forms/service'
 import { escortAppearance } from '../../forms/engine'
 import { escortRace } from '../../visitors/escort-write'
 import { deadlineDays, paymentDeadline, scheduleDeadline } from './deadline'
-import { switchPaymentMethod } from './switch-method'
+import { canChangeMethod, switchPaymentMethod } from './switch-method'
 import { NOT_PAYABLE, STEP, USER_STEPS, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
 
 /** The Ticket info's stripePayment (set by the payments module; null without it). */
@@ -168,6 +168,10 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
       editableSteps: order.status === 'OPEN' ? editableSteps(order.step, state) : [],
       /** the page offers "continue" (a reset): the rule GET .../reset applies */
       canContinue: await canContinue(ctx.db, order),
+      /** the page offers "Zahlungsart ändern" (POST .../proceed/reset {step: 8} after the confirmation, switch-method.ts) */
+      canChangePaymentMethod: await canChangeMethod(ctx.db, order, methods.length),
+      /** the payment deadline of money still to be sent */
+      paymentDueAt: order.paid_at ? null : order.payment_due_at,
       transferReference: transfer ? transferReference(order, chosen) : null,
     },
     event: { id: event.id, displayName: event.display_name, startDate: event.start_date, endDate: event.end_date, timezone: event.timezone, registrationButtonType: event.registration_button_type, primaryColor: event.primary_color, currency: event.currency, locationName: event.location_name, city: event.city },

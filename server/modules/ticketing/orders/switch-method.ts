@@ -25,6 +25,13 @@ export function isSwitchable(o: Pick<TicketOrderRow, 'status' | 'step' | 'paymen
   return false
 }
 
+/** The pay page's and portal's "Zahlungsart ändern": switchable, a choice of methods, no invoice, no payment under way. */
+export async function canChangeMethod(db: Db, o: TicketOrderRow, methodCount: number): Promise<boolean> {
+  if (!isSwitchable(o) || methodCount <= 1) return false
+  if (await db.selectFrom('payment_attempt').select('id').where('order_id', '=', o.id).where('status', '=', 'OPEN').executeTakeFirst()) return false
+  return !(await db.selectFrom('invoice').select('id').where('agency_id', '=', o.agency_id).where('order_ref', '=', String(o.id)).executeTakeFirst())
+}
+
 /** The switch itself: one transaction, a conditional update on the order as it was read. */
 export async function switchPaymentMethod(ctx: AppContext, pre: TicketOrderRow): Promise<TicketOrderRow> {
   const refuse = () => new AppError(409, 'ORDER_BACK_NOT_ALLOWED', { extra: { step: pre.step, orderStatus: pre.status } })
@@ -39,7 +46,8 @@ export async function switchPaymentMethod(ctx: AppContext, pre: TicketOrderRow):
     if (attempt) throw new AppError(409, 'PAYMENT_ATTEMPT_OPEN', { extra: { step: pre.step, orderStatus: pre.status } })
     // an invoice already issued names the method and the due amount: the switch comes before it
     const invoice = await trx.selectFrom('invoice').select('id').where('agency_id', '=', pre.agency_id).where('order_ref', '=', String(pre.id)).executeTakeFirst()
-    if (invoice) throw fieldError([{ field: 'paymentMethod', errorType: 'INVOICE_ALREADY_ISSUED' }])
+    // (a field error on paymentMethod whose errorType names the reason, so the page shows its text)
+    if (invoice) throw fieldError([{ field: 'paymentMethod', errorType: 'INVOICE_ALREADY_ISSUED' }], 'INVOICE_ALREADY_ISSUED')
     const updated = await trx
       .updateTable('ticket_order')
       .set({ status: 'OPEN', step: STEP.PAYMENT_METHOD, payment_method: null, hold_until: null, updated_at: at })
