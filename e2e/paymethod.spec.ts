@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createInterface } from 'node:readline'
+import { linkIn } from '../server/testing/smtp-sink'
 import { expect, setupAdmin, shot, startServer, test } from './fixtures'
 
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
@@ -49,6 +50,15 @@ test('transfer ordered, changed to Stripe on the pay page, paid by card', async 
     await expect(g.getByText('DE89 3704 0044 0532 0130 00')).toBeVisible()
     await expect(g.getByRole('button', { name: 'Zahlungsart ändern' })).toBeVisible()
     await shot(g, 'paymethod-01-transfer-finished-phone')
+    // later, from the guest portal: the order card links to the change
+    expect((await g.request.post(`${url}/proxy/api/public/visitor/resendMail`, { data: { email: 'paula@example.org' } })).ok()).toBe(true)
+    const access = await server.smtp.waitFor((m) => m.to.includes('paula@example.org') && m.text.includes('/guest/dashboard?token='), 15_000)
+    await g.goto(linkIn(access, '/guest/dashboard?token='))
+    const card = g.locator('.guest-event').filter({ hasText: 'Jazznacht' })
+    await expect(card.getByRole('link', { name: 'Zahlungsart ändern' })).toBeVisible()
+    await shot(g, 'paymethod-01b-portal-card-phone')
+    await card.getByRole('link', { name: 'Zahlungsart ändern' }).click()
+    await expect(g).toHaveURL(new RegExp(`/pay/${id}$`))
     // the guest changes to Stripe: back to the method choice, the method cleared
     await g.getByRole('button', { name: 'Zahlungsart ändern' }).click()
     await expect(g.getByRole('radiogroup')).toBeVisible()
