@@ -6,7 +6,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { forEachDialect } from '../../testing/harness'
 import { SELLER, STRIPE, attemptsOf, startFakes, stripeHook } from '../payments/testing'
-import { TRANSFER, buy, buyer, paidEvent, pay } from './testing'
+import { TRANSFER, buy, buyer, guestOf, paidEvent, pay } from './testing'
 
 const fakes = startFakes()
 afterAll(() => fakes.stop())
@@ -42,6 +42,11 @@ forEachDialect(
       const due = (await orderRow(id)).payment_due_at!
       expect(due).toBeTruthy()
       expect((await h().request('GET', url(id))).body.ticketOrder).toMatchObject({ canChangePaymentMethod: true, paymentDueAt: due })
+      // the guest portal's order card offers it too
+      const guest = await guestOf(h(), (await orderRow(id)).visitor_id!)
+      const cards = (await guest.get('/proxy/api/guest/events')).body
+      const all = [...(cards.confirmedEvents ?? []), ...(cards.pendingEvents ?? []), ...(cards.openEvents ?? [])]
+      expect(all.map((e: { ticketOrder?: { id: string; paymentMethodChangeable?: boolean } }) => e.ticketOrder).find((o) => o?.id === id)).toMatchObject({ paymentMethodChangeable: true })
       h().clock.advance(2 * DAY)
       const b = await back(id)
       expect(b.status).toBe(200)
@@ -139,6 +144,7 @@ forEachDialect(
       expect((await stripeHook(h(), fakes.stripe, methodId, a.external_id!, { eventId: `evt_paid_${id}` })).body).toMatchObject({ outcome: 'PAID' })
       expect(await orderRow(id)).toMatchObject({ status: 'PAID', step: 100, payment_method: 'STRIPE', paid_amount: 2500 })
       expect((await back(id)).status).toBe(409)
+      expect((await h().request('GET', url(id))).body.ticketOrder.canChangePaymentMethod).toBe(false)
     })
   },
   { env: { ...fakes.env, EINLASS_STRIPE_JS_URL: `${fakes.stripe.url}/stripe.js` } },
