@@ -83,6 +83,8 @@ export const ANSWER_TEXT_ERRORS = [
   'TRANSFER_TICKET_NOT_VALID',
   // a guest's cancellation request (ticketing/orders/cancel-requests.ts)
   'CANCELLATION_REQUEST_OPEN', 'CANCELLATION_REQUEST_TOO_LATE',
+  // changing the payment method of an unpaid order (ticketing/orders/switch-method.ts)
+  'PAYMENT_ATTEMPT_OPEN', 'INVOICE_ALREADY_ISSUED',
 ] as const
 /**
  * Field codes only the ticket chooser and the pay page show (selling rules, docs/ticketing.md): their

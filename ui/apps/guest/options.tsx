@@ -39,6 +39,8 @@ export interface GuestEntry {
     status: string
     step: number
     withdrawable: boolean
+    /** an unpaid transfer or invoice order: the pay page may offer "Zahlungsart ändern" */
+    paymentMethodChangeable?: boolean
     /** the guest's latest cancellation request of a paid order */
     cancellationRequest?: { status: string; createdAt: string; declineReason: string | null } | null
   } | null
@@ -308,6 +310,11 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
       {!entryPass && !e.ticketBlocked && <TicketQr visitorId={e.id} status={e.registrationStatus.status} />}
       <div class="guest-card-actions">
         <DetailsButtons e={e} reload={reload} />
+        {e.ticketOrder?.paymentMethodChangeable && (
+          <LinkButton variant="secondary" class="guest-btn" href={`/pay/${encodeURIComponent(e.ticketOrder.id)}`}>
+            {t('guestPortal.changePaymentMethod')}
+          </LinkButton>
+        )}
         {!entryPass && (
           <Button variant="secondary" class="guest-btn" busy={a.busy} onClick={() => void a.run(() => post(`/proxy/api/public/events/${e.event.id}/visitor/resendMail`, { visitorId: e.id }), t('guestPortal.toast.mailSent'))}>
             {t('guestPortal.resendMail')}

@@ -144,7 +144,7 @@ export function ConfirmStep({ info, proceed, online }: { info: Info; proceed: Pr
   )
 }
 
-export function Finished({ info, qrCode: fresh }: { info: Info; qrCode: string | null }) {
+export function Finished({ info, qrCode: fresh, proceed }: { info: Info; qrCode: string | null; proceed: Proceed }) {
   const o = info.ticketOrder
   const qrCode = fresh ?? info.qrCode
   const m = info.paymentMethods.find((x) => x.method === o.paymentMethod)
@@ -190,6 +190,13 @@ export function Finished({ info, qrCode: fresh }: { info: Info; qrCode: string |
       {/* the method's instructions while something is to be paid; a paid order is not asked again (issue 20 item 22) */}
       {info.confirmationText && <p>{info.confirmationText}</p>}
       <p class="muted">{t('ticketing.pay.mailSent')}</p>
+      {o.canChangePaymentMethod && (
+        <div class="pay-actions">
+          <Button variant="secondary" onClick={() => void proceed('proceed/reset', { step: 8 })}>
+            {t('ticketing.pay.changeMethod')}
+          </Button>
+        </div>
+      )}
       {info.redirectUrl && (
         <div class="pay-actions">
           <a class="btn btn-primary" href={info.redirectUrl} target="_top" rel="noopener">

@@ -206,7 +206,7 @@ function StepBody({ info, qrCode, proceed, reset, reload, online }: { info: Info
     case 90:
       return <PaymentWaiting method={o.paymentMethod} reset={reset} />
     case 100:
-      return <Finished info={info} qrCode={qrCode} />
+      return <Finished info={info} qrCode={qrCode} proceed={proceed} />
     default:
       // a step this page has no screen for (none is written: step 10 is never entered): say so, never spin forever
       return (

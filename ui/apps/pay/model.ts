@@ -49,6 +49,8 @@ export interface Info {
     holdUntil: string | null
     /** the page offers continue-and-reset */
     canContinue: boolean
+    /** the page offers "Zahlungsart ändern" (an unpaid transfer or invoice order) */
+    canChangePaymentMethod?: boolean
   }
   event: { id: number; displayName: string; registrationButtonType: string; primaryColor: string | null }
   paymentMethods: Method[]

@@ -56,6 +56,14 @@ const hasDeadline = (o: Pick<TicketOrderRow, 'status' | 'paid_at' | 'payment_met
   (o.status === 'OPEN' || o.status === 'CONFIRMED') && !o.paid_at && !!o.payment_due_at && (DEADLINE_METHODS as readonly string[]).includes(o.payment_method ?? '')
 
 /**
+ * Cancelled at its deadline (with the event's cancelOverdue): an open transfer, and an order whose
+ * method the guest changed (switch-method.ts) and left open on the pay steps: it keeps the deadline
+ * it had. Normal orders on the pay steps have no deadline (a reset clears it).
+ */
+const cancelsAtDeadline = (o: Pick<TicketOrderRow, 'status' | 'paid_at' | 'payment_method' | 'payment_due_at' | 'step'>) =>
+  o.status === 'OPEN' && !o.paid_at && !!o.payment_due_at && (o.payment_method === 'TRANSFER' || o.step < STEP.EXTERNAL_SITE)
+
+/**
  * Queues the order's deadline tasks (in the transaction that set the deadline): at the reminder, when
  * there is one (the deadline at least three days after `from`), and at the deadline.
  */
@@ -98,15 +106,15 @@ export async function runDeadline(ctx: AppContext, orderId: number): Promise<'RE
   const now = ctx.clock.now()
   const at = isoNow(now)
   const o = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', orderId).executeTakeFirst()
-  if (!o || !hasDeadline(o)) return 'NOTHING'
+  if (!o || !(hasDeadline(o) || cancelsAtDeadline(o))) return 'NOTHING'
   const due = Date.parse(o.payment_due_at!)
   if (due <= now.getTime()) {
-    if (o.payment_method !== 'TRANSFER' || o.status !== 'OPEN') return 'NOTHING'
+    if (!cancelsAtDeadline(o)) return 'NOTHING'
     const event = await ctx.db.selectFrom('event').select(['cancel_overdue']).where('id', '=', o.event_id).executeTakeFirst()
     if (!event || !bool(event.cancel_overdue)) return 'NOTHING'
     return (await cancelOverdue(ctx, o, at)) ? 'CANCELED' : 'NOTHING'
   }
-  if (due - REMINDER_BEFORE_MS > now.getTime() || o.payment_reminded_at) return 'NOTHING'
+  if (!hasDeadline(o) || due - REMINDER_BEFORE_MS > now.getTime() || o.payment_reminded_at) return 'NOTHING'
   const sent = await ctx.db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('ticket_order')
@@ -135,7 +143,7 @@ async function cancelOverdue(ctx: AppContext, o: TicketOrderRow, at: string): Pr
       .set({ status: 'CANCELED', step: STEP.CANCELED, hold_until: null, updated_at: at })
       .where('id', '=', o.id)
       .where('status', '=', 'OPEN')
-      .where('payment_method', '=', 'TRANSFER')
+      .where((eb) => eb.or([eb('payment_method', '=', 'TRANSFER'), eb('step', '<', STEP.EXTERNAL_SITE)]))
       .where('paid_at', 'is', null)
       .where('payment_due_at', '<=', at)
       .returningAll()

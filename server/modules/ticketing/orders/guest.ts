@@ -29,6 +29,7 @@ import { formDefinitions } from '../../forms/service'
 import { escortAppearance } from '../../forms/engine'
 import { escortRace } from '../../visitors/escort-write'
 import { deadlineDays, paymentDeadline, scheduleDeadline } from './deadline'
+import { canChangeMethod, switchPaymentMethod } from './switch-method'
 import { NOT_PAYABLE, STEP, USER_STEPS, type StepState, canGoBack, displayNumber, editableSteps, nextStep } from './steps'
 
 /** The Ticket info's stripePayment (set by the payments module; null without it). */
@@ -167,6 +168,10 @@ export async function ticketInfo(ctx: AppContext, publicId: string) {
       editableSteps: order.status === 'OPEN' ? editableSteps(order.step, state) : [],
       /** the page offers "continue" (a reset): the rule GET .../reset applies */
       canContinue: await canContinue(ctx.db, order),
+      /** the page offers "Zahlungsart ändern" (POST .../proceed/reset {step: 8} after the confirmation, switch-method.ts) */
+      canChangePaymentMethod: await canChangeMethod(ctx.db, order, methods.length),
+      /** the payment deadline of money still to be sent */
+      paymentDueAt: order.paid_at ? null : order.payment_due_at,
       transferReference: transfer ? transferReference(order, chosen) : null,
     },
     event: { id: event.id, displayName: event.display_name, startDate: event.start_date, endDate: event.end_date, timezone: event.timezone, registrationButtonType: event.registration_button_type, primaryColor: event.primary_color, currency: event.currency, locationName: event.location_name, city: event.city },
@@ -232,7 +237,8 @@ async function proceed(
     const w = await work(trx, order)
     const merged = { ...order, ...w.set } as TicketOrderRow
     if (w.set.step === undefined) merged.step = nextStep(await stepState(trx, merged, now))
-    const holding = merged.status === 'OPEN' && merged.step < STEP.EXTERNAL_SITE
+    // an order whose method was changed after confirming keeps its payment deadline instead of a hold
+    const holding = merged.status === 'OPEN' && merged.step < STEP.EXTERNAL_SITE && !order.payment_due_at
     // renewed to 30 minutes from now, never shortened (an approved order is held for days)
     const renewed = isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000))
     const holdUntil = order.hold_until && order.hold_until > renewed ? order.hold_until : renewed
@@ -365,7 +371,8 @@ export async function proceedPaymentPay(ctx: AppContext, publicId: string, input
         hold_until: null,
         // a due date for money still to be sent (transfer, invoice); paying at the door has none (issue 20 item 22)
         // (the event's payment deadline, never after its start: orders/deadline.ts)
-        payment_due_at: (r.status === 'OPEN' || r.status === 'CONFIRMED') && method !== 'LOCATION' ? isoNow(paymentDeadline(now, deadline.days, deadline.startDate)) : null,
+        // (a changed method keeps the deadline it had: switching never extends it, switch-method.ts)
+        payment_due_at: (r.status === 'OPEN' || r.status === 'CONFIRMED') && method !== 'LOCATION' ? (order.payment_due_at ?? isoNow(paymentDeadline(now, deadline.days, deadline.startDate))) : null,
         ...(r.status === 'PAID' ? { paid_amount: r.paidAmount ?? order.gross_price, paid_at: isoNow(now) } : {}),
       },
       history: `PAY_${method}`,
@@ -410,6 +417,8 @@ export async function checkTerms(ctx: AppContext, order: TicketOrderRow, accepte
 /** POST .../proceed/reset {step}: back to an earlier user step (§4 back rules). */
 export async function proceedBack(ctx: AppContext, publicId: string, target: number) {
   const pre = await orderByPublicId(ctx.db, publicId)
+  // an unpaid order after its confirmation: changing the payment method (switch-method.ts)
+  if (target === STEP.PAYMENT_METHOD && (pre.status === 'OPEN' || pre.status === 'CONFIRMED') && pre.step >= STEP.EXTERNAL_SITE) return answer(ctx, await switchPaymentMethod(ctx, pre))
   const state = await stepState(ctx.db, pre, ctx.clock.now())
   if (pre.status === 'OPEN' && !canGoBack(pre.step, target, state)) throw new AppError(409, 'ORDER_BACK_NOT_ALLOWED', { extra: { step: pre.step, orderStatus: pre.status } })
   const o = await proceed(ctx, publicId, pre.step, async () => ({
@@ -450,7 +459,8 @@ export async function resetOrder(ctx: AppContext, publicId: string) {
   const o = await ctx.db.transaction().execute(async (trx) => {
     const flip = await trx
       .updateTable('ticket_order')
-      .set({ status: 'OPEN' as OrderStatus, payment_method: bool(pre.invoice_address_disabled) ? 'COUPON' : null, hold_until: isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000)), updated_at: at })
+      // the deadline of the payment reset goes with it: the next paymentPay sets a new one
+      .set({ status: 'OPEN' as OrderStatus, payment_method: bool(pre.invoice_address_disabled) ? 'COUPON' : null, payment_due_at: null, payment_reminded_at: null, hold_until: isoNow(new Date(now.getTime() + HOLD_MINUTES * 60_000)), updated_at: at })
       .where('id', '=', pre.id)
       .where('step', '=', pre.step)
       .where('status', '=', pre.status)
