@@ -25,8 +25,8 @@ describe('mail greeting', () => {
     expect(mailGreeting('en', { salutation: 'Frau', firstName: 'Anna', lastName: 'Becker' })).toBe('Dear Ms Becker,')
     expect(mailGreeting('en', { salutation: 'Herr', firstName: 'Jan', lastName: 'Becker' })).toBe('Dear Mr Becker,')
     expect(mailGreeting('en', { salutation: 'Divers', firstName: 'Kim', lastName: 'Lee-Wagner' })).toBe('Dear Kim Lee-Wagner,')
-    // languages without a catalogue of their own fall back to German
-    expect(mailGreeting('fr', { salutation: 'Frau', firstName: 'Anna', lastName: 'Becker' })).toBe('Sehr geehrte Frau Becker,')
+    // every other language greets in its own words (server/i18n/locales)
+    expect(mailGreeting('fr', { salutation: 'Frau', firstName: 'Anna', lastName: 'Becker' })).toBe('Madame Becker,')
   })
 })
 

@@ -71,14 +71,14 @@ export const guestMayCancel = (o: { status: string; step: number; gross_price: n
 
 /** The guest dashboard's view of its registrations' active orders (one query for all). */
 export async function guestOrders(db: Db, visitorIds: number[]) {
-  const out = new Map<number, { id: string; status: OrderStatus; step: number; withdrawable: boolean; paymentMethodChangeable?: true; cancellationRequest: ReturnType<typeof requestDto> | null }>()
+  const out = new Map<number, { id: string; status: OrderStatus; step: number; withdrawable: boolean; paymentMethodChangeable?: true; cancellationRequest?: ReturnType<typeof requestDto> }>()
   if (!visitorIds.length) return out
   const rows = await db.selectFrom('ticket_order').select(['id', 'visitor_id', 'public_id', 'status', 'step', 'gross_price', 'payment_method', 'paid_at']).where('visitor_id', 'in', visitorIds).where('status', 'in', CANCELLABLE).orderBy('id').execute()
   // a paid order's cancellation request (orders/cancel-requests.ts): the card shows it, or offers one
   const requests = await latestRequests(db, rows.map((o) => o.id))
   for (const o of rows) {
     const r = requests.get(o.id)
-    out.set(o.visitor_id!, { id: o.public_id, status: o.status, step: o.step, withdrawable: guestMayCancel(o), ...(isSwitchable(o) ? { paymentMethodChangeable: true as const } : {}), cancellationRequest: r ? requestDto(r) : null })
+    out.set(o.visitor_id!, { id: o.public_id, status: o.status, step: o.step, withdrawable: guestMayCancel(o), ...(isSwitchable(o) ? { paymentMethodChangeable: true as const } : {}), ...(r ? { cancellationRequest: requestDto(r) } : {}) })
   }
   return out
 }
