@@ -348,6 +348,11 @@ export const de = {
   'orderDetail.files': "Dateien",
   'orderDetail.invoiceAddress': "Rechnungsadresse",
   'orderDetail.noAddress': "Keine Rechnungsadresse angegeben.",
+  'orderDetail.changeAddress': "Rechnungsadresse ändern",
+  'orderDetail.changeAddressTitle': "Rechnungsadresse der Bestellung {number} ändern",
+  'orderDetail.changeAddressIntro': "Eine ausgestellte Rechnung wird nie geändert: Sie wird durch eine Stornorechnung aufgehoben, und eine neue Rechnung mit dieser Adresse wird ausgestellt. Beide gehen per E-Mail an den Käufer.",
+  'orderDetail.changeAddressSave': "Adresse speichern",
+  'orderDetail.changeAddressDone': "Rechnungsadresse gespeichert",
   'orderDetail.referenceNumber': "Referenz des Käufers: {ref}",
   'orderDetail.persons': "Personen und Check-in",
   'orderDetail.noPersons': "Diese Bestellung gehört zu keiner Anmeldung.",
@@ -429,6 +434,7 @@ export const de = {
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
+  'orderDetail.changeAddressIntro': "Eine ausgestellte Rechnung wird nie geändert: Sie wird durch eine Stornorechnung aufgehoben, und eine neue Rechnung mit dieser Adresse wird ausgestellt. Beide gehen per E-Mail an den Käufer.",
   'orderDetail.refundOfflineHint': "Was du selbst zurückgezahlt hast (Überweisung, bar). Leer lassen: alles, was noch offen ist – dann ist die Bestellung erstattet und die Tickets werden frei.",
   'ticketing.mail.refunded.body': "Deine Bestellung {number} für „{event}“ wurde storniert; den Betrag von {total} erstatten wir dir.",
   'ticketing.mail.corrected.subject': "Korrigierte Rechnung zu deiner Bestellung {number}",
@@ -828,6 +834,11 @@ export const en: Record<Keys, string> = {
   'orderDetail.files': "Files",
   'orderDetail.invoiceAddress': "Invoice address",
   'orderDetail.noAddress': "No invoice address given.",
+  'orderDetail.changeAddress': "Change invoice address",
+  'orderDetail.changeAddressTitle': "Change the invoice address of order {number}",
+  'orderDetail.changeAddressIntro': "An issued invoice is never edited: it is cancelled by a cancellation invoice and a new invoice with this address is issued. Both are e-mailed to the buyer.",
+  'orderDetail.changeAddressSave': "Save address",
+  'orderDetail.changeAddressDone': "Invoice address saved",
   'orderDetail.referenceNumber': "Buyer's reference: {ref}",
   'orderDetail.persons': "Persons and check-in",
   'orderDetail.noPersons': "This order belongs to no registration.",
