@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = {
   'order.extendDeadline': 'Zahlungsfrist verlängert',
   'order.cancellationDeclined': 'Stornierungsanfrage abgelehnt',
   'order.cancel': 'Bestellung storniert',
+  'order.invoiceAddress': 'Rechnungsadresse geändert',
   'order.refund': 'Bestellung erstattet',
   'order.refund.online': 'Über Zahlungsdienst erstattet',
   'order.refund.partial': 'Teilerstattung erfasst',

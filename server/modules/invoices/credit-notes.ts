@@ -7,7 +7,7 @@
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import type { InvoiceRow } from './invoices.table'
-import { issueCancellation, snapshotOf } from './service'
+import { currentInvoiceOf, issueCancellation, snapshotOf } from './service'
 import type { InvoiceLineInput, TaxRate } from './snapshot'
 
 /** Splits `amount` in proportion to non-negative integer weights; the parts add up to `amount`. */
@@ -54,7 +54,8 @@ export async function issueCreditNote(
   trx: Db,
   input: { agencyId: number; orderId: number; amount: number | 'rest'; what: string; prefix: string | null },
 ): Promise<InvoiceRow | null> {
-  const original = await trx.selectFrom('invoice').selectAll().where('agency_id', '=', input.agencyId).where('issue_key', '=', `order:${input.orderId}`).executeTakeFirst()
+  // the order's current invoice: after a corrected invoice address, the new one (docs/invoices.md)
+  const original = await currentInvoiceOf(trx, input.agencyId, input.orderId)
   if (!original) return null
   const done = await trx.selectFrom('invoice').selectAll().where('agency_id', '=', input.agencyId).where('issue_key', '=', `cancel:${original.id}:${input.what}`).executeTakeFirst()
   if (done) return done

@@ -68,6 +68,22 @@ export async function issueInvoice(ctx: AppContext, trx: Db, input: IssueInput):
     .executeTakeFirstOrThrow()
 }
 
+/**
+ * The order's current invoice: the latest INVOICE issued for it (`order:<id>`, or `order:<id>:<n>`
+ * after corrections of the invoice address). Credit notes, mails and downloads refer to this one.
+ */
+export async function currentInvoiceOf(db: Db, agencyId: number, orderId: number): Promise<InvoiceRow | undefined> {
+  return db
+    .selectFrom('invoice')
+    .selectAll()
+    .where('agency_id', '=', agencyId)
+    .where('kind', '=', 'INVOICE')
+    .where((eb) => eb.or([eb('issue_key', '=', `order:${orderId}`), eb('issue_key', 'like', `order:${orderId}:%`)]))
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
 export const snapshotOf = (row: InvoiceRow) => fromJson<InvoiceSnapshot>(row.snapshot, null as never)
 
 /**

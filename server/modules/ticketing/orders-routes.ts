@@ -6,8 +6,9 @@ import { idParam } from '../../shared/validation'
 import { organiserEvent } from './route-access'
 import { takeDeskPayment } from './orders/desk'
 import { RefundPaymentInput } from '../payments/model'
-import { CancellationReasonInput, ExtendDeadlineInput, MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
+import { CancellationReasonInput, ExtendDeadlineInput, InvoiceAddressInput, MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
 import { extendDeadline } from './orders/deadline'
+import { changeInvoiceAddress } from './orders/invoice-address'
 import { declineCancellation, grantCancellation } from './orders/cancel-requests'
 import { exportOrdersCsv } from './orders/csv'
 import { cancelOrder, markPaid, undoPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
@@ -137,6 +138,19 @@ export function organiserOrderRoutes(ctx: AppContext) {
         params: one,
         body: RefundPaymentInput.optional(),
         detail: { tags, summary: 'Record an offline refund of a paid order: {amount} cents (a credit note for it, the order stays paid) or, without, all that is left (tickets back, credit note for the rest)' },
+      },
+    )
+    .put(
+      '/proxy/api/events/:id/orders/:oid/invoiceAddress',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        await changeInvoiceAddress(ctx, actor, event, c.params.oid, c.body)
+        return orderDetail(ctx, event, c.params.oid)
+      },
+      {
+        params: one,
+        body: InvoiceAddressInput,
+        detail: { tags, summary: "Change the buyer's invoice address: with an invoice, a credit note cancelling it and a new invoice (both mailed); the same address again changes nothing" },
       },
     )
     .post(

@@ -13,7 +13,7 @@ import { formatDateTime } from '../../../i18n/format'
 import { ticketPdfOfVisitor } from '../../documents/service'
 import type { InvoiceRow } from '../../invoices/invoices.table'
 import { renderInvoicePdf } from '../../invoices/pdf'
-import { snapshotOf } from '../../invoices/service'
+import { currentInvoiceOf, snapshotOf } from '../../invoices/service'
 import { renderFacturX, renderXml } from '../../invoices/xml'
 import type { MailAttachment } from '../../mail/mail.table'
 import { mailGreeting } from '../../mail/greeting'
@@ -27,7 +27,7 @@ import { currencyPrefixOf, sellerSettings } from '../seller-settings'
 import type { PaymentMethodRow, TicketOrderRow } from '../ticketing.table'
 import { orderSeatLabels } from './seats'
 
-export type OrderMailKind = 'received' | 'approved' | 'paid' | 'canceled' | 'expired' | 'refunded'
+export type OrderMailKind = 'received' | 'approved' | 'paid' | 'canceled' | 'expired' | 'refunded' | 'corrected'
 
 export const transferReference = (order: Pick<TicketOrderRow, 'number'>, method: Pick<PaymentMethodRow, 'transfer_reference_prefix'> | null) => `${method?.transfer_reference_prefix ?? ''}${order.number}`
 
@@ -40,6 +40,8 @@ interface DocumentsParams {
   portalToken?: string | null
   /** a cancellation or refund mail: the cancellation invoice (credit note) it issued, attached instead of tickets and invoice */
   creditNoteId?: number | null
+  /** a corrected invoice address's mail: the new invoice, attached after the credit note of the old one */
+  invoiceId?: number | null
   /** the amount the mail names as it was when queued (a provider refund's mail names what that refund gave back) */
   amount?: number | null
 }
@@ -71,13 +73,15 @@ export async function enqueueOrderMail(
   kind: OrderMailKind,
   method: PaymentMethodRow | null = null,
   creditNote: Pick<InvoiceRow, 'id'> | null = null,
+  newInvoice: Pick<InvoiceRow, 'id'> | null = null,
 ) {
   if (!order.email) return
   const to = { kind: `TICKET_ORDER_${kind.toUpperCase()}`, to: order.email, toName: order.full_name, language: order.language, agencyId: order.agency_id, eventId: order.event_id, visitorId: order.visitor_id }
   const token = await portalToken(ctx, trx, order)
-  const credit = creditNote && (kind === 'canceled' || kind === 'refunded') ? creditNote.id : null
+  const credit = creditNote && (kind === 'canceled' || kind === 'refunded' || kind === 'corrected') ? creditNote.id : null
   if (credit != null || carriesDocuments(order, kind)) {
-    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null, portalToken: token, creditNoteId: credit, amount: order.gross_price } satisfies DocumentsParams })
+    const invoiceId = kind === 'corrected' ? (newInvoice?.id ?? null) : null
+    await enqueueTemplateMail(trx, { ...to, template: DOCUMENTS_TEMPLATE, params: { orderId: order.id, kind, methodId: method?.id ?? null, portalToken: token, creditNoteId: credit, invoiceId, amount: order.gross_price } satisfies DocumentsParams })
     return
   }
   const m = await renderOrderMail(ctx, trx, order, kind, method, [], token)
@@ -105,7 +109,7 @@ async function renderOrderMail(ctx: AppContext, db: Db, order: TicketOrderRow, k
     if (method?.confirmation_text) paragraphs.push(method.confirmation_text)
   }
   // the seats the tickets are for (area · row and number)
-  const seats = kind === 'expired' || kind === 'canceled' || kind === 'refunded' ? [] : await orderSeatLabels(db, order)
+  const seats = kind === 'expired' || kind === 'canceled' || kind === 'refunded' || kind === 'corrected' ? [] : await orderSeatLabels(db, order)
   if (seats.length) paragraphs.push(t(lang, 'ticketing.mail.seats', { seats: seats.join(', ') }))
   paragraphs.push(...documents)
   if (portal) paragraphs.push(t(lang, 'ticketing.mail.portal', { url: `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(portal)}` }))
@@ -139,19 +143,25 @@ export async function orderDocuments(ctx: AppContext, order: TicketOrderRow): Pr
     files.push({ filename: ticket.fileName, contentType: ticket.contentType, content: base64(ticket.body) })
     texts.push(t(lang, 'ticketing.mail.attached.tickets'))
   }
-  const invoice = await ctx.db.selectFrom('invoice').selectAll().where('agency_id', '=', order.agency_id).where('issue_key', '=', `order:${order.id}`).executeTakeFirst()
-  if (invoice) {
-    const snapshot = snapshotOf(invoice)
-    const xml = (await sellerSettings(ctx.db, order.agency_id)).useInvoiceXML
-    const pdf = await renderInvoicePdf(snapshot)
-    files.push({ filename: `Rechnung-${invoice.number}.pdf`, contentType: 'application/pdf', content: base64(xml ? await renderFacturX(snapshot, pdf) : pdf) })
-    texts.push(t(lang, 'ticketing.mail.attached.invoice', { invoice: invoice.number }))
-    if (xml) {
-      files.push({ filename: `XRechnung-${invoice.number}.xml`, contentType: 'application/xml', content: base64(await renderXml(snapshot, 'CII')) })
-      texts.push(t(lang, 'ticketing.mail.attached.xml'))
-    }
-  }
+  // the order's current invoice (after a corrected invoice address, the new one)
+  const invoice = await currentInvoiceOf(ctx.db, order.agency_id, order.id)
+  if (invoice) files.push(...(await invoiceFiles(ctx, invoice, lang, texts)))
   return { files, texts }
+}
+
+/** One invoice's files (the PDF, ZUGFeRD with XML invoicing, and its XRechnung) and the mail's sentences naming them. */
+async function invoiceFiles(ctx: AppContext, invoice: InvoiceRow, lang: string, texts: string[]): Promise<MailAttachment[]> {
+  const files: MailAttachment[] = []
+  const snapshot = snapshotOf(invoice)
+  const xml = (await sellerSettings(ctx.db, invoice.agency_id)).useInvoiceXML
+  const pdf = await renderInvoicePdf(snapshot)
+  files.push({ filename: `Rechnung-${invoice.number}.pdf`, contentType: 'application/pdf', content: base64(xml ? await renderFacturX(snapshot, pdf) : pdf) })
+  texts.push(t(lang, 'ticketing.mail.attached.invoice', { invoice: invoice.number }))
+  if (xml) {
+    files.push({ filename: `XRechnung-${invoice.number}.xml`, contentType: 'application/xml', content: base64(await renderXml(snapshot, 'CII')) })
+    texts.push(t(lang, 'ticketing.mail.attached.xml'))
+  }
+  return files
 }
 
 /**
@@ -180,6 +190,11 @@ registerMailTemplate<DocumentsParams>(DOCUMENTS_TEMPLATE, async (ctx, _m, p) => 
   if (!order) throw new MailSubjectGone('the order is gone')
   const method = p.methodId != null ? ((await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', p.methodId).executeTakeFirst()) ?? null) : null
   const docs = p.creditNoteId != null ? await creditNoteDocuments(ctx, order.agency_id, p.creditNoteId, order.language) : await orderDocuments(ctx, order)
+  if (p.kind === 'corrected' && p.invoiceId != null) {
+    // the corrected invoice address: the credit note of the old invoice and the new invoice
+    const invoice = await ctx.db.selectFrom('invoice').selectAll().where('agency_id', '=', order.agency_id).where('id', '=', p.invoiceId).where('kind', '=', 'INVOICE').executeTakeFirst()
+    if (invoice) docs.files.push(...(await invoiceFiles(ctx, invoice, order.language, docs.texts)))
+  }
   const m = await renderOrderMail(ctx, ctx.db, p.amount != null ? { ...order, gross_price: p.amount } : order, p.kind, method, docs.texts, p.portalToken ?? null)
   if (!m) throw new MailSubjectGone('the event is gone')
   return { subject: m.subject, html: m.html, text: m.text, attachments: [...m.attachments, ...docs.files] }

@@ -15,6 +15,7 @@ import { eventPaymentMethods } from '../payment-methods'
 import { formatPrice } from '../money'
 import type { OrderSearch } from '../model'
 import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
+import { currentInvoiceOf } from '../../invoices/service'
 import { addHistory } from './create'
 import { refundOffline } from './offline-refund'
 import { orderDetailParts, refundedOfPaid, seatsByCategory } from './detail'
@@ -320,7 +321,7 @@ export async function refundOrder(ctx: AppContext, actor: AccountActor, event: E
 }
 
 async function latestCreditNote(trx: Db, o: TicketOrderRow) {
-  const original = await trx.selectFrom('invoice').select('id').where('agency_id', '=', o.agency_id).where('issue_key', '=', `order:${o.id}`).executeTakeFirst()
+  const original = await currentInvoiceOf(trx, o.agency_id, o.id)
   if (!original) return null
   return (await trx.selectFrom('invoice').select('id').where('agency_id', '=', o.agency_id).where('cancels_invoice_id', '=', original.id).orderBy('id', 'desc').limit(1).executeTakeFirst()) ?? null
 }

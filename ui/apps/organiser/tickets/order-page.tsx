@@ -15,6 +15,7 @@ import { Alert, Badge, Button, Card, EmptyState, PageHeader, Spinner } from '../
 import { t } from '../../../i18n'
 import { usePermission } from '../common'
 import type { EventFull } from '../event-model'
+import { InvoiceAddressDialog } from './invoice-address-dialog'
 import { MarkPaidDialog, UndoPaidDialog } from './mark-paid-dialog'
 import { money, useMoneyFormat } from './money'
 import { RefundDialog } from './refund-dialog'
@@ -75,7 +76,7 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
   const canManage = usePermission('EVENT.GUEST.MANAGE')
   const tz = event.timezone
   const when = (iso: string | null) => (iso ? formatDateTime(iso, tz) : '–')
-  const [dialog, setDialog] = useState<'pay' | 'undo' | 'refund' | 'refundOnline' | 'refundOffline' | 'cancel' | null>(null)
+  const [dialog, setDialog] = useState<'pay' | 'undo' | 'refund' | 'refundOnline' | 'refundOffline' | 'cancel' | 'address' | null>(null)
   const [busy, setBusy] = useState(false)
   const online = ONLINE.includes(o.paymentMethod ?? '')
   const close = () => setDialog(null)
@@ -357,6 +358,11 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
         ) : (
           <p class="muted">{t('orderDetail.noAddress')}</p>
         )}
+        {canManage && (
+          <Button variant="secondary" onClick={() => setDialog('address')}>
+            {t('orderDetail.changeAddress')}
+          </Button>
+        )}
       </Card>
 
       <Card>
@@ -387,6 +393,7 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
         </ol>
       </Card>
 
+      {dialog === 'address' && <InvoiceAddressDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
       {dialog === 'pay' && <MarkPaidDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
       {dialog === 'undo' && <UndoPaidDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
       {dialog === 'refundOnline' && <RefundDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
