@@ -354,7 +354,7 @@ export const de = {
   'orderDetail.noAddress': "Keine Rechnungsadresse angegeben.",
   'orderDetail.changeAddress': "Rechnungsadresse ändern",
   'orderDetail.changeAddressTitle': "Rechnungsadresse der Bestellung {number} ändern",
-  'orderDetail.changeAddressIntro': "Eine ausgestellte Rechnung wird nie geändert: Sie wird durch eine Stornorechnung aufgehoben, und eine neue Rechnung mit dieser Adresse wird ausgestellt. Beide gehen per E-Mail an den Käufer.",
+  'orderDetail.changeAddressIntro': 'Eine ausgestellte Rechnung wird nie geändert, sondern durch eine Stornorechnung aufgehoben; eine neue Rechnung mit dieser Adresse wird ausgestellt. Beide gehen per E-Mail an den Käufer.',
   'orderDetail.changeAddressSave': "Adresse speichern",
   'orderDetail.changeAddressDone': "Rechnungsadresse gespeichert",
   'orderDetail.referenceNumber': "Referenz des Käufers: {ref}",
@@ -438,7 +438,6 @@ export const de = {
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
-  'orderDetail.changeAddressIntro': "Eine ausgestellte Rechnung wird nie geändert: Sie wird durch eine Stornorechnung aufgehoben, und eine neue Rechnung mit dieser Adresse wird ausgestellt. Beide gehen per E-Mail an den Käufer.",
   'orderDetail.refundOfflineHint': "Was du selbst zurückgezahlt hast (Überweisung, bar). Leer lassen: alles, was noch offen ist – dann ist die Bestellung erstattet und die Tickets werden frei.",
   'ticketing.mail.refunded.body': "Deine Bestellung {number} für „{event}“ wurde storniert; den Betrag von {total} erstatten wir dir.",
   'ticketing.mail.corrected.subject': "Korrigierte Rechnung zu deiner Bestellung {number}",
