@@ -29,6 +29,10 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'POST /proxy/api/public/events/{id}/ticketPrice': 'the price of a ticket choice on a public paid event (the public page shows it)',
 }
 
+/** Path parameters that name no row of another agency: the route acts on the caller's own agency
+ * (the agency's mail text of a kind and language; ownership tested in mail/texts.test.ts). */
+const NOT_AN_ID = new Set(['kind', 'language'])
+
 forEachDialect(
   'security: IDOR across agencies',
   (h) => {
@@ -80,7 +84,16 @@ forEachDialect(
         .values({ agency_id: a.agencyId, entry_ref: `${MARK}-ref`, statement_id: null, account_iban: null, booking_date: '2026-11-20', amount_cents: 2500, currency: 'EUR', debtor_name: `${MARK} Zahler`, debtor_iban: null, remittance: `${MARK} Verwendungszweck`, status: 'UNKNOWN', order_id: null, candidates: '[]', imported_at: new Date().toISOString(), imported_by: null } as never)
         .returning('id')
         .executeTakeFirstOrThrow()
-      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry }
+      // mail settings of the agency (issue 23): written directly, the licence here has no MAIL_CUSTOM
+      const mailSettings = await h().ctx.db
+        .insertInto('mail_settings')
+        .values({ agency_id: a.agencyId, type: 'SMTP', display_name: `${MARK} SMTP`, smtp_host: '127.0.0.1', smtp_port: 25, smtp_tls: 'NONE', smtp_user: MARK, smtp_password: null, smtp_domains: '[]', status: 'INVALID' } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      // a check-in list of the event (issue 21)
+      const checkinList = await a.post(`/proxy/api/events/${event.id}/checkin/lists`, { name: `${MARK} Haupteingang`, categoryIds: [] })
+      expect(checkinList.status).toBe(201)
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry, mailSettings, checkinList: checkinList.body as { id: number } }
     }
     type A = Awaited<ReturnType<typeof agencyA>>
 
@@ -122,6 +135,8 @@ forEachDialect(
         webhook: a.paymentMethod.id,
         agency: a.a.agencyId,
         entries: a.bankEntry.id,
+        lists: a.checkinList.id,
+        mailSettings: a.mailSettings.id,
       }
       if (before && byCollection[before] !== undefined) return String(byCollection[before])
       throw new Error(`idor.test.ts: no id of agency A for {${param}} in ${path}: add it to idFor (a new route family)`)
@@ -160,7 +175,7 @@ forEachDialect(
       let walked = 0
       for (const [path, ops] of Object.entries<any>(doc.paths)) {
         const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
-        if (!params.length) continue
+        if (!params.length || params.every((p) => NOT_AN_ID.has(p))) continue
         let concrete = path
         for (const p of params) concrete = concrete.replace(`{${p}}`, idFor(a, path, p))
         for (const method of Object.keys(ops)) {

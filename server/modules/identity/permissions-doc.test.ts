@@ -33,6 +33,9 @@ const PUBLIC = new Set([
   'POST /auth/login/tfa',
   'POST /auth/login/tfa/send',
   'GET /logout',
+  // the company login starts and ends without a session (it makes one)
+  'GET /proxy/auth/sso/start',
+  'GET /proxy/auth/sso/callback',
   'POST /proxy/api/public/user/confirmDeletion',
   'GET /proxy/api/public/invitation',
   'POST /proxy/api/public/invitation',
