@@ -28,11 +28,11 @@ test('first start: setup, event, public registration, mail, dashboard, guest lis
   await expect(page).toHaveURL(/\/login$/)
   await page.getByLabel('E-Mail-Adresse').fill('ada@agentur.example')
   await page.getByLabel(/^Passwort( \*)?$/).fill('falsch-Falsch1!')
-  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
   await expect(page.getByText('E-Mail-Adresse oder Passwort ist falsch.')).toBeVisible()
   await shot(page, 'slice-03-login-failed')
   await page.getByLabel(/^Passwort( \*)?$/).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
   await expect(page).toHaveURL(/\/events$/)
 
   await page.getByRole('link', { name: 'Neue Veranstaltung' }).click()

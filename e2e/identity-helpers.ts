@@ -33,7 +33,7 @@ export async function loginUi(page: Page, server: Server, email: string, passwor
   await page.goto(`${server.url}/login`)
   await page.getByLabel('E-Mail-Adresse').fill(email)
   await page.getByLabel(/^Passwort( \*)?$/).fill(password)
-  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
 }
 
 /** A second agency with its administrator, written straight into the test server's SQLite file. */

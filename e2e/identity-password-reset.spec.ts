@@ -95,7 +95,7 @@ test('forgotten password: login link, neutral answer, mail, reset, log in with t
   await expect(phone).toHaveURL(/\/login$/)
   await phone.getByLabel('E-Mail-Adresse').fill(email)
   await phone.getByLabel(/^Passwort( \*)?$/).fill(PHONE)
-  await phone.getByRole('button', { name: 'Anmelden' }).click()
+  await phone.getByRole('button', { name: 'Anmelden', exact: true }).click()
   await expect(phone).toHaveURL(/\/events$/)
   // the desktop browser was logged out by the second reset
   await page.reload()

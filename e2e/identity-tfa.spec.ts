@@ -11,7 +11,7 @@ test('two-factor: add an authenticator app, then log in with the code', async ({
   await page.goto(`${server.url}/login`)
   await page.getByLabel('E-Mail-Adresse').fill(email)
   await page.getByLabel(/^Passwort( \*)?$/).fill(password)
-  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
   await expect(page).toHaveURL(/\/events$/)
 
   await page.getByRole('button', { name: /Ada Admin/ }).click()
@@ -59,7 +59,7 @@ test('two-factor: add an authenticator app, then log in with the code', async ({
   await expect(page).toHaveURL(/\/login$/)
   await page.getByLabel('E-Mail-Adresse').fill(email)
   await page.getByLabel(/^Passwort( \*)?$/).fill(password)
-  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Bestätigung in zwei Schritten' })).toBeVisible()
   await page.getByLabel(/^Code/).fill('123456')
   await page.getByRole('button', { name: 'Bestätigen' }).click()

@@ -192,7 +192,7 @@ test('organiser: event, CSV import with a bad row, filter, invite, desk check-in
   await shot(page, 'organiser-18-guests-phone')
 })
 
-test('limits: the hint banner names the reached events limit with the adjust link; the server refuses a sixth event', async ({ page, server }) => {
+test('limits: the hint banner names the reached events limit and opens the booking dialog; the server refuses a sixth event', async ({ page, server }) => {
   await setupAdmin(page, server)
   const start = new Date(Date.now() + 7 * 86400_000).toISOString()
   const end = new Date(Date.now() + 8 * 86400_000).toISOString()
@@ -205,6 +205,9 @@ test('limits: the hint banner names the reached events limit with the adjust lin
   expect((await sixth.json()).errorType).toBe('LIMIT_EVENTS_EXCEEDED')
   await page.goto(`${server.url}/events`)
   await expect(page.getByText('Das Limit an Veranstaltungen ist erreicht (5 von 5).')).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Limit anpassen' })).toHaveAttribute('href', '/agency/abo')
   await shot(page, 'organiser-19-limit-banner')
+  // "Anpassen" opens the server edition's booking dialog with the events limit chosen (e2e/booking.spec.ts)
+  await page.locator('.limit-banner [data-hint="reached-Events"]').getByRole('button', { name: 'Anpassen' }).click()
+  const modal = page.getByRole('dialog', { name: 'Funktionen und Grenzen buchen' })
+  await expect(modal.getByRole('radio', { name: /Veranstaltungen/ })).toBeChecked()
 })

@@ -32,7 +32,7 @@ async function companyLogin(browser: Browser, server: Server, email: string, mod
   page.on('request', (r) => {
     if (r.url().includes('/proxy/auth/sso/callback')) callback = r.url()
   })
-  await page.getByRole('button', { name: 'Anmelden' }).click()
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
   await page.waitForURL((u) => u.origin === server.url && !u.pathname.startsWith('/proxy/'))
   return { page, callback }
 }
