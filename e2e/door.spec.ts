@@ -139,7 +139,7 @@ test('at the door: an unpaid transfer has no ticket until the desk records its p
     await expect(setting.getByLabel('Erst nach Zahlungseingang')).toBeChecked()
     await setting.scrollIntoViewIfNeeded()
     await shot(page, 'door-10-tickets-tab-invoice-setting')
-    expect(await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/ticketSettings`)).json()).toEqual({ invoiceTickets: 'AFTER_PAYMENT' })
+    expect(await (await page.request.get(`${server.url}/proxy/api/events/${eventId}/ticketSettings`)).json()).toMatchObject({ invoiceTickets: 'AFTER_PAYMENT' })
   } finally {
     await ctx.close()
   }

@@ -88,7 +88,7 @@ test('profile: edit and save; deletion: mark, confirm by mail, revoke', async ({
   await whole.getByRole('button', { name: 'Abbrechen' }).click()
 
   // settings: design, notifications (personal and per agency with "parent setting")
-  await page.getByRole('link', { name: 'Einstellungen' }).click()
+  await page.getByRole('link', { name: 'Einstellungen', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Meine Benachrichtigungen' })).toBeVisible()
   await page.getByRole('radiogroup', { name: 'E-Mail bei jeder neuen Anmeldung zu einer Veranstaltung' }).first().getByText('Ja').click()
   await page.getByRole('button', { name: 'Speichern' }).nth(2).click()
