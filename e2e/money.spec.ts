@@ -80,7 +80,7 @@ test('provider keys checked, a payment method edited, the no-method warning, mar
     await expect(page.getByText('Diese Veranstaltung verkauft Tickets, hat aber keine Zahlungsart.').first()).toBeVisible()
     await shot(page, 'money-03b-event-online-refused')
     await page.goto(`${server.url}/events/${eventId}/tickets`)
-    await page.getByRole('checkbox', { name: /Überweisung/ }).check()
+    await page.getByRole('checkbox', { name: /^Überweisung/ }).check()
     await expect(warning).toHaveCount(0)
     expect(transfer).toBeGreaterThan(0)
 
