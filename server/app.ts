@@ -33,6 +33,13 @@ function pathOfUrl(url: string): string {
   return q < 0 ? url.slice(start) : url.slice(start, q)
 }
 
+/** `Connection: close` on an answer (Bun then closes the connection after it); a response whose headers are immutable is left alone. */
+function closeAfter(response: Response) {
+  try {
+    response.headers.set('connection', 'close')
+  } catch {}
+}
+
 export interface CreateAppOptions {
   assets?: UiAssets
 }
@@ -52,6 +59,7 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   const state: AppState = { shuttingDown: false, metrics }
   const metricsOn = Boolean(ctx.config.metrics.token || ctx.config.metrics.allow.length)
   const maxInFlight = ctx.config.server.max_in_flight
+  const draining = ctx.config.server.drain_seconds > 0
   const assets = opts.assets ?? noUi
   const features = () => ctx.license.features
   // HSTS whenever the site is reached over https: served with TLS itself, or behind a
@@ -126,6 +134,13 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
       metrics.refusedOverload++
       return Promise.resolve(json(errorBody(503, 'SERVER_BUSY', requestLanguage(request, features())), 503, { 'retry-after': '1', 'cache-control': 'no-store' }))
     }
+    // Graceful drain (main.ts, after SIGTERM with drain_seconds): GET and HEAD get 503 at once, which a
+    // proxy retries on another process (nginx: proxy_next_upstream http_503) and counts as this one
+    // failing, so it sends no more requests here; writes are still served. Every answer closes its
+    // connection below, so the proxy keeps no connection here that the closing port could cut.
+    if (state.shuttingDown && draining && (request.method === 'GET' || request.method === 'HEAD') && !ALWAYS_ANSWERED.has(pathOfUrl(request.url))) {
+      return Promise.resolve(json(errorBody(503, 'SERVER_BUSY', requestLanguage(request, features())), 503, { 'retry-after': '1', 'cache-control': 'no-store', connection: 'close' }))
+    }
     metrics.inFlight++
     const t0 = metricsOn ? performance.now() : 0
     const seen = limitBodyStream(rewriteAlias(request), bodyLimitBytes)
@@ -137,6 +152,10 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
       .then((response) => {
         if (metricsOn) metrics.record(request.method, routes.get(seen) ?? 'unmatched', response.status, (performance.now() - t0) / 1000)
         return compressResponse(request, response)
+      })
+      .then((out) => {
+        if (state.shuttingDown) closeAfter(out)
+        return out
       })
       .finally(() => metrics.inFlight--)
   }

@@ -125,11 +125,28 @@ async function serve(argv: string[], assets: UiAssets) {
   tasks.wake()
 
   let stopping = false
+  let endDrain = () => {}
   const shutdown = async (signal: string) => {
-    if (stopping) return
+    // a second signal during the drain cuts it short (the running requests still finish)
+    if (stopping) return endDrain()
     stopping = true
     state.shuttingDown = true
     log.info('shutting down', { signal })
+    // Graceful drain behind a proxy (docs/operations.md "Graceful drain"): keep serving for
+    // drain_seconds while /ready says 503, GETs get 503 (the proxy retries them elsewhere and takes
+    // this process out) and every answer closes its connection, so that when the port closes below
+    // the proxy holds no connection here and sends nothing more: no request it passed on is cut.
+    const drainMs = config.server.drain_seconds * 1000
+    if (drainMs > 0 && signal === 'SIGTERM') {
+      log.info('draining', { seconds: config.server.drain_seconds })
+      await new Promise<void>((done) => {
+        const timer = setTimeout(done, drainMs)
+        endDrain = () => {
+          clearTimeout(timer)
+          done()
+        }
+      })
+    }
     // stop accepting, let running requests finish (Bun waits for them), then close the rest
     await server.stop(false)
     await Promise.all([mail.stop(), tasks.stop()])

@@ -5,32 +5,18 @@
 // requests in flight at those moments may fail, and only with 502/503; the places are taken exactly,
 // every 201 is stored, no guest is checked in twice, and afterwards every answer is good again.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type ChildProcess, spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { eventBody, postgresAvailable } from '../testing/harness'
+import { haveNginx as nginxInstalled, NGINX, NGINX_TEMPLATE, type Nginx, startNginx } from '../testing/nginx'
 import { freePort, ROOT } from '../testing/process'
 import { processesOnPostgres } from '../testing/two-processes'
 
-const NGINX = '/usr/sbin/nginx'
-const haveNginx = existsSync(NGINX)
+const haveNginx = nginxInstalled()
 const havePostgres = postgresAvailable()
 if (!haveNginx) console.warn(`nginx-storm: skipped, ${NGINX} is missing (Debian package nginx; scripts/ensure-test-tools.sh installs it)`)
 if (!havePostgres) console.warn('nginx-storm: skipped, no Postgres on 127.0.0.1:5432')
 if (process.env.CI === 'true' && !haveNginx) throw new Error(`nginx-storm: ${NGINX} is missing in CI`)
-
-const NGINX_TEMPLATE = join(ROOT, 'deploy', 'nginx', 'einlass.conf')
-
-/** The admin's config with the test's ports: `listen 80` → the proxy's port, 8081… → the processes'. */
-function nginxConfig(listen: number, upstreams: number[]): string {
-  let n = 0
-  const conf = readFileSync(NGINX_TEMPLATE, 'utf8')
-    .replace(/^(\s*)listen 80;/m, `$1listen 127.0.0.1:${listen};`)
-    .replace(/server 127\.0\.0\.1:808(\d)/g, (_, d) => (n++, `server 127.0.0.1:${upstreams[Number(d) - 1]}`))
-  if (n !== upstreams.length || !conf.includes(`listen 127.0.0.1:${listen};`)) throw new Error('deploy/nginx/einlass.conf no longer has the lines the test replaces')
-  return conf
-}
 
 test('docs/operations.md "Behind nginx" shows deploy/nginx/einlass.conf and the systemd unit verbatim', () => {
   const doc = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8')
@@ -66,48 +52,14 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
     env.EINLASS_BASE_URL = base
   })
   const procs = processesOnPostgres(3, { behindProxy: true, env })
-  let nginx: ChildProcess | null = null
-  let dir = ''
+  let nginx: Nginx | null = null
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'einlass-nginx-'))
-    chmodSync(dir, 0o755) // the workers run as nobody when the test runs as root
-    writeFileSync(join(dir, 'einlass.conf'), nginxConfig(port, procs().all.map((s) => s.port)))
-    writeFileSync(
-      join(dir, 'nginx.conf'),
-      [
-        'worker_processes 1;',
-        `pid ${dir}/nginx.pid;`,
-        `error_log ${dir}/error.log warn;`,
-        'events { worker_connections 1024; }',
-        'http {',
-        "  log_format upstream '$status $upstream_addr $request_method $uri';",
-        `  access_log ${dir}/access.log upstream;`,
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t}_temp;`),
-        `  include ${dir}/einlass.conf;`,
-        '}',
-      ].join('\n'),
-    )
-    nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const out: string[] = []
-    nginx.stderr!.on('data', (d) => out.push(String(d)))
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      if (nginx.exitCode !== null) throw new Error(`nginx exited: ${out.join('')}`)
-      const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false)
-      if (ok) break
-      if (Date.now() > deadline) throw new Error(`nginx did not answer: ${out.join('')}`)
-      await Bun.sleep(50)
-    }
+    nginx = await startNginx(port, procs().all.map((s) => s.port))
   }, 60_000)
 
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const gone = new Promise((r) => nginx!.once('exit', r))
-      nginx.kill('SIGQUIT')
-      await gone
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true })
+    await nginx?.stop()
   })
 
   test('only requests in flight fail (502/503), places exact, every 201 stored, no guest checked in twice, then all good', async () => {
@@ -289,7 +241,7 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
     expect(after.filter((s) => s !== 200)).toEqual([])
     // and the two new processes serve their share (nginx's access log: status, process, request)
     await Bun.sleep(200)
-    const served = readFileSync(join(dir, 'access.log'), 'utf8').trim().split('\n').slice(-120)
+    const served = nginx!.accessLog().slice(-120)
     for (const s of [killed, restarted]) expect(served.some((l) => l.includes(` 127.0.0.1:${s.port} `))).toBe(true)
     // every ticket is checked in now (one final scan each where the storm had not yet), each once
     for (const t of tickets) {
