@@ -15,6 +15,7 @@ import { OpsError, backup as opsBackup, restore as opsRestore } from './ops/back
 import { storageMigrate } from './ops/storage-migrate'
 import { StorageUnavailable } from './storage/storage'
 import { trustedPublicKeys } from './modules/license/keys'
+import { watchLicense } from './license-watch'
 import { verifyLicenseText } from './modules/license/license'
 import { SetupBody } from './modules/identity/model'
 import { createAgencyWithAdmin, setupRequired } from './modules/identity/service'
@@ -92,6 +93,8 @@ async function serve(argv: string[], assets: UiAssets) {
   const mail = startMailWorker(ctx)
   const tasks = startTaskRunner(ctx)
   boot.wire(mail.wake, tasks.wake)
+  // a license installed meanwhile (einlass license install) is taken within seconds (license-watch.ts)
+  const stopLicenseWatch = watchLicense(ctx)
 
   const tls = config.server.tls_cert && config.server.tls_key ? { cert: Bun.file(resolve(config.server.tls_cert)), key: Bun.file(resolve(config.server.tls_key)) } : undefined
   const server = Bun.serve({
@@ -149,6 +152,7 @@ async function serve(argv: string[], assets: UiAssets) {
     }
     // stop accepting, let running requests finish (Bun waits for them), then close the rest
     await server.stop(false)
+    stopLicenseWatch()
     await Promise.all([mail.stop(), tasks.stop()])
     state.metrics.stop()
     await boot.handle.close()
@@ -231,11 +235,11 @@ async function license(argv: string[]) {
       } finally {
         await handle.close()
       }
-      console.log(`license of ${r.license.licensee} (until ${r.license.validUntil}) installed into the database; restart the processes to use it`)
+      console.log(`license of ${r.license.licensee} (until ${r.license.validUntil}) installed into the database; every running process takes it within seconds`)
     } else {
       mkdirSync(config.dataDir, { recursive: true })
       writeFileSync(join(config.dataDir, 'license.json'), text, { mode: 0o600 })
-      console.log(`license of ${r.license.licensee} (until ${r.license.validUntil}) installed as ${join(config.dataDir, 'license.json')}; restart einlass to use it`)
+      console.log(`license of ${r.license.licensee} (until ${r.license.validUntil}) installed as ${join(config.dataDir, 'license.json')}; a running einlass takes it within seconds`)
     }
     if (config.license.file) console.log(`note: the configured license file ${config.license.file} still wins over the installed one`)
     return
