@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './logger'
 import { COMMUNITY, licenseOfText, loadLicense, type LicenseState } from './modules/license/license'
 import { trustedPublicKeys } from './modules/license/keys'
 import { sharedSecrets, storedLicense } from './install-state'
-import { loadOrCreateSecrets, type Secrets } from './secrets'
+import { configuredSecrets, loadOrCreateSecrets, type Secrets } from './secrets'
 import { type ObjectStorage, storageOf } from './storage/storage'
 
 export interface Bootstrapped {
@@ -55,7 +55,10 @@ export async function bootstrap(
     if (applied.length) log.info('migrations applied', { migrations: applied })
   }
   // Postgres: shared by every process of the install (install-state.ts); SQLite: the data dir's file
-  const secrets = opts.secrets ?? (handle.dialect === 'postgres' ? await sharedSecrets(handle.db, config.dataDir, log) : loadOrCreateSecrets(config.dataDir))
+  // per key: the configuration (secrets.file, EINLASS_UPLOAD_KEY, …), else what is stored, else generated
+  const configured = opts.secrets ? {} : configuredSecrets(config)
+  const secrets =
+    opts.secrets ?? (handle.dialect === 'postgres' ? await sharedSecrets(handle.db, config.dataDir, log, configured) : loadOrCreateSecrets(config.dataDir, configured))
   let notifyMail = () => {}
   let notifyTasks = () => {}
   const ctx: AppContext = {

@@ -9,7 +9,7 @@ import { openDatabase, type DatabaseHandle } from './db/database'
 import { migrateToLatest } from './db/migrate'
 import { createLogger, silentLogger } from './logger'
 import { SecretsMissingError, sharedSecrets } from './install-state'
-import { generateSecrets } from './secrets'
+import { generateSecrets, SecretsMismatchError } from './secrets'
 import { postgresAvailable } from './testing/harness'
 import { createSchema } from './testing/postgres'
 
@@ -66,5 +66,27 @@ describe.if(postgresAvailable())('install secrets on Postgres', () => {
     expect(refused).rejects.toThrow(SecretsMissingError)
     await refused.catch(() => {})
     expect(await handle.db.selectFrom('install_state').select('name').execute()).toEqual([])
+  })
+
+  test('secrets from the configuration: configured keys win and are never written; a differing stored key is refused', async () => {
+    await clear()
+    await handle.db.deleteFrom('agency').execute() // the test before left one
+    const conf = generateSecrets()
+    // every key configured: no row at all, however many processes start
+    const all = await Promise.all(Array.from({ length: 3 }, () => sharedSecrets(handle.db, emptyDir(), silentLogger, conf)))
+    for (const s of all) expect(s).toEqual(conf)
+    expect(await handle.db.selectFrom('install_state').select('name').execute()).toEqual([])
+    // one key configured: the other is created in the database, the configured one not
+    const some = await Promise.all(Array.from({ length: 3 }, () => sharedSecrets(handle.db, emptyDir(), silentLogger, { uploadKey: conf.uploadKey })))
+    expect(new Set(some.map((s) => JSON.stringify(s))).size).toBe(1)
+    expect(some[0].uploadKey).toBe(conf.uploadKey)
+    const row = JSON.parse((await handle.db.selectFrom('install_state').select('value').where('name', '=', 'secrets').executeTakeFirstOrThrow()).value)
+    expect(Object.keys(row)).toEqual(['signingKey'])
+    expect(row.signingKey).toBe(some[0].signingKey)
+    // a configured key that differs from the stored one: refused, with every key or with one
+    expect(sharedSecrets(handle.db, emptyDir(), silentLogger, { ...conf, signingKey: generateSecrets().signingKey })).rejects.toThrow(SecretsMismatchError)
+    expect(sharedSecrets(handle.db, emptyDir(), silentLogger, { signingKey: generateSecrets().signingKey })).rejects.toThrow('the configured signingKey differs from the one in the database')
+    // the stored one configured: fine
+    expect(await sharedSecrets(handle.db, emptyDir(), silentLogger, { signingKey: row.signingKey, uploadKey: conf.uploadKey })).toEqual({ uploadKey: conf.uploadKey, signingKey: row.signingKey })
   })
 })

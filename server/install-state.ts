@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Db } from './db/database'
 import type { Logger } from './logger'
-import { generateSecrets, type Secrets } from './secrets'
+import { generateSecrets, ownKeys, pickKeys, refuseMismatch, type Secrets } from './secrets'
 
 /** A start that would lose access to encrypted data: refused with this line. */
 export class SecretsMissingError extends Error {}
@@ -25,9 +25,15 @@ function fileSecrets(dataDir: string): Partial<Secrets> | null {
  * that already holds data but no secrets, started from a data dir without secrets.json, is refused:
  * new keys would make its uploads, 2FA seeds and payment secrets unreadable.
  */
-export async function sharedSecrets(db: Db, dataDir: string, log: Logger): Promise<Secrets> {
+export async function sharedSecrets(db: Db, dataDir: string, log: Logger, configured: Partial<Secrets> = {}): Promise<Secrets> {
+  // keys the configuration names (secrets.ts) are never written into the database
+  const own = ownKeys(configured)
   const local = fileSecrets(dataDir)
   let stored = await readRow(db, 'secrets')
+  if (!own.length) {
+    if (stored !== null) refuseMismatch(configured, JSON.parse(stored) as Partial<Secrets>, 'the database (install_state)')
+    return configured as Secrets
+  }
   if (stored === null) {
     if (!local) {
       const used = await db.selectFrom('agency').select('id').limit(1).executeTakeFirst()
@@ -36,7 +42,7 @@ export async function sharedSecrets(db: Db, dataDir: string, log: Logger): Promi
           `the database holds data but not its secrets; start einlass once with the data dir whose secrets.json belongs to this database (it moves them into the database), or copy that file into ${dataDir}`,
         )
     }
-    const first = { ...generateSecrets(), ...local }
+    const first = pickKeys({ ...generateSecrets(), ...local }, own)
     await db
       .insertInto('install_state')
       .values({ name: 'secrets', value: JSON.stringify(first) })
@@ -46,16 +52,17 @@ export async function sharedSecrets(db: Db, dataDir: string, log: Logger): Promi
     if (stored === JSON.stringify(first)) log.info(local ? 'secrets moved from the data dir into the database' : 'secrets created in the database')
   }
   let secrets = JSON.parse(stored) as Secrets
+  refuseMismatch(configured, secrets, 'the database (install_state)')
   // a key added by a later version: added once, by whichever process gets there first
-  const complete = { ...generateSecrets(), ...secrets }
+  const complete = { ...pickKeys(generateSecrets(), own), ...secrets }
   if (Object.keys(complete).length !== Object.keys(secrets).length) {
     await db.updateTable('install_state').set({ value: JSON.stringify(complete) }).where('name', '=', 'secrets').where('value', '=', stored).execute()
     secrets = JSON.parse((await readRow(db, 'secrets'))!) as Secrets
   }
-  if (local && (Object.keys(local) as Array<keyof Secrets>).some((k) => local[k] !== secrets[k])) {
+  if (local && own.some((k) => local[k] !== undefined && local[k] !== secrets[k])) {
     log.warn('secrets.json in the data dir differs from the secrets in the database; the database wins (the file is not used with Postgres)')
   }
-  return secrets
+  return { ...secrets, ...configured }
 }
 
 /** The license installed into the database (`einlass license install`), or null. */

@@ -346,6 +346,10 @@ export async function run(argv: string[], assets: UiAssets): Promise<void> {
       console.error(e.message)
       process.exit(e.code)
     }
+    if (e instanceof ConfigError) {
+      console.error(`einlass: configuration error: ${e.message}`)
+      process.exit(2)
+    }
     console.error(`einlass: ${(e as Error)?.message ?? e}`)
     process.exit(1)
   }

@@ -65,6 +65,16 @@ export const SETTINGS: SettingSpec[] = [
     doc: "DNS server (host or host:port) that checks an agency's sending domain (SPF and DKIM records); default the system's resolvers.",
   },
   { key: 'license.file', env: 'EINLASS_LICENSE_FILE', flag: '--license-file', kind: 'string', default: null, doc: 'Signed license file; default license.json in the data dir when present. Without a valid one the community edition limits apply.' },
+  {
+    key: 'secrets.file',
+    env: 'EINLASS_SECRETS_FILE',
+    flag: '--secrets-file',
+    kind: 'string',
+    default: null,
+    doc: 'JSON file with the install\'s secrets ({"uploadKey": …, "signingKey": …}, each 32 random bytes in base64), e.g. a systemd credential or a file from a secrets manager. Its keys win over the generated ones (database or secrets.json), which are then not written.',
+  },
+  { key: 'secrets.upload_key', env: 'EINLASS_UPLOAD_KEY', flag: '--upload-key', kind: 'string', default: null, doc: 'Key for uploads at rest (32 bytes, base64); wins over secrets.file. Give it in the environment or the file, not on the command line.' },
+  { key: 'secrets.signing_key', env: 'EINLASS_SIGNING_KEY', flag: '--signing-key', kind: 'string', default: null, doc: 'Signing key (32 bytes, base64) from which QR signatures and sealed secrets derive their keys; wins over secrets.file. Environment or file, not the command line.' },
   { key: 'session.lifetime_days', env: 'EINLASS_SESSION_LIFETIME_DAYS', flag: '--session-lifetime-days', kind: 'int', default: 30, doc: 'Days of inactivity after which a login session ends (sliding expiry).' },
   {
     key: 'storage.url',
@@ -151,6 +161,7 @@ export const ConfigSchema = z.object({
     dns_resolver: z.string().nullable(),
   }),
   license: z.object({ file: z.string().nullable() }),
+  secrets: z.object({ file: z.string().nullable(), upload_key: z.string().nullable(), signing_key: z.string().nullable() }),
   session: z.object({ lifetime_days: z.number().int().min(1, 'must be at least 1') }),
   storage: z.object({
     url: z.string().min(1, 'must not be empty'),
