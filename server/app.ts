@@ -20,6 +20,8 @@ import { systemRoutes } from './modules/system'
 
 export interface AppState {
   shuttingDown: boolean
+  /** the second half of a graceful drain (main.ts): GET and HEAD get 503 so that a proxy retries them elsewhere */
+  refuseReads?: boolean
   /** counts of this process for /metrics (recorded only while /metrics is configured) */
   metrics: RequestMetrics
 }
@@ -59,7 +61,6 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
   const state: AppState = { shuttingDown: false, metrics }
   const metricsOn = Boolean(ctx.config.metrics.token || ctx.config.metrics.allow.length)
   const maxInFlight = ctx.config.server.max_in_flight
-  const draining = ctx.config.server.drain_seconds > 0
   const assets = opts.assets ?? noUi
   const features = () => ctx.license.features
   // HSTS whenever the site is reached over https: served with TLS itself, or behind a
@@ -134,11 +135,12 @@ export function createApp(ctx: AppContext, opts: CreateAppOptions = {}) {
       metrics.refusedOverload++
       return Promise.resolve(json(errorBody(503, 'SERVER_BUSY', requestLanguage(request, features())), 503, { 'retry-after': '1', 'cache-control': 'no-store' }))
     }
-    // Graceful drain (main.ts, after SIGTERM with drain_seconds): GET and HEAD get 503 at once, which a
-    // proxy retries on another process (nginx: proxy_next_upstream http_503) and counts as this one
-    // failing, so it sends no more requests here; writes are still served. Every answer closes its
-    // connection below, so the proxy keeps no connection here that the closing port could cut.
-    if (state.shuttingDown && draining && (request.method === 'GET' || request.method === 'HEAD') && !ALWAYS_ANSWERED.has(pathOfUrl(request.url))) {
+    // Graceful drain (main.ts, second half of drain_seconds after SIGTERM): GET and HEAD get 503 at
+    // once, which a proxy without active health checks retries on another process (nginx:
+    // proxy_next_upstream http_503) and counts as this one failing, so it sends no more requests
+    // here; writes are still served. Every answer closes its connection below (the whole drain), so
+    // the proxy keeps no connection here that the closing port could cut.
+    if (state.refuseReads && (request.method === 'GET' || request.method === 'HEAD') && !ALWAYS_ANSWERED.has(pathOfUrl(request.url))) {
       return Promise.resolve(json(errorBody(503, 'SERVER_BUSY', requestLanguage(request, features())), 503, { 'retry-after': '1', 'cache-control': 'no-store', connection: 'close' }))
     }
     metrics.inFlight++

@@ -136,15 +136,18 @@ async function serve(argv: string[], assets: UiAssets) {
     state.shuttingDown = true
     log.info('shutting down', { signal })
     // Graceful drain behind a proxy (docs/operations.md "Graceful drain"): keep serving for
-    // drain_seconds while /ready says 503, GETs get 503 (the proxy retries them elsewhere and takes
-    // this process out) and every answer closes its connection, so that when the port closes below
+    // drain_seconds while /ready says 503 (a proxy with active health checks stops sending here) and
+    // every answer closes its connection; in the second half GETs get 503 as well (a proxy without
+    // them, nginx, retries those elsewhere and takes this process out). When the port closes below
     // the proxy holds no connection here and sends nothing more: no request it passed on is cut.
     const drainMs = config.server.drain_seconds * 1000
     if (drainMs > 0 && signal === 'SIGTERM') {
       log.info('draining', { seconds: config.server.drain_seconds })
       await new Promise<void>((done) => {
+        const half = setTimeout(() => (state.refuseReads = true), drainMs / 2)
         const timer = setTimeout(done, drainMs)
         endDrain = () => {
+          clearTimeout(half)
           clearTimeout(timer)
           done()
         }
