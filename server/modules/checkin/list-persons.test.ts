@@ -107,7 +107,7 @@ forEachDialect('check-in lists per person', (h, dialect) => {
 
   if (dialect === 'postgres')
     test('a delete waiting for a check-in that commits its entry answers 409 CHECKIN_LIST_IN_USE', async () => {
-      const { event, base, visitorId } = await setup()
+      const { base, visitorId } = await setup()
       const list = (await admin.post(base, { name: 'Wartet' })).body
       let release!: () => void
       const held = new Promise<void>((r) => (release = r))
