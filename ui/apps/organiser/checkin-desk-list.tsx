@@ -72,3 +72,7 @@ export function scanRefusal(persons: Person[], scanned: number | null): string |
   if (!concerned.length || concerned.some((p) => !p.listRefusal)) return null
   return refusalText(concerned[0])
 }
+
+/** The persons a check-in answered, keeping what the lookup said about the list (the answer does not repeat it). */
+export const withRefusals = (before: Person[], after: Person[]): Person[] =>
+  after.map((p) => ({ ...p, listRefusal: before.find((b) => b.person === p.person)?.listRefusal ?? null }))

@@ -11,7 +11,7 @@ import { t } from '../../i18n'
 import { DeskPayment, type DeskPaymentInfo } from './tickets/desk-payment'
 import { StatusBadge } from './common'
 import { DeskSignDialog, type SignedAgreement } from './desk-sign'
-import { DeskListChooser, listParam, refusalText, scanRefusal, useDeskList } from './checkin-desk-list'
+import { DeskListChooser, listParam, refusalText, scanRefusal, useDeskList, withRefusals } from './checkin-desk-list'
 import type { EventFull } from './event-model'
 
 interface Registration {
@@ -242,7 +242,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     setMissing(null)
     try {
       const r = await post<{ persons: Person[]; status: string; checkedIn: number[]; checkedOut: number[] }>(`/proxy/api/events/${event.id}/checkin`, { visitorId: current.id, nonce: nonce(), ...(desk.listId ? { listId: desk.listId } : {}), ...body })
-      setCurrent((c) => (c && c.id === current.id ? { ...c, persons: r.persons, status: r.status } : c))
+      setCurrent((c) => (c && c.id === current.id ? { ...c, persons: withRefusals(c.persons, r.persons), status: r.status } : c))
       setMessage({
         tone: 'ok',
         text: r.checkedIn.length ? t('checkin.checkedIn', { n: r.checkedIn.length }) : t('checkin.checkedOut', { n: r.checkedOut.length }),
