@@ -210,3 +210,14 @@ export function isUniqueViolation(e: unknown, constraintOrColumn?: string): bool
   if (!unique || !constraintOrColumn) return unique
   return (err.constraint ?? '').includes(constraintOrColumn) || (err.message ?? '').includes(constraintOrColumn)
 }
+
+/**
+ * True when an error is a foreign-key violation (SQLite SQLITE_CONSTRAINT_FOREIGNKEY, Postgres 23503):
+ * a row deleted while another transaction points a new row at it (or the other way round) ends here;
+ * callers turn it into their domain error instead of a 500.
+ */
+export function isForeignKeyViolation(e: unknown): boolean {
+  const err = e as { code?: string; message?: string } | null
+  if (!err) return false
+  return err.code === '23503' || err.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || /FOREIGN KEY constraint failed|violates foreign key constraint/.test(err.message ?? '')
+}

@@ -11,27 +11,41 @@ import type { OrderColumns } from './ticket-validity'
 export const listCategoryIds = (r: Pick<CheckinListRow, 'category_ids'>): number[] => fromJson<number[]>(r.category_ids as unknown as string, [])
 
 /**
- * Why the list does not admit this registration, or null when it does. A list without categories
- * admits everyone; otherwise the registration's latest order needs a line of one of its categories
- * (a guest without ticket order is not admitted).
+ * One ticket is one person (docs/ticketing.md "Escort persons and tickets"): the order's lines in their
+ * order, each repeated by its amount, give the ticket of each person position, main guest first and
+ * the escorts by number (the way the ticket PDFs hand out seats). Persons beyond the tickets (free of
+ * charge) have none.
  */
-export async function listRefusal(db: Db, list: CheckinListRow, v: Partial<OrderColumns>): Promise<AppError | null> {
-  const ids = listCategoryIds(list)
-  if (!ids.length) return null
-  if (!v.tko_id) return new AppError(409, 'CHECKIN_LIST_NO_TICKET', { params: { list: list.name } })
+export async function ticketsByPosition(db: Db, orderId: number | null | undefined): Promise<Array<{ categoryId: number | null; name: string }>> {
+  if (!orderId) return []
   const lines = await db
     .selectFrom('ticket_order_line as l')
     .leftJoin('ticket_category as c', 'c.id', 'l.category_id')
-    .select(['l.category_id', 'l.display_name', 'c.display_name as category_name'])
-    .where('l.order_id', '=', Number(v.tko_id))
-    .where('l.category_id', 'is not', null)
+    .select(['l.category_id', 'l.amount', 'l.display_name', 'c.display_name as category_name'])
+    .where('l.order_id', '=', Number(orderId))
     .orderBy('l.sort_order')
     .orderBy('l.id')
     .execute()
-  if (lines.some((l) => l.category_id != null && ids.includes(l.category_id))) return null
-  const names = [...new Set(lines.map((l) => l.category_name ?? l.display_name))]
-  if (!names.length) return new AppError(409, 'CHECKIN_LIST_NO_TICKET', { params: { list: list.name } })
-  return new AppError(409, 'CHECKIN_LIST_CATEGORY', { params: { category: names.join(', '), list: list.name } })
+  return lines.flatMap((l) => Array.from({ length: Math.max(0, Number(l.amount)) }, () => ({ categoryId: l.category_id, name: l.category_name ?? l.display_name })))
+}
+
+/**
+ * Why the list does not admit each person of the registration (person number → error; empty when it
+ * admits them all). A list without categories admits everyone; otherwise a person is admitted by the
+ * category of their own ticket (ticketsByPosition), not by another ticket of the same order.
+ * `persons`: all persons of the registration in their order (main guest first).
+ */
+export async function personRefusals(db: Db, list: CheckinListRow, v: Partial<OrderColumns>, persons: Array<Pick<Person, 'person'>>): Promise<Map<number, AppError>> {
+  const out = new Map<number, AppError>()
+  const ids = listCategoryIds(list)
+  if (!ids.length) return out
+  const tickets = await ticketsByPosition(db, v.tko_id ? Number(v.tko_id) : null)
+  persons.forEach((p, i) => {
+    const ticket = tickets[i]
+    if (!ticket) out.set(p.person, new AppError(409, 'CHECKIN_LIST_NO_TICKET', { params: { list: list.name } }))
+    else if (ticket.categoryId == null || !ids.includes(ticket.categoryId)) out.set(p.person, new AppError(409, 'CHECKIN_LIST_CATEGORY', { params: { category: ticket.name, list: list.name } }))
+  })
+  return out
 }
 
 /** The persons as the list sees them: in, out again, or not yet on this list. */
@@ -83,23 +97,45 @@ const STATUSES: Array<'CONFIRMED' | 'APPEARED'> = ['CONFIRMED', 'APPEARED']
 
 /**
  * A list's counts: `registered` the persons it admits (of CONFIRMED/APPEARED registrations: all of
- * them for a list without categories, else those whose latest order has a line of its categories),
- * `checkedIn` the persons in on it now, `checkedOut` those out again.
+ * them for a list without categories, else those whose own ticket — ticketsByPosition: the latest
+ * order's lines in order, one ticket per person — is of its categories), `checkedIn` the persons in on
+ * it now, `checkedOut` those out again.
  */
 export async function listCounts(db: Db, list: CheckinListRow) {
   const ids = listCategoryIds(list)
-  let q = db.selectFrom('event_visitor as v').select((eb) => eb.fn.sum<number>('v.visitor_count').as('n')).where('v.event_id', '=', list.event_id).where('v.status', 'in', STATUSES)
-  if (ids.length)
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('ticket_order_line as l')
-          .select('l.id')
-          .where('l.category_id', 'in', ids)
-          .where('l.order_id', '=', eb.selectFrom('ticket_order as o').select((e2) => e2.fn.max('o.id').as('m')).whereRef('o.visitor_id', '=', 'v.id')),
-      ),
-    )
-  const registered = Number((await q.executeTakeFirst())?.n ?? 0)
+  let registered: number
+  if (!ids.length) {
+    const r = await db.selectFrom('event_visitor as v').select((eb) => eb.fn.sum<number>('v.visitor_count').as('n')).where('v.event_id', '=', list.event_id).where('v.status', 'in', STATUSES).executeTakeFirst()
+    registered = Number(r?.n ?? 0)
+  } else {
+    // each line covers the person positions [upto - amount, upto) of its registration; the persons
+    // admitted are those positions below the registration's person count on lines of the list's categories
+    const lines = db
+      .selectFrom('event_visitor as v')
+      .innerJoin('ticket_order_line as l', (j) => j.on('l.order_id', '=', (eb) => eb.selectFrom('ticket_order as o').select((e2) => e2.fn.max('o.id').as('m')).whereRef('o.visitor_id', '=', 'v.id')))
+      .select((eb) => ['v.visitor_count as n', 'l.category_id as c', 'l.amount as a', eb.fn.sum<number>('l.amount').over((ob) => ob.partitionBy('l.order_id').orderBy('l.sort_order').orderBy('l.id')).as('upto')])
+      .where('v.event_id', '=', list.event_id)
+      .where('v.status', 'in', STATUSES)
+    const r = await db
+      .selectFrom(lines.as('t'))
+      .select((eb) =>
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when('t.upto', '<=', eb.ref('t.n'))
+              .then(eb.ref('t.a'))
+              .when(eb('t.upto', '-', eb.ref('t.a')), '>=', eb.ref('t.n'))
+              .then(eb.lit(0))
+              .else(eb('t.n', '-', eb('t.upto', '-', eb.ref('t.a'))))
+              .end(),
+          )
+          .as('n'),
+      )
+      .where('t.c', 'in', ids)
+      .executeTakeFirst()
+    registered = Number(r?.n ?? 0)
+  }
   const entries = await db
     .selectFrom('checkin_list_entry as x')
     .innerJoin('event_visitor as v', 'v.id', 'x.visitor_id')

@@ -2,7 +2,7 @@
 // categories it admits (empty = all categories and guests without ticket). An event without lists
 // has one implicit list, the desk as before.
 import type { AppContext } from '../../context'
-import type { Db } from '../../db/database'
+import { type Db, isForeignKeyViolation } from '../../db/database'
 import { isoNow, toJson } from '../../db/types'
 import { AppError, fieldError, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
@@ -74,11 +74,21 @@ export async function updateList(ctx: AppContext, event: EventRow, listId: numbe
 /** Deletes a list nobody has checked in on (409 CHECKIN_LIST_IN_USE otherwise: its counts would be lost). */
 export async function deleteList(ctx: AppContext, event: EventRow, listId: number) {
   await listOfEvent(ctx.db, event.id, listId)
+  // A check-in racing the delete: its entry, not yet visible to the NOT EXISTS, makes the entry's
+  // foreign key refuse the delete (Postgres checks it once the check-in commits): in use, not a 500.
   const r = await ctx.db
     .deleteFrom('checkin_list')
     .where('id', '=', listId)
     .where('event_id', '=', event.id)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('checkin_list_entry as x').select('x.id').where('x.list_id', '=', listId))))
     .executeTakeFirst()
-  if (Number(r.numDeletedRows) !== 1) throw new AppError(409, 'CHECKIN_LIST_IN_USE')
+    .catch((e) => {
+      if (isForeignKeyViolation(e)) throw new AppError(409, 'CHECKIN_LIST_IN_USE')
+      throw e
+    })
+  if (Number(r.numDeletedRows) !== 1) {
+    // deleted by a concurrent request in the meantime: gone, as asked
+    if (!(await ctx.db.selectFrom('checkin_list').select('id').where('id', '=', listId).executeTakeFirst())) throw notFound()
+    throw new AppError(409, 'CHECKIN_LIST_IN_USE')
+  }
 }

@@ -43,4 +43,9 @@ export interface Person {
   checkinBy?: string | null
   /** DESK or SELF, while the person is in; only in lookups */
   checkinOrigin?: string | null
+  /**
+   * A lookup on a check-in list: why the list does not admit this person (their own ticket's category,
+   * or no ticket), the error a check-in would answer; null when it admits them.
+   */
+  listRefusal?: { errorType: string; params: Record<string, string | number> } | null
 }

@@ -3,7 +3,7 @@
 // one ticket at once can never both check the same person in. A client nonce stored with the answer in
 // the same transaction turns a retried request into a no-op that returns the first answer.
 import type { AppContext } from '../../context'
-import type { Db } from '../../db/database'
+import { type Db, isForeignKeyViolation } from '../../db/database'
 import { prepared } from '../../db/prepared'
 import { bool, fromJson, isoNow, toJson } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
@@ -18,8 +18,9 @@ import { generationOf, looksSigned, scanSpellings, type SignedCode, verifyTicket
 import { BLOCK_ERROR, type OrderColumns, orderStateOf, paymentView, ticketBlock, withLatestOrder } from './ticket-validity'
 import { ensureTicketCode, formatTicketCode } from './ticket'
 import type { CheckinInput, Person } from './model'
-import { listCheckIn, listCheckOut, listRefusal, personsOnList } from './list-checkin'
+import { listCheckIn, listCheckOut, personRefusals, personsOnList } from './list-checkin'
 import { listOfEvent } from './lists'
+import type { CheckinListRow } from './checkin.table'
 
 export const CHECKIN_STATUSES = ['CONFIRMED', 'APPEARED'] as const
 
@@ -214,9 +215,22 @@ export async function lookup(ctx: AppContext, event: EventRow, q: { code?: strin
   if (q.listId) {
     const list = await listOfEvent(ctx.db, event.id, q.listId)
     const found = await lookupAll(ctx, event, { code: q.code, search: q.search })
-    return { items: await Promise.all(found.items.map(async (r) => ({ ...r, listId: list.id, persons: await personsOnList(ctx.db, list.id, r.id, r.persons) }))) }
+    return { items: await Promise.all(found.items.map(async (r) => ({ ...r, listId: list.id, persons: await onListView(ctx.db, list, r) }))) }
   }
   return lookupAll(ctx, event, q)
+}
+
+/**
+ * The persons as the desk on a list sees them: their state on the list and, for one the list does
+ * not admit, why (`listRefusal`: the error the check-in would answer, for the desk to say before).
+ */
+async function onListView(db: Db, list: CheckinListRow, r: { id: number; persons: Person[] }) {
+  const order = await db.selectFrom('ticket_order').select((eb) => eb.fn.max('id').as('id')).where('visitor_id', '=', r.id).executeTakeFirst()
+  const refusals = await personRefusals(db, list, { tko_id: order?.id == null ? null : Number(order.id) } as never, r.persons)
+  return (await personsOnList(db, list.id, r.id, r.persons)).map((p) => {
+    const e = refusals.get(p.person)
+    return { ...p, listRefusal: e ? { errorType: e.errorType, params: e.options.params ?? {} } : null }
+  })
 }
 
 async function lookupAll(ctx: AppContext, event: EventRow, q: { code?: string; search?: string }) {
@@ -285,15 +299,21 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
     if (checkinGuests === 'ALL') checkinGuests = [own]
     else if (checkinGuests.some((n) => n !== own)) throw new AppError(409, 'CODE_OTHER_PERSON', { params: { name: nameOf(persons.find((p) => p.person === own)!) } })
   }
-  const toIn = select(checkinGuests, persons, (x) => x.checkState !== 'CHECKED_IN')
+  let toIn = select(checkinGuests, persons, (x) => x.checkState !== 'CHECKED_IN')
   const toOut = select(input.checkoutGuests, persons, (x) => x.checkState === 'CHECKED_IN')
   if (toIn.length && !canCheckIn(v.status)) throw new AppError(409, 'CHECKIN_STATUS', { params: { status: v.status } })
   // only a valid ticket admits (ticket-validity.ts): the desk records the payment first
   const block = toIn.length ? ticketBlock(orderStateOf(v), event.invoice_tickets) : null
   if (block) throw new AppError(409, BLOCK_ERROR[block], { params: { number: v.tko_number ?? '' }, extra: { payment: paymentView(v, event.invoice_tickets) } })
-  // a ticket of a category the list does not admit is refused, with the reason, never checked in
-  const refused = list && toIn.length ? await listRefusal(ctx.db, list, v) : null
-  if (refused) throw refused
+  // a person whose own ticket's category the list does not admit is refused, with the reason, never
+  // checked in; "ALL" means the persons the list admits (the others of the booking hold other tickets)
+  const refusals = list && toIn.length ? await personRefusals(ctx.db, list, v, persons) : null
+  const notAdmitted = refusals ? toIn.filter((p) => refusals.has(p.person)) : []
+  if (refusals && notAdmitted.length) {
+    const admitted = toIn.filter((p) => !refusals.has(p.person))
+    if (checkinGuests !== 'ALL' || !admitted.length) throw refusals.get(notAdmitted[0].person)!
+    toIn = admitted
+  }
   if (checkinGuests === 'ALL' && !toIn.length && input.checkoutGuests !== 'ALL' && !toOut.length) throw new AppError(409, 'ALL_CHECKED_IN')
   if (input.checkoutGuests === 'ALL' && !toOut.length && !toIn.length) throw new AppError(409, 'NONE_CHECKED_IN')
   if (toIn.length && !input.ignoreMissingAgreements && (await hasRequiredAgreements(ctx.db, event))) {
@@ -347,7 +367,12 @@ async function checkinOnce(ctx: AppContext, event: EventRow, accountId: number |
  */
 async function onList(trx: Db, listId: number, v: DeskVisitor, toIn: Person[], toOut: Person[], o: { now: string; accountId: number | null; note: string | null; origin: string; eventId: number }) {
   for (const p of toIn) {
-    if (!(await listCheckIn(trx, { listId, visitorId: v.id, person: p.person, now: o.now, accountId: o.accountId }))) throw new AppError(409, 'ALREADY_CHECKED_IN', { params: { name: nameOf(p) } })
+    // the list deleted since the desk read it (the entry's foreign key): gone, like an unknown list
+    const entered = await listCheckIn(trx, { listId, visitorId: v.id, person: p.person, now: o.now, accountId: o.accountId }).catch((e) => {
+      if (isForeignKeyViolation(e)) throw notFound()
+      throw e
+    })
+    if (!entered) throw new AppError(409, 'ALREADY_CHECKED_IN', { params: { name: nameOf(p) } })
     const r = p.person === 0 ? await checkInMain(trx, { id: v.id, now: o.now }) : await checkInEscort(trx, { visitorId: v.id, number: p.person, now: o.now })
     if (changed(r) === 1) await addPresence(trx, { visitorId: v.id, eventId: o.eventId, person: p.person, now: o.now, accountId: o.accountId, note: o.note, origin: o.origin })
   }

@@ -11,6 +11,7 @@ import { t } from '../../i18n'
 import { DeskPayment, type DeskPaymentInfo } from './tickets/desk-payment'
 import { StatusBadge } from './common'
 import { DeskSignDialog, type SignedAgreement } from './desk-sign'
+import { DeskListChooser, listParam, refusalText, scanRefusal, useDeskList, withRefusals } from './checkin-desk-list'
 import type { EventFull } from './event-model'
 
 interface Registration {
@@ -190,12 +191,18 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     document.addEventListener('keydown', onKey, true)
     return () => document.removeEventListener('keydown', onKey, true)
   }, [])
-  const loadCounts = () => get<Counts>(`/proxy/api/events/${event.id}/checkin/counts`).then(setCounts, () => {})
+  // the check-in list this desk works on (checkin-desk-list.tsx); none: the event as a whole
+  const desk = useDeskList(event.id)
+  const loadCounts = () => get<Counts>(`/proxy/api/events/${event.id}/checkin/counts${listParam(desk.listId, true)}`).then(setCounts, () => {})
   useEffect(() => {
+    setCounts(null)
+    setCurrent(null)
+    setResults([])
+    setMessage(null)
     void loadCounts()
     const h = setInterval(() => void loadCounts(), 5000)
     return () => clearInterval(h)
-  }, [event.id])
+  }, [event.id, desk.listId])
 
   const lookup = async (raw: string, asCode = false) => {
     const q = raw.trim()
@@ -205,7 +212,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     setBusy(true)
     try {
       const param = asCode || looksLikeCode(q) ? `code=${encodeURIComponent(q)}` : `search=${encodeURIComponent(q)}`
-      const r = await get<{ items: Registration[] }>(`/proxy/api/events/${event.id}/checkin/lookup?${param}`)
+      const r = await get<{ items: Registration[] }>(`/proxy/api/events/${event.id}/checkin/lookup?${param}${listParam(desk.listId)}`)
       setResults(r.items)
       setCurrent(r.items.length === 1 ? r.items[0] : null)
       if (!r.items.length) setMessage({ tone: 'error', text: t('checkin.nothingFound') })
@@ -215,6 +222,9 @@ export function CheckinDesk({ event }: { event: EventFull }) {
         setMessage({ tone: 'already', text: already })
         alreadySound()
       }
+      // a ticket this list does not admit: the reason at once
+      const refused = r.items.length === 1 ? scanRefusal(r.items[0].persons, personalScan(r.items[0])) : null
+      if (refused) setMessage({ tone: 'error', text: refused })
       setInput('')
     } catch (e) {
       setResults([])
@@ -231,8 +241,8 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     setBusy(true)
     setMissing(null)
     try {
-      const r = await post<{ persons: Person[]; status: string; checkedIn: number[]; checkedOut: number[] }>(`/proxy/api/events/${event.id}/checkin`, { visitorId: current.id, nonce: nonce(), ...body })
-      setCurrent((c) => (c && c.id === current.id ? { ...c, persons: r.persons, status: r.status } : c))
+      const r = await post<{ persons: Person[]; status: string; checkedIn: number[]; checkedOut: number[] }>(`/proxy/api/events/${event.id}/checkin`, { visitorId: current.id, nonce: nonce(), ...(desk.listId ? { listId: desk.listId } : {}), ...body })
+      setCurrent((c) => (c && c.id === current.id ? { ...c, persons: withRefusals(c.persons, r.persons), status: r.status } : c))
       setMessage({
         tone: 'ok',
         text: r.checkedIn.length ? t('checkin.checkedIn', { n: r.checkedIn.length }) : t('checkin.checkedOut', { n: r.checkedOut.length }),
@@ -252,7 +262,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
 
   /** the registration read again (after the desk recorded its payment) */
   const refresh = async (reg: Registration) => {
-    const r = await get<{ items: Registration[] }>(`/proxy/api/events/${event.id}/checkin/lookup?code=${encodeURIComponent(reg.ticketCode ?? '')}`).catch(() => null)
+    const r = await get<{ items: Registration[] }>(`/proxy/api/events/${event.id}/checkin/lookup?code=${encodeURIComponent(reg.ticketCode ?? '')}${listParam(desk.listId)}`).catch(() => null)
     const next = r?.items.find((x) => x.id === reg.id)
     if (next) {
       setCurrent((c) => (c && c.id === next.id ? next : c))
@@ -300,13 +310,14 @@ export function CheckinDesk({ event }: { event: EventFull }) {
                 : t('checkin.inSince', { time: formatTime(p.checkinDate, event.timezone) })
               : t(`status.checkin.${p.checkState}`)}
           </span>
+          {p.listRefusal && p.checkState !== 'CHECKED_IN' && <span class="desk-person-refusal">{refusalText(p)}</span>}
         </span>
         {p.checkState === 'CHECKED_IN' ? (
           <Button variant="secondary" busy={busy} onClick={() => void send({ checkoutGuests: [p.person] })} aria-label={t('checkin.checkOutPerson', { name: nameOf(p) })}>
             {t('checkin.checkOut')}
           </Button>
         ) : (
-          <Button variant={secondary ? 'secondary' : undefined} busy={busy} disabled={!current.canCheckin} onClick={() => void send({ checkinGuests: [p.person] })} aria-label={t('checkin.checkInPerson', { name: nameOf(p) })}>
+          <Button variant={secondary ? 'secondary' : undefined} busy={busy} disabled={!current.canCheckin || !!p.listRefusal} onClick={() => void send({ checkinGuests: [p.person] })} aria-label={t('checkin.checkInPerson', { name: nameOf(p) })}>
             {t('checkin.checkIn')}
           </Button>
         )}
@@ -314,6 +325,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     )
   return (
     <div class="desk">
+      <DeskListChooser lists={desk.lists} listId={desk.listId} onChange={desk.choose} />
       <div class="desk-counts" aria-live="polite">
         <div>
           <span class="desk-count">{counts?.registered ?? '–'}</span>

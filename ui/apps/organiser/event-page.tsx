@@ -11,6 +11,7 @@ import { Alert, Badge, Button, Card, PageHeader, Spinner } from '../../component
 import { t } from '../../i18n'
 import { AgreementsTab } from './agreements'
 import { CheckinDesk } from './checkin-desk'
+import { CheckinListsEditor } from './checkin-lists'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { hasFeature, StatusBadge, Tabs, usePermission, usePostResource } from './common'
 import { EmbedDialog } from './embed-dialog'
@@ -76,6 +77,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       {active === 'edit' && (
         <>
           <EventForm key={event.id} event={event} onSaved={() => void reload()} />
+          <CheckinListsEditor event={event} />
           <SenderWidget level="event" path={`/proxy/api/events/${event.id}/mailSender`} />
         </>
       )}
