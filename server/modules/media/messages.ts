@@ -26,7 +26,7 @@ export const de = {
   'upload.waiting': 'Wartet',
   'upload.done': 'Hochgeladen',
   'upload.aborted': 'Abgebrochen',
-  'upload.abort': 'Abbrechen',
+  'upload.abort': 'Upload abbrechen',
 }
 
 export const deDu = {}
@@ -58,5 +58,5 @@ export const en = {
   'upload.waiting': 'Waiting',
   'upload.done': 'Uploaded',
   'upload.aborted': 'Aborted',
-  'upload.abort': 'Abort',
+  'upload.abort': 'Abort upload',
 }
