@@ -6,7 +6,7 @@ import { Badge, Button, EmptyState } from '../../../components/ui'
 import { t } from '../../../i18n'
 import { type EntryPage, type MediaEntry, PAGE_SIZES, thumbnail } from './model'
 
-const day = (iso: string | null) => (iso ? formatDate(iso) : '…')
+const day = (iso: string) => formatDate(iso)
 
 export function EntryGrid({ page, actions, onPage, onPerPage }: { page: EntryPage; actions(e: MediaEntry): ComponentChildren; onPage(p: number): void; onPerPage(n: number): void }) {
   const pages = Math.max(1, Math.ceil(page.total / page.perPage))
@@ -22,9 +22,14 @@ export function EntryGrid({ page, actions, onPage, onPerPage }: { page: EntryPag
               <strong>{e.displayName}</strong>
               {e.copyright && <small>{e.copyright}</small>}
               {e.note && <small>{e.note}</small>}
-              {(e.validFrom || e.validUntil) && (
+              {e.validFrom && (
                 <small>
-                  {t('media.validFrom')} {day(e.validFrom)} – {t('media.validUntil')} {day(e.validUntil)}
+                  {t('media.validFrom')} {day(e.validFrom)}
+                </small>
+              )}
+              {e.validUntil && (
+                <small>
+                  {t('media.validUntil')} {day(e.validUntil)}
                 </small>
               )}
               {!e.valid && <Badge tone="warn">{t('media.notValid')}</Badge>}
