@@ -4,6 +4,7 @@ import type { AgreementTables } from '../modules/agreements/agreements.table'
 import type { DocumentTables } from '../modules/documents/documents.table'
 import type { CheckinTables } from '../modules/checkin/checkin.table'
 import type { AssetTables } from '../modules/assets/assets.table'
+import type { MediaTables } from '../modules/media/media.table'
 import type { AuditTables } from '../modules/audit/audit.table'
 import type { EventTables } from '../modules/events/events.table'
 import type { FormTables } from '../modules/forms/forms.table'
@@ -38,6 +39,7 @@ export interface DB
     ImportTables,
     FormTables,
     AssetTables,
+    MediaTables,
     NotificationSettingsTables,
     InvoiceTables,
     SeatingTables,

@@ -24,6 +24,7 @@ import * as visitors from '../modules/visitors/messages'
 import * as ticketing from '../modules/ticketing/messages'
 import * as orderDeadline from '../modules/ticketing/deadline-messages'
 import * as payments from '../modules/payments/messages'
+import * as media from '../modules/media/messages'
 import { de } from './de'
 import { interpolate } from './interpolate'
 import { DEFAULT_LANGUAGE } from './languages'
@@ -60,6 +61,7 @@ export const PARTS: Array<{ deDu: Partial<Cat>; en: Partial<Cat> }> = [
   ticketing,
   orderDeadline,
   payments,
+  media,
 ]
 
 const merge = (pick: (p: (typeof PARTS)[number]) => Partial<Cat>): Cat => Object.assign({}, de, ...PARTS.map(pick))

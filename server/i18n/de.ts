@@ -25,6 +25,7 @@ import { de as visitors } from '../modules/visitors/messages'
 import { de as ticketing } from '../modules/ticketing/messages'
 import { de as orderDeadline } from '../modules/ticketing/deadline-messages'
 import { de as payments } from '../modules/payments/messages'
+import { de as media } from '../modules/media/messages'
 import { de as common } from './messages/common'
 
 export const de: Record<string, string> = {
@@ -54,4 +55,5 @@ export const de: Record<string, string> = {
   ...ticketing,
   ...orderDeadline,
   ...payments,
+  ...media,
 }

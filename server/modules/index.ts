@@ -18,6 +18,7 @@ import { importRoutes } from './imports'
 import { invoiceRoutes } from './invoices'
 import { licenseRoutes } from './license'
 import { mailRoutes } from './mail'
+import { mediaRoutes } from './media'
 import { agencyUserRoutes } from './agency-users'
 import { notificationSettingsRoutes } from './notification-settings'
 import { registrationRoutes } from './registration'
@@ -61,4 +62,5 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   auditRoutes,
   bankRoutes,
   mailRoutes,
+  mediaRoutes,
 ]

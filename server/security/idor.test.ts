@@ -93,7 +93,10 @@ forEachDialect(
       // a check-in list of the event (issue 21)
       const checkinList = await a.post(`/proxy/api/events/${event.id}/checkin/lists`, { name: `${MARK} Haupteingang`, categoryIds: [] })
       expect(checkinList.status).toBe(201)
-      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry, mailSettings, checkinList: checkinList.body as { id: number } }
+      const mediaCategory = (await a.post('/proxy/api/mediaGallery/categories', { displayName: `${MARK} Galerie` })).body as { id: number }
+      const mediaEntry = await a.post('/proxy/api/mediaGallery/entries', { categoryId: mediaCategory.id, assetId: asset.id, displayName: `${MARK} Bild` })
+      expect(mediaEntry.status).toBe(201)
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry, mailSettings, checkinList: checkinList.body as { id: number }, mediaCategory, mediaEntry: mediaEntry.body as { id: number } }
     }
     type A = Awaited<ReturnType<typeof agencyA>>
 
@@ -107,6 +110,8 @@ forEachDialect(
       if (param === 'token' || param === 'document') return 'x'
       if (param === 'chairId') return String(a.chair.id)
       const before = path.split('/{' + param + '}')[0].split('/').pop()
+      // the media gallery's entries and categories (its "entries" are not the bank's)
+      if (path.startsWith('/proxy/api/mediaGallery/')) return String(before === 'categories' ? a.mediaCategory.id : a.mediaEntry.id)
       const byCollection: Record<string, number> = {
         events: a.event.id,
         event: a.event.id,
@@ -165,6 +170,8 @@ forEachDialect(
         'POST /proxy/api/events/{id}/seatingplan/copy': { fromEventId: a.event.id },
         'PUT /proxy/api/events/{id}/visitors/{vid}/chair': { chairId: a.chair.id },
         'POST /proxy/api/bank/entries/{id}/assign': { orderNumber: 'N0000001' },
+        'PUT /proxy/api/mediaGallery/categories/{id}': { displayName: 'Übernommen' },
+        'PUT /proxy/api/mediaGallery/entries/{id}': { displayName: 'Übernommen' },
       }
       return bodies[key] ?? {}
     }
@@ -247,8 +254,10 @@ forEachDialect(
         shortLink: await db.selectFrom('short_link').select('code').where('id', '=', a.shortLink.id).executeTakeFirst(),
         roles: await db.selectFrom('account').select(['id', 'user_role', 'status']).where('agency_id', '=', a.a.agencyId).orderBy('id').execute(),
         events: (await db.selectFrom('event').select('id').where('agency_id', '=', a.a.agencyId).execute()).length,
+        mediaCategory: await db.selectFrom('media_category').select('display_name').where('id', '=', a.mediaCategory.id).executeTakeFirst(),
+        mediaEntry: await db.selectFrom('media_entry').select(['display_name', 'category_id']).where('id', '=', a.mediaEntry.id).executeTakeFirst(),
       }
     }
   },
-  { license: licenseWith([], { events: 10_000, agencyUsers: 1000 }) },
+  { license: licenseWith(['MEDIA_GALLERY'], { events: 10_000, agencyUsers: 1000 }) },
 )

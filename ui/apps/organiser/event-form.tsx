@@ -16,37 +16,28 @@ import { t } from '../../i18n'
 import { LabelPicker } from './common'
 import type { EventFull } from './event-model'
 import { RichText } from './rich-text'
-import { uploadPublicAsset } from '../../api/client'
+import { useUser } from '../../components/navigation-auth'
+import { UploadPanel } from '../../shared/upload/upload-panel'
+import { MediaPicker } from './media/picker'
 
-/** The event image: an upload of type EVENT (public, shrunk to 2000 px by the uploads module). */
+/**
+ * The event image: an upload of type EVENT (public) through the upload queue (ui/shared/upload:
+ * checks, shrink to 2000 px, progress, abort), or an image picked from the media gallery when the
+ * licence has MEDIA_GALLERY.
+ */
 function ImageField({ value, onChange }: { value: number | null; onChange(id: number | null): void }) {
-  const [busy, setBusy] = useState(false)
-  const [err, setErr] = useState<string | null>(null)
+  const [picking, setPicking] = useState(false)
+  const gallery = useUser().features.includes('MEDIA_GALLERY')
   return (
     <div class="field field-full">
-      <label for="f-image">{t('events.field.image')}</label>
       {value && <img class="event-image-preview" src={`/proxy/api/asset/${value}?dimension=Regular_400`} alt={t('events.field.image')} />}
+      <UploadPanel inputId="f-image" label={t('events.field.image')} uploadType="EVENT" crypted={false} multiple={false} compact onUploaded={(a) => onChange(a.id)} />
       <div class="button-row">
-        <input
-          id="f-image"
-          type="file"
-          accept="image/*"
-          disabled={busy}
-          onChange={async (e) => {
-            const file = (e.target as HTMLInputElement).files?.[0]
-            if (!file) return
-            setBusy(true)
-            setErr(null)
-            try {
-              const a = await uploadPublicAsset(file, 'EVENT')
-              onChange(a.id)
-            } catch (x) {
-              setErr(errorText(x))
-            } finally {
-              setBusy(false)
-            }
-          }}
-        />
+        {gallery && (
+          <Button variant="secondary" onClick={() => setPicking(true)}>
+            {t('media.pick')}
+          </Button>
+        )}
         {value && (
           <Button variant="ghost" onClick={() => onChange(null)}>
             {t('events.field.imageRemove')}
@@ -54,7 +45,15 @@ function ImageField({ value, onChange }: { value: number | null; onChange(id: nu
         )}
       </div>
       <small class="hint">{t('events.field.imageHint')}</small>
-      {err && <small class="field-error">{err}</small>}
+      {picking && (
+        <MediaPicker
+          onClose={() => setPicking(false)}
+          onPick={(e) => {
+            onChange(e.assetId)
+            setPicking(false)
+          }}
+        />
+      )}
     </div>
   )
 }

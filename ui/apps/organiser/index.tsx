@@ -27,6 +27,7 @@ import { SalesSettingsPage } from './tickets/sales-settings'
 import { OrderPage } from './tickets/order-page'
 import { SsoSettingsPage } from './sso-settings'
 import { MailTextsPage } from './mail-texts'
+import { MediaGalleryPage } from './media/gallery-page'
 import { UsersPage } from './users'
 
 export default function OrganiserApp() {
@@ -44,6 +45,7 @@ function OrganiserShell() {
   const nav = [{ href: '/events', label: t('events.title') }]
   if (account && can(account.userRole, 'AGREEMENT.MANAGE')) nav.push({ href: '/agreements', label: t('agreements.nav') })
   if (account && can(account.userRole, 'TAG.MANAGE')) nav.push({ href: '/tags', label: t('tags.title') })
+  if (account && data.features.includes('MEDIA_GALLERY')) nav.push({ href: '/agency/media', label: t('media.nav') })
   if (account && can(account.userRole, 'AGENCY.USERS')) nav.push({ href: '/agency/users', label: t('users.title') })
   if (account && can(account.userRole, 'AGENCY.MANAGE')) nav.push({ href: '/agency/sales', label: t('ticketing.sales.nav') }, { href: '/agency/invoices', label: t('accounting.nav') }, { href: '/agency/bank', label: t('bank.nav') }, { href: '/agency/mail', label: t('mail.nav') })
   if (account && can(account.userRole, 'AGENCY.ABO')) nav.push({ href: '/agency/abo', label: t('license.nav') })
@@ -108,6 +110,11 @@ function OrganiserShell() {
               <Route path="/agency/mail-texts">
                 <RouteGuard security={{ account: true, permission: 'AGENCY.MANAGE' }}>
                   <MailTextsPage />
+                </RouteGuard>
+              </Route>
+              <Route path="/agency/media">
+                <RouteGuard security={{ account: true, feature: 'MEDIA_GALLERY' }}>
+                  <MediaGalleryPage />
                 </RouteGuard>
               </Route>
               <Route path="/agency/audit">
