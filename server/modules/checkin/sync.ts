@@ -1,0 +1,261 @@
+// The offline desk's sync (docs/checkin-offline.md "Sync"): a desk's queue of check-ins and -outs,
+// applied in order, each once per desk and idempotency key (its row is inserted first, in the same
+// transaction: a second sender waits on the unique index and then finds it, on any process). Every
+// change goes through a conditional UPDATE, as at the online desk, so a person is never counted in
+// twice. When two desks admitted one person without a check-out between, the first by the desks'
+// times is kept (the check-in time moves back when the later one reached the server first) and the
+// other is stored as a conflict naming both desks and times.
+import type { AppContext } from '../../context'
+import type { Db } from '../../db/database'
+import { prepared } from '../../db/prepared'
+import { bool, isoNow } from '../../db/types'
+import type { EventRow } from '../events/events.table'
+import { changedSince, currentCursor, parseCursor } from './changes'
+import { listRefusal } from './list-checkin'
+import { deskAgreements, recordsOf } from './offline-state'
+import type { SyncInput, SyncItem } from './offline-model'
+import { checkinCounts } from './service'
+import { generationOf } from './signed-code'
+import { BLOCK_ERROR, type OrderColumns, orderStateOf, ticketBlock, withLatestOrder } from './ticket-validity'
+import type { CheckinDeskRow } from './offline.table'
+
+export type SyncResult = 'APPLIED' | 'DUPLICATE' | 'CONFLICT' | 'REFUSED'
+export interface ItemAnswer {
+  key: string
+  result: SyncResult
+  reason?: string
+  conflictId?: number
+}
+
+const CHUNK = 250
+/** how far a desk's clock may run ahead, and how old a queued check-in may be */
+const FUTURE_MS = 5 * 60_000
+const PAST_MS = 30 * 86400_000
+const ACTIVE = ['CONFIRMED', 'APPEARED'] as const
+
+const changed = (r: { numAffectedRows?: bigint; numUpdatedRows?: bigint }) => Number(r.numAffectedRows ?? r.numUpdatedRows ?? 0n)
+
+const claimKey = prepared((db, p: { deskId: number; key: string; eventId: number; visitorId: number; person: number; action: string; at: string; listId: number | null; now: string }) =>
+  db
+    .insertInto('checkin_sync_item')
+    .values({ desk_id: p.deskId, key: p.key, event_id: p.eventId, visitor_id: p.visitorId, person: p.person, action: p.action, at: p.at, list_id: p.listId, result: 'PENDING', created_at: p.now })
+    .onConflict((oc) => oc.columns(['desk_id', 'key']).doNothing())
+    .returning('id'),
+)
+const answerKey = prepared((db, p: { id: number; result: string; reason: string | null; conflictId: number | null }) =>
+  db.updateTable('checkin_sync_item').set({ result: p.result, reason: p.reason, conflict_id: p.conflictId }).where('id', '=', p.id),
+)
+// IN: only when not in, or out again no later than this admission (else two admissions overlap)
+const inMain = prepared((db, p: { id: number; at: string }) =>
+  db
+    .updateTable('event_visitor')
+    .set({ status: 'APPEARED', main_guest_checked_in: true, main_guest_checked_out: false, main_guest_checkin_date: p.at, updated_at: p.at })
+    .where('id', '=', p.id)
+    .where('status', 'in', [...ACTIVE])
+    .where((eb) => eb.or([eb('main_guest_checked_in', '=', false as never), eb.and([eb('main_guest_checked_out', '=', true as never), eb('main_guest_checkout_date', '<=', p.at)])])),
+)
+const inEscort = prepared((db, p: { visitorId: number; number: number; at: string }) =>
+  db
+    .updateTable('escort_person')
+    .set({ checked_in: true, checked_out: false, checkin_date: p.at })
+    .where('visitor_id', '=', p.visitorId)
+    .where('number', '=', p.number)
+    .where((eb) => eb.or([eb('checked_in', '=', false as never), eb.and([eb('checked_out', '=', true as never), eb('checkout_date', '<=', p.at)])])),
+)
+const appeared = prepared((db, p: { id: number; at: string }) => db.updateTable('event_visitor').set({ status: 'APPEARED', updated_at: p.at }).where('id', '=', p.id).where('status', '=', 'CONFIRMED'))
+const addPresence = prepared((db, p: { visitorId: number; eventId: number; person: number; at: string; accountId: number | null; note: string }) =>
+  db.insertInto('presence').values({ visitor_id: p.visitorId, event_id: p.eventId, person: p.person, checkin_at: p.at, checkin_account_id: p.accountId, note: p.note, origin: 'DESK' }),
+)
+const outMain = prepared((db, p: { id: number; at: string }) =>
+  db
+    .updateTable('event_visitor')
+    .set({ main_guest_checked_out: true, main_guest_checkout_date: p.at, updated_at: p.at })
+    .where('id', '=', p.id)
+    .where('main_guest_checked_in', '=', true as never)
+    .where('main_guest_checked_out', '=', false as never)
+    .where('main_guest_checkin_date', '<=', p.at),
+)
+const outEscort = prepared((db, p: { visitorId: number; number: number; at: string }) =>
+  db
+    .updateTable('escort_person')
+    .set({ checked_out: true, checkout_date: p.at })
+    .where('visitor_id', '=', p.visitorId)
+    .where('number', '=', p.number)
+    .where('checked_in', '=', true as never)
+    .where('checked_out', '=', false as never)
+    .where('checkin_date', '<=', p.at),
+)
+const closePresence = prepared((db, p: { visitorId: number; person: number; at: string; accountId: number | null }) =>
+  db.updateTable('presence').set({ checkout_at: p.at, checkout_account_id: p.accountId }).where('visitor_id', '=', p.visitorId).where('person', '=', p.person).where('checkout_at', 'is', null),
+)
+const listIn = prepared((db, p: { listId: number; visitorId: number; person: number; at: string; accountId: number | null }) =>
+  db
+    .insertInto('checkin_list_entry')
+    .values({ list_id: p.listId, visitor_id: p.visitorId, person: p.person, checkin_at: p.at, checkout_at: null, checkin_account_id: p.accountId })
+    .onConflict((oc) =>
+      oc
+        .columns(['list_id', 'visitor_id', 'person'])
+        .doUpdateSet({ checkin_at: p.at, checkout_at: null, checkin_account_id: p.accountId })
+        .where((eb) => eb.and([eb('checkin_list_entry.checkout_at', 'is not', null), eb('checkin_list_entry.checkout_at', '<=', p.at)])),
+    ),
+)
+const listOut = prepared((db, p: { listId: number; visitorId: number; person: number; at: string }) =>
+  db.updateTable('checkin_list_entry').set({ checkout_at: p.at }).where('list_id', '=', p.listId).where('visitor_id', '=', p.visitorId).where('person', '=', p.person).where('checkout_at', 'is', null).where('checkin_at', '<=', p.at),
+)
+
+interface Stay {
+  inAt: string | null
+  outAt: string | null
+  in: boolean
+}
+
+/** the person's current stay (event-wide, or on the list), read inside the transaction */
+async function stayOf(trx: Db, visitorId: number, person: number, listId: number | null): Promise<Stay | null> {
+  if (listId != null) {
+    const e = await trx.selectFrom('checkin_list_entry').select(['checkin_at', 'checkout_at']).where('list_id', '=', listId).where('visitor_id', '=', visitorId).where('person', '=', person).executeTakeFirst()
+    return e ? { inAt: e.checkin_at, outAt: e.checkout_at, in: e.checkout_at == null } : null
+  }
+  if (person === 0) {
+    const v = await trx.selectFrom('event_visitor').select(['main_guest_checked_in', 'main_guest_checked_out', 'main_guest_checkin_date', 'main_guest_checkout_date', 'status']).where('id', '=', visitorId).executeTakeFirst()
+    if (!v) return null
+    return { inAt: v.main_guest_checkin_date, outAt: v.main_guest_checkout_date, in: bool(v.main_guest_checked_in) && !bool(v.main_guest_checked_out) }
+  }
+  const e = await trx.selectFrom('escort_person').select(['checked_in', 'checked_out', 'checkin_date', 'checkout_date']).where('visitor_id', '=', visitorId).where('number', '=', person).executeTakeFirst()
+  return e ? { inAt: e.checkin_date, outAt: e.checkout_date, in: bool(e.checked_in) && !bool(e.checked_out) } : null
+}
+
+/** the desk whose applied check-in made the current stay (null: the online desk or self check-in) */
+async function deskOfStay(trx: Db, visitorId: number, person: number, listId: number | null, inAt: string): Promise<number | null> {
+  let q = trx.selectFrom('checkin_sync_item').select(['desk_id', 'at']).where('visitor_id', '=', visitorId).where('person', '=', person).where('action', '=', 'IN').where('result', 'in', ['APPLIED', 'CONFLICT'])
+  q = listId == null ? q.where('list_id', 'is', null) : q.where('list_id', '=', listId)
+  const rows = await q.orderBy('id', 'desc').limit(20).execute()
+  const t = Date.parse(inAt)
+  return rows.find((r) => Date.parse(r.at) === t)?.desk_id ?? null
+}
+
+type Visitor = { id: number; status: string; ticket_code: string | null } & Partial<OrderColumns>
+
+export async function sync(ctx: AppContext, event: EventRow, desk: CheckinDeskRow, accountId: number, input: SyncInput) {
+  const now = ctx.clock.now()
+  const ids = [...new Set(input.items.map((i) => i.visitorId))]
+  const visitors = new Map<number, Visitor>()
+  const persons = new Map<number, Set<number>>()
+  for (let i = 0; i < ids.length; i += 2000) {
+    const page = ids.slice(i, i + 2000)
+    const rows = (await withLatestOrder(ctx.db.selectFrom('event_visitor as v').select(['v.id', 'v.status', 'v.ticket_code']).where('v.event_id', '=', event.id).where('v.id', 'in', page)).execute()) as Visitor[]
+    for (const r of rows) {
+      visitors.set(r.id, r)
+      persons.set(r.id, new Set([0]))
+    }
+    const escorts = rows.length ? await ctx.db.selectFrom('escort_person').select(['visitor_id', 'number']).where('visitor_id', 'in', rows.map((r) => r.id)).execute() : []
+    for (const e of escorts) persons.get(e.visitor_id)?.add(e.number)
+  }
+  const listIds = [...new Set(input.items.map((i) => i.listId).filter((x): x is number => x != null))]
+  const lists = new Map(listIds.length ? (await ctx.db.selectFrom('checkin_list').selectAll().where('event_id', '=', event.id).where('id', 'in', listIds).execute()).map((l) => [l.id, l]) : [])
+  const listRefusals = new Map<string, string | null>()
+
+  /** why this item cannot be applied whatever the state (null: try it) */
+  const refusal = async (it: SyncItem, at: number): Promise<string | null> => {
+    if (at > now.getTime() + FUTURE_MS || at < now.getTime() - PAST_MS) return 'TIME_INVALID'
+    const v = visitors.get(it.visitorId)
+    if (!v || !persons.get(v.id)?.has(it.person)) return 'NOT_FOUND'
+    if (it.listId != null && !lists.has(it.listId)) return 'NOT_FOUND'
+    if (it.action === 'OUT') return null
+    if (it.generation && (!v.ticket_code || generationOf(v.ticket_code) !== it.generation)) return 'CODE_REVOKED'
+    if (!(ACTIVE as readonly string[]).includes(v.status)) return 'CHECKIN_STATUS'
+    const block = ticketBlock(orderStateOf(v), event.invoice_tickets)
+    if (block) return BLOCK_ERROR[block]
+    if (it.listId != null) {
+      const k = `${it.listId}:${v.id}`
+      if (!listRefusals.has(k)) listRefusals.set(k, (await listRefusal(ctx.db, lists.get(it.listId)!, v))?.errorType ?? null)
+      return listRefusals.get(k) ?? null
+    }
+    return null
+  }
+
+  const answers: ItemAnswer[] = []
+  for (let i = 0; i < input.items.length; i += CHUNK) {
+    const chunk = input.items.slice(i, i + CHUNK)
+    const reasons = await Promise.all(chunk.map((it) => refusal(it, Date.parse(it.at))))
+    const stamp = isoNow(ctx.clock.now())
+    const part = await ctx.db.transaction().execute(async (trx) => {
+      const out: ItemAnswer[] = []
+      for (let j = 0; j < chunk.length; j++) {
+        const it = chunk[j]
+        const at = new Date(it.at).toISOString()
+        const claimed = await claimKey.first(trx, { deskId: desk.id, key: it.key, eventId: event.id, visitorId: it.visitorId, person: it.person, action: it.action, at, listId: it.listId ?? null, now: stamp })
+        if (!claimed) {
+          out.push({ key: it.key, result: 'DUPLICATE' })
+          continue
+        }
+        const a: ItemAnswer = reasons[j] ? { key: it.key, result: 'REFUSED', reason: reasons[j]! } : await apply(trx, event, desk, accountId, it, at, stamp)
+        await answerKey(trx, { id: (claimed as { id: number }).id, result: a.result, reason: a.reason ?? null, conflictId: a.conflictId ?? null })
+        out.push(a)
+      }
+      return out
+    })
+    answers.push(...part)
+  }
+
+  const since = parseCursor(input.cursor)
+  let changes: unknown[] = []
+  let cursor: string
+  if (since == null) cursor = await currentCursor(ctx.db)
+  else {
+    const c = await changedSince(ctx.db, event.id, since)
+    cursor = c.cursor
+    const required = (await deskAgreements(ctx.db, event)).map((a) => a.id)
+    for (let i = 0; i < c.visitorIds.length; i += 2000) changes = changes.concat(await recordsOf(ctx, event, c.visitorIds.slice(i, i + 2000), required))
+  }
+  return { results: answers, changes, cursor, ...(since == null ? { resync: true } : {}), counts: await checkinCounts(ctx.db, event.id) }
+}
+
+async function apply(trx: Db, event: EventRow, desk: CheckinDeskRow, accountId: number, it: SyncItem, at: string, stamp: string): Promise<ItemAnswer> {
+  const list = it.listId ?? null
+  const note = `Desk: ${desk.name}`
+  if (it.action === 'OUT') {
+    const ok =
+      list != null
+        ? changed(await listOut(trx, { listId: list, visitorId: it.visitorId, person: it.person, at })) === 1
+        : changed(it.person === 0 ? await outMain(trx, { id: it.visitorId, at }) : await outEscort(trx, { visitorId: it.visitorId, number: it.person, at })) === 1
+    if (!ok) return { key: it.key, result: 'REFUSED', reason: 'NOT_CHECKED_IN' }
+    if (list == null) await closePresence(trx, { visitorId: it.visitorId, person: it.person, at, accountId })
+    return { key: it.key, result: 'APPLIED' }
+  }
+  const eventIn = async () => {
+    const r = it.person === 0 ? await inMain(trx, { id: it.visitorId, at }) : await inEscort(trx, { visitorId: it.visitorId, number: it.person, at })
+    if (changed(r) !== 1) return false
+    if (it.person !== 0) await appeared(trx, { id: it.visitorId, at })
+    await addPresence(trx, { visitorId: it.visitorId, eventId: event.id, person: it.person, at, accountId, note })
+    return true
+  }
+  if (list != null) {
+    if (changed(await listIn(trx, { listId: list, visitorId: it.visitorId, person: it.person, at, accountId }))) {
+      // entering a list marks the person present at the event when they are not (as at the online desk)
+      await eventIn()
+      return { key: it.key, result: 'APPLIED' }
+    }
+  } else if (await eventIn()) return { key: it.key, result: 'APPLIED' }
+
+  // not applied: the person is in, or was out again only after this admission: two admissions
+  const stay = await stayOf(trx, it.visitorId, it.person, list)
+  if (!stay?.inAt) return { key: it.key, result: 'REFUSED', reason: 'CHECKIN_STATUS' }
+  const other = await deskOfStay(trx, it.visitorId, it.person, list, stay.inAt)
+  if (other === desk.id) return { key: it.key, result: 'REFUSED', reason: 'ALREADY_CHECKED_IN' }
+  const thisFirst = Date.parse(at) < Date.parse(stay.inAt)
+  if (thisFirst && stay.in) {
+    // this desk admitted them first: the stay begins at its time (the counts do not change)
+    if (list != null) await trx.updateTable('checkin_list_entry').set({ checkin_at: at, checkin_account_id: accountId }).where('list_id', '=', list).where('visitor_id', '=', it.visitorId).where('person', '=', it.person).execute()
+    else if (it.person === 0) await trx.updateTable('event_visitor').set({ main_guest_checkin_date: at }).where('id', '=', it.visitorId).execute()
+    else await trx.updateTable('escort_person').set({ checkin_date: at }).where('visitor_id', '=', it.visitorId).where('number', '=', it.person).execute()
+    if (list == null) await trx.updateTable('presence').set({ checkin_at: at, note }).where('visitor_id', '=', it.visitorId).where('person', '=', it.person).where('checkout_at', 'is', null).execute()
+  }
+  const first = thisFirst ? { desk: desk.id, at } : { desk: other, at: new Date(stay.inAt).toISOString() }
+  const second = thisFirst ? { desk: other, at: new Date(stay.inAt).toISOString() } : { desk: desk.id, at }
+  const c = await trx
+    .insertInto('checkin_conflict')
+    .values({ event_id: event.id, visitor_id: it.visitorId, person: it.person, list_id: list, first_desk_id: first.desk, first_at: first.at, second_desk_id: second.desk, second_at: second.at, created_at: stamp })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { key: it.key, result: 'CONFLICT', conflictId: c.id }
+}
