@@ -93,7 +93,15 @@ forEachDialect(
       // a check-in list of the event (issue 21)
       const checkinList = await a.post(`/proxy/api/events/${event.id}/checkin/lists`, { name: `${MARK} Haupteingang`, categoryIds: [] })
       expect(checkinList.status).toBe(201)
-      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry, mailSettings, checkinList: checkinList.body as { id: number } }
+      // an offline desk of the event and a conflict of two desks (issue 26)
+      const desk = await a.post(`/proxy/api/events/${event.id}/checkin/desks`, { name: `${MARK} Tablet` })
+      expect(desk.status).toBe(201)
+      const conflict = await h().ctx.db
+        .insertInto('checkin_conflict')
+        .values({ event_id: event.id, visitor_id: guest.id, person: 0, list_id: null, first_desk_id: desk.body.deskId, first_at: new Date().toISOString(), second_desk_id: null, second_at: new Date().toISOString() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry, mailSettings, checkinList: checkinList.body as { id: number }, deskId: desk.body.deskId as number, conflictId: conflict.id }
     }
     type A = Awaited<ReturnType<typeof agencyA>>
 
@@ -136,6 +144,8 @@ forEachDialect(
         agency: a.a.agencyId,
         entries: a.bankEntry.id,
         lists: a.checkinList.id,
+        desks: a.deskId,
+        conflicts: a.conflictId,
         mailSettings: a.mailSettings.id,
       }
       if (before && byCollection[before] !== undefined) return String(byCollection[before])
@@ -247,6 +257,8 @@ forEachDialect(
         shortLink: await db.selectFrom('short_link').select('code').where('id', '=', a.shortLink.id).executeTakeFirst(),
         roles: await db.selectFrom('account').select(['id', 'user_role', 'status']).where('agency_id', '=', a.a.agencyId).orderBy('id').execute(),
         events: (await db.selectFrom('event').select('id').where('agency_id', '=', a.a.agencyId).execute()).length,
+        conflict: await db.selectFrom('checkin_conflict').select('seen_at').where('id', '=', a.conflictId).executeTakeFirst(),
+        desks: (await db.selectFrom('checkin_desk').select('id').where('event_id', '=', a.event.id).execute()).length,
       }
     }
   },

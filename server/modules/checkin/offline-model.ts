@@ -28,4 +28,5 @@ export const SyncInput = z.object({
 })
 export type SyncInput = z.infer<typeof SyncInput>
 
-export const DeskQuery = z.object({ deskId: z.coerce.number().int().positive() })
+/** deskId is checked after the event (a missing one is a field error, never before the 404 of a foreign event) */
+export const DeskQuery = z.object({ deskId: z.string().max(20).optional() })

@@ -5,7 +5,7 @@ import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
-import { notFound } from '../../shared/errors'
+import { fieldError, notFound } from '../../shared/errors'
 import { eventOfAgency } from '../events/service'
 import { requireOrganiser } from '../identity/auth'
 import { conflictsOf, markSeen } from './conflicts'
@@ -56,7 +56,9 @@ export function offlineCheckinRoutes(ctx: AppContext) {
       '/proxy/api/events/:id/checkin/offline',
       async (c) => {
         const { event } = await eventOf(c, c.params.id)
-        const desk = await deskOfEvent(ctx.db, event.id, c.query.deskId)
+        const deskId = Number(c.query.deskId)
+        if (!Number.isSafeInteger(deskId) || deskId <= 0) throw fieldError([{ field: 'deskId', errorType: 'INVALID' }])
+        const desk = await deskOfEvent(ctx.db, event.id, deskId)
         return new Response(await downloadStream(ctx, event, desk), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } })
       },
       { params: EventParams, query: DeskQuery, detail: { tags, summary: "Everything an offline desk needs of the event (streamed JSON; no e-mail addresses)" } },
