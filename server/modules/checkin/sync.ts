@@ -7,6 +7,8 @@
 // other is stored as a conflict naming both desks and times.
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
+import { sql } from 'kysely'
+import { BunSqliteAdapter } from '../../db/bun-sqlite-dialect'
 import { prepared } from '../../db/prepared'
 import { bool, isoNow } from '../../db/types'
 import type { EventRow } from '../events/events.table'
@@ -27,7 +29,7 @@ export interface ItemAnswer {
   conflictId?: number
 }
 
-const CHUNK = 250
+const CHUNK = 500
 /** how far a desk's clock may run ahead, and how old a queued check-in may be */
 const FUTURE_MS = 5 * 60_000
 const PAST_MS = 30 * 86400_000
@@ -35,13 +37,6 @@ const ACTIVE = ['CONFIRMED', 'APPEARED'] as const
 
 const changed = (r: { numAffectedRows?: bigint; numUpdatedRows?: bigint }) => Number(r.numAffectedRows ?? r.numUpdatedRows ?? 0n)
 
-const claimKey = prepared((db, p: { deskId: number; key: string; eventId: number; visitorId: number; person: number; action: string; at: string; listId: number | null; now: string }) =>
-  db
-    .insertInto('checkin_sync_item')
-    .values({ desk_id: p.deskId, key: p.key, event_id: p.eventId, visitor_id: p.visitorId, person: p.person, action: p.action, at: p.at, list_id: p.listId, result: 'PENDING', created_at: p.now })
-    .onConflict((oc) => oc.columns(['desk_id', 'key']).doNothing())
-    .returning('id'),
-)
 const answerKey = prepared((db, p: { id: number; result: string; reason: string | null; conflictId: number | null }) =>
   db.updateTable('checkin_sync_item').set({ result: p.result, reason: p.reason, conflict_id: p.conflictId }).where('id', '=', p.id),
 )
@@ -179,20 +174,53 @@ export async function sync(ctx: AppContext, event: EventRow, desk: CheckinDeskRo
     const reasons = await Promise.all(chunk.map((it) => refusal(it, Date.parse(it.at))))
     const stamp = isoNow(ctx.clock.now())
     const part = await ctx.db.transaction().execute(async (trx) => {
-      const out: ItemAnswer[] = []
-      for (let j = 0; j < chunk.length; j++) {
-        const it = chunk[j]
-        const at = new Date(it.at).toISOString()
-        const claimed = await claimKey.first(trx, { deskId: desk.id, key: it.key, eventId: event.id, visitorId: it.visitorId, person: it.person, action: it.action, at, listId: it.listId ?? null, now: stamp })
-        if (!claimed) {
-          out.push({ key: it.key, result: 'DUPLICATE' })
-          continue
-        }
-        const a: ItemAnswer = reasons[j] ? { key: it.key, result: 'REFUSED', reason: reasons[j]! } : await apply(trx, event, desk, accountId, it, at, stamp)
-        await answerKey(trx, { id: (claimed as { id: number }).id, result: a.result, reason: a.reason ?? null, conflictId: a.conflictId ?? null })
-        out.push(a)
+      const out: Array<ItemAnswer | undefined> = new Array(chunk.length)
+      const ats = chunk.map((it) => new Date(it.at).toISOString())
+      // every item's key is claimed first, in one statement: a key already there (sent before, or
+      // by a request that committed first) is a duplicate; twice in this chunk, its first use counts
+      const claimed = await trx
+        .insertInto('checkin_sync_item')
+        .values(chunk.map((it, j) => ({ desk_id: desk.id, key: it.key, event_id: event.id, visitor_id: it.visitorId, person: it.person, action: it.action, at: ats[j], list_id: it.listId ?? null, result: 'PENDING', created_at: stamp })))
+        .onConflict((oc) => oc.columns(['desk_id', 'key']).doNothing())
+        .returning(['id', 'key'])
+        .execute()
+      const free = new Map(claimed.map((r) => [r.key, r.id]))
+      const claim: Array<number | null> = chunk.map((it) => {
+        const id = free.get(it.key)
+        if (id === undefined) return null
+        free.delete(it.key)
+        return id
+      })
+      chunk.forEach((it, j) => {
+        if (claim[j] == null) out[j] = { key: it.key, result: 'DUPLICATE' }
+        else if (reasons[j]) out[j] = { key: it.key, result: 'REFUSED', reason: reasons[j]! }
+      })
+      // the usual item (a check-in of a person this chunk names once) goes in one statement per kind;
+      // whatever it does not apply, and everything else, goes one by one in the desk's order
+      const seen = new Map<string, number>()
+      chunk.forEach((it, j) => claim[j] != null && seen.set(`${it.visitorId}:${it.person}:${it.listId ?? ''}`, (seen.get(`${it.visitorId}:${it.person}:${it.listId ?? ''}`) ?? 0) + 1))
+      const fast = chunk.map((it, j) => j).filter((j) => !out[j] && chunk[j].action === 'IN' && chunk[j].listId == null && seen.get(`${chunk[j].visitorId}:${chunk[j].person}:`) === 1)
+      if (fast.length) {
+        const done = await bulkIn(trx, event, accountId, desk, fast.map((j) => ({ visitorId: chunk[j].visitorId, person: chunk[j].person, at: ats[j] })), stamp)
+        for (const j of fast) if (done.has(`${chunk[j].visitorId}:${chunk[j].person}`)) out[j] = { key: chunk[j].key, result: 'APPLIED' }
       }
-      return out
+      for (let j = 0; j < chunk.length; j++) if (!out[j]) out[j] = await apply(trx, event, desk, accountId, chunk[j], ats[j], stamp)
+      // the answers stored with the keys: grouped (one statement per result and reason), conflicts each
+      const groups = new Map<string, number[]>()
+      for (let j = 0; j < chunk.length; j++) {
+        const a = out[j]!
+        if (claim[j] == null) continue
+        if (a.conflictId != null) await answerKey(trx, { id: claim[j]!, result: a.result, reason: a.reason ?? null, conflictId: a.conflictId })
+        else {
+          const g = `${a.result}|${a.reason ?? ''}`
+          groups.set(g, [...(groups.get(g) ?? []), claim[j]!])
+        }
+      }
+      for (const [g, idList] of groups) {
+        const [result, reason] = g.split('|')
+        await trx.updateTable('checkin_sync_item').set({ result, reason: reason || null }).where('id', 'in', idList).execute()
+      }
+      return out as ItemAnswer[]
     })
     answers.push(...part)
   }
@@ -258,4 +286,45 @@ async function apply(trx: Db, event: EventRow, desk: CheckinDeskRow, accountId: 
     .returning('id')
     .executeTakeFirstOrThrow()
   return { key: it.key, result: 'CONFLICT', conflictId: c.id }
+}
+
+/**
+ * Check-ins of distinct persons in one statement per kind (main guests, escorts), with the same
+ * conditions as inMain / inEscort; answers the "visitor:person" of those it applied. Also writes their
+ * presence and marks registrations whose escort came APPEARED.
+ */
+async function bulkIn(trx: Db, event: EventRow, accountId: number, desk: CheckinDeskRow, items: Array<{ visitorId: number; person: number; at: string }>, stamp: string): Promise<Set<string>> {
+  const lite = trx.getExecutor().adapter instanceof BunSqliteAdapter
+  const ts = (v: string) => (lite ? sql`${v}` : sql`cast(${v} as timestamptz)`)
+  const int = (v: number) => (lite ? sql`${v}` : sql`cast(${v} as integer)`)
+  const done = new Set<string>()
+  const mains = items.filter((i) => i.person === 0)
+  const escorts = items.filter((i) => i.person !== 0)
+  if (mains.length) {
+    const values = sql.join(mains.map((i) => sql`(${int(i.visitorId)}, ${ts(i.at)})`))
+    const r = await sql<{ id: number }>`with x(id, at) as (values ${values})
+      update event_visitor set status = 'APPEARED', main_guest_checked_in = true, main_guest_checked_out = false, main_guest_checkin_date = x.at, updated_at = x.at
+      from x where event_visitor.id = x.id and event_visitor.event_id = ${event.id} and event_visitor.status in ('CONFIRMED', 'APPEARED')
+        and (event_visitor.main_guest_checked_in = false or (event_visitor.main_guest_checked_out = true and event_visitor.main_guest_checkout_date <= x.at))
+      returning event_visitor.id`.execute(trx)
+    for (const row of r.rows) done.add(`${row.id}:0`)
+  }
+  if (escorts.length) {
+    const values = sql.join(escorts.map((i) => sql`(${int(i.visitorId)}, ${int(i.person)}, ${ts(i.at)})`))
+    const r = await sql<{ visitor_id: number; number: number }>`with x(vid, num, at) as (values ${values})
+      update escort_person set checked_in = true, checked_out = false, checkin_date = x.at
+      from x where escort_person.visitor_id = x.vid and escort_person.number = x.num
+        and (escort_person.checked_in = false or (escort_person.checked_out = true and escort_person.checkout_date <= x.at))
+      returning escort_person.visitor_id, escort_person.number`.execute(trx)
+    for (const row of r.rows) done.add(`${row.visitor_id}:${row.number}`)
+    const came = [...new Set(r.rows.map((x) => x.visitor_id))]
+    if (came.length) await trx.updateTable('event_visitor').set({ status: 'APPEARED', updated_at: stamp }).where('id', 'in', came).where('status', '=', 'CONFIRMED').execute()
+  }
+  const applied = items.filter((i) => done.has(`${i.visitorId}:${i.person}`))
+  if (applied.length)
+    await trx
+      .insertInto('presence')
+      .values(applied.map((i) => ({ visitor_id: i.visitorId, event_id: event.id, person: i.person, checkin_at: i.at, checkin_account_id: accountId, note: `Desk: ${desk.name}`, origin: 'DESK' })))
+      .execute()
+  return done
 }
