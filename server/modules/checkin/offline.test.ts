@@ -91,13 +91,13 @@ forEachDialect('offline desk', (h) => {
     // the whole batch again: nothing changes
     const twice = await syncOf(e.id, { deskId: deskA, cursor: r.body.cursor, items })
     expect(twice.body.results.map((x: any) => x.result)).toEqual(['DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE'])
-    expect(twice.body.changes).toEqual([])
+    // nothing new; a registration may come again (Postgres: the cursor is a snapshot's xmin), in the same state
+    for (const c of twice.body.changes) expect(c).toEqual(r.body.changes[0])
     expect(await counts(e.id)).toEqual({ registered: 2, checkedIn: 1, checkedOut: 0 })
     // a check-in at the online desk comes back as a change with the next sync
     expect((await admin.post(`/proxy/api/events/${e.id}/checkin`, { visitorId: g.id, checkinGuests: [1] })).status).toBe(200)
     const later = await syncOf(e.id, { deskId: deskA, cursor: twice.body.cursor, items: [] })
-    expect(later.body.changes).toHaveLength(1)
-    expect(later.body.changes[0].p[1][3]).toBe(1)
+    expect(later.body.changes.map((c: any) => [c.v, c.p[1][3]])).toEqual([[g.id, 1]])
     // no cursor: no changes, the desk is told to download again
     expect((await syncOf(e.id, { deskId: deskA, items: [] })).body.resync).toBe(true)
   })
