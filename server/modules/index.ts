@@ -4,6 +4,7 @@ import type { AppContext } from '../context'
 import { agencyRoutes } from './agency'
 import { agreementRoutes } from './agreements'
 import { checkinRoutes } from './checkin'
+import { offlineCheckinRoutes } from './checkin/offline-routes'
 import { documentRoutes } from './documents'
 import { assetRoutes } from './assets'
 import { auditRoutes } from './audit'
@@ -45,6 +46,7 @@ export const MODULES: Array<(ctx: AppContext) => Elysia<any, any, any, any, any,
   licenseRoutes,
   tagRoutes,
   checkinRoutes,
+  offlineCheckinRoutes,
   agencyUserRoutes,
   notificationSettingsRoutes,
   importRoutes,

@@ -96,7 +96,15 @@ forEachDialect(
       const mediaCategory = (await a.post('/proxy/api/mediaGallery/categories', { displayName: `${MARK} Galerie` })).body as { id: number }
       const mediaEntry = await a.post('/proxy/api/mediaGallery/entries', { categoryId: mediaCategory.id, assetId: asset.id, displayName: `${MARK} Bild` })
       expect(mediaEntry.status).toBe(201)
-      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry, mailSettings, checkinList: checkinList.body as { id: number }, mediaCategory, mediaEntry: mediaEntry.body as { id: number } }
+      // an offline desk of the event and a conflict of two desks (issue 26)
+      const desk = await a.post(`/proxy/api/events/${event.id}/checkin/desks`, { name: `${MARK} Tablet` })
+      expect(desk.status).toBe(201)
+      const conflict = await h().ctx.db
+        .insertInto('checkin_conflict')
+        .values({ event_id: event.id, visitor_id: guest.id, person: 0, list_id: null, first_desk_id: desk.body.deskId, first_at: new Date().toISOString(), second_desk_id: null, second_at: new Date().toISOString() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return { a, event, guest, field, tag, campaign, agreement, asset, shortLink, task, colleagueAccount, userId: user.user_id, tfaId: tfa?.id ?? 1, invoice, chair, signature, paid, coupon, order, paymentMethod, bankEntry, mailSettings, checkinList: checkinList.body as { id: number }, mediaCategory, mediaEntry: mediaEntry.body as { id: number }, deskId: desk.body.deskId as number, conflictId: conflict.id }
     }
     type A = Awaited<ReturnType<typeof agencyA>>
 
@@ -141,6 +149,8 @@ forEachDialect(
         agency: a.a.agencyId,
         entries: a.bankEntry.id,
         lists: a.checkinList.id,
+        desks: a.deskId,
+        conflicts: a.conflictId,
         mailSettings: a.mailSettings.id,
       }
       if (before && byCollection[before] !== undefined) return String(byCollection[before])
@@ -256,6 +266,8 @@ forEachDialect(
         events: (await db.selectFrom('event').select('id').where('agency_id', '=', a.a.agencyId).execute()).length,
         mediaCategory: await db.selectFrom('media_category').select('display_name').where('id', '=', a.mediaCategory.id).executeTakeFirst(),
         mediaEntry: await db.selectFrom('media_entry').select(['display_name', 'category_id']).where('id', '=', a.mediaEntry.id).executeTakeFirst(),
+        conflict: await db.selectFrom('checkin_conflict').select('seen_at').where('id', '=', a.conflictId).executeTakeFirst(),
+        desks: (await db.selectFrom('checkin_desk').select('id').where('event_id', '=', a.event.id).execute()).length,
       }
     }
   },

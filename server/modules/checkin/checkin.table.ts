@@ -1,5 +1,6 @@
 import type { Generated, Selectable } from 'kysely'
 import type { Id, Json, Timestamp } from '../../db/types'
+import type { CheckinOfflineTables } from './offline.table'
 
 export interface PresenceTable {
   id: Id
@@ -60,7 +61,7 @@ export interface CheckinListEntryTable {
   checkin_account_id: number | null
 }
 
-export interface CheckinTables {
+export interface CheckinTables extends CheckinOfflineTables {
   checkin_list: CheckinListTable
   checkin_list_entry: CheckinListEntryTable
   presence: PresenceTable
