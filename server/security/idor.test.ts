@@ -106,6 +106,8 @@ forEachDialect(
       if (param === 'code') return a.shortLink.code ?? 'x'
       if (param === 'token' || param === 'document') return 'x'
       if (param === 'chairId') return String(a.chair.id)
+      // a translation's language (names no row of its own; the event before it does)
+      if (param === 'language') return 'en'
       const before = path.split('/{' + param + '}')[0].split('/').pop()
       const byCollection: Record<string, number> = {
         events: a.event.id,
@@ -165,6 +167,7 @@ forEachDialect(
         'POST /proxy/api/events/{id}/seatingplan/copy': { fromEventId: a.event.id },
         'PUT /proxy/api/events/{id}/visitors/{vid}/chair': { chairId: a.chair.id },
         'POST /proxy/api/bank/entries/{id}/assign': { orderNumber: 'N0000001' },
+        'PUT /proxy/api/events/{id}/translations/{language}': { displayName: 'Übernommen' },
       }
       return bodies[key] ?? {}
     }
