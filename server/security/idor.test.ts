@@ -168,6 +168,7 @@ forEachDialect(
         'PUT /proxy/api/events/{id}/visitors/{vid}/chair': { chairId: a.chair.id },
         'POST /proxy/api/bank/entries/{id}/assign': { orderNumber: 'N0000001' },
         'PUT /proxy/api/events/{id}/translations/{language}': { displayName: 'Übernommen' },
+        'PUT /proxy/api/agreements/{id}/translations/{language}': { displayName: 'Übernommen' },
       }
       return bodies[key] ?? {}
     }
