@@ -117,6 +117,8 @@ forEachDialect(
       if (param === 'code') return a.shortLink.code ?? 'x'
       if (param === 'token' || param === 'document') return 'x'
       if (param === 'chairId') return String(a.chair.id)
+      // a translation's language (names no row of its own; the event before it does)
+      if (param === 'language') return 'en'
       const before = path.split('/{' + param + '}')[0].split('/').pop()
       // the media gallery's entries and categories (its "entries" are not the bank's)
       if (path.startsWith('/proxy/api/mediaGallery/')) return String(before === 'categories' ? a.mediaCategory.id : a.mediaEntry.id)
@@ -182,6 +184,8 @@ forEachDialect(
         'POST /proxy/api/bank/entries/{id}/assign': { orderNumber: 'N0000001' },
         'PUT /proxy/api/mediaGallery/categories/{id}': { displayName: 'Übernommen' },
         'PUT /proxy/api/mediaGallery/entries/{id}': { displayName: 'Übernommen' },
+        'PUT /proxy/api/events/{id}/translations/{language}': { displayName: 'Übernommen' },
+        'PUT /proxy/api/agreements/{id}/translations/{language}': { displayName: 'Übernommen' },
       }
       return bodies[key] ?? {}
     }

@@ -53,8 +53,20 @@ export interface AgreementSignatureTable {
   account_id: number | null
   decided_at: Timestamp
 }
+/** The organiser's text of an agreement in one language (migration 2026-11-30-100); null fields read German. */
+export interface AgreementTranslationTable {
+  id: Id
+  agreement_id: number
+  language: string
+  display_name: string | null
+  description: string | null
+  updated_at: Generated<Timestamp>
+}
+export type AgreementTranslationRow = Selectable<AgreementTranslationTable>
+
 export interface AgreementTables {
   agreement: AgreementTable
+  agreement_translation: AgreementTranslationTable
   visitor_agreement: VisitorAgreementTable
   agreement_signature: AgreementSignatureTable
 }

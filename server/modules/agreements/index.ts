@@ -11,6 +11,8 @@ import { detailParts } from '../visitors/detail'
 import { visitorOfEvent } from '../visitors/service'
 import { AgreementInput, AgreementSearch, SignatureSearch, SignInput } from './model'
 import { guestSignatureImage, guestSignatureRecord } from './guest-record'
+import { AgreementTranslationInput, agreementTranslations, saveAgreementTranslation } from './translations'
+import { requestLanguage } from '../../http/request'
 import { agreementDto, agreementOfAgency, agreementsOfVisitor, createAgreement, deactivateAgreement, searchAgreements, searchSignatures, signAgreements, signatureLog, updateAgreement } from './service'
 
 const IdParams = z.object({ id: idParam() })
@@ -70,6 +72,22 @@ export function agreementRoutes(ctx: AppContext) {
         return agreementDto(await updateAgreement(ctx, actor.account.agency_id, c.params.id, c.body))
       },
       { params: IdParams, body: AgreementInput, detail: { tags: ['agreements'], summary: 'Change an agreement' } },
+    )
+    .get(
+      '/proxy/api/agreements/:id/translations',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
+        return agreementTranslations(ctx, await agreementOfAgency(ctx.db, actor.account.agency_id, c.params.id))
+      },
+      { params: IdParams, detail: { tags: ['agreements'], summary: "The agreement's name and text in German and the organiser's translation per language the licence offers" } },
+    )
+    .put(
+      '/proxy/api/agreements/:id/translations/:language',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'AGREEMENT.MANAGE')
+        return saveAgreementTranslation(ctx, await agreementOfAgency(ctx.db, actor.account.agency_id, c.params.id), c.params.language, c.body)
+      },
+      { params: z.object({ id: idParam(), language: z.string().min(1).max(10) }), body: AgreementTranslationInput, detail: { tags: ['agreements'], summary: "Save the agreement's name and text in one language (empty fields read German)" } },
     )
     .delete(
       '/proxy/api/agreements/:id',
@@ -141,7 +159,8 @@ export function agreementRoutes(ctx: AppContext) {
       '/proxy/api/guest/events/visitors/:vid/agreements',
       async (c) => {
         const { v, event } = await ownVisitor(ctx, c, c.params.vid)
-        return agreementsOfVisitor(ctx, event, v.id)
+        // name and text in the page's language where the organiser translated them
+        return agreementsOfVisitor(ctx, event, v.id, requestLanguage(c.request, ctx.license.features))
       },
       { params: z.object({ vid: idParam() }), detail: { tags: ['guest'], summary: "The agreements of the guest's registration with their decisions" } },
     )

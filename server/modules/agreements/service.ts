@@ -11,6 +11,7 @@ import type { EventVisitorRow } from '../visitors/visitors.table'
 import type { AgreementRow } from './agreements.table'
 import type { AgreementInput, SignInput } from './model'
 import { recordDecisions } from './consent'
+import { localisedAgreements } from './translations'
 import { effectiveAgreements } from './repository'
 import { validSignature } from './signature'
 
@@ -106,9 +107,9 @@ export async function signAgreements(ctx: AppContext, event: EventRow, visitor: 
 }
 
 /** The event's agreements with this registration's decisions (the signature only as a flag). */
-export async function agreementsOfVisitor(ctx: AppContext, event: { id: number; agency_id: number }, visitorId: number) {
+export async function agreementsOfVisitor(ctx: AppContext, event: { id: number; agency_id: number }, visitorId: number, language = 'de') {
   const [list, decisions] = await Promise.all([
-    effectiveAgreements(ctx.db, event),
+    effectiveAgreements(ctx.db, event).then((rows) => localisedAgreements(ctx.db, rows, language)),
     ctx.db.selectFrom('visitor_agreement').select(['id', 'agreement_id', 'status', 'decided_at', 'confirm_date', 'decline_date', 'origin']).select((eb) => eb('signature', 'is not', null).as('has_signature')).where('visitor_id', '=', visitorId).execute(),
   ])
   const by = new Map(decisions.map((d) => [d.agreement_id, d]))

@@ -10,6 +10,7 @@ import { findAsset, variantBytes } from '../assets/service'
 import { signTicketCode } from '../checkin/signed-code'
 import { ensureTicketCode, formatTicketCode } from '../checkin/ticket'
 import { BLOCK_ERROR, type TicketBlock, ticketBlock } from '../checkin/ticket-validity'
+import { localisedEvent } from '../events/translations'
 import type { EventRow } from '../events/events.table'
 import { ENTRY_PASS_FEATURE } from '../identity/dto'
 import { placesOfVisitor } from '../seating/holds'
@@ -51,7 +52,8 @@ async function resolve(ctx: AppContext, token: string): Promise<Resolved> {
   if (!event || event.status === 'DELETED') throw notFound()
   const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
   const kind: TokenKind = v.download_token === token ? 'PDF' : v.download_token_ics === token ? 'ICS' : 'WALLET'
-  return { kind, v, event, agency }
+  // the event's texts in the guest's language where the organiser translated them
+  return { kind, v, event: await localisedEvent(ctx.db, event, v.language), agency }
 }
 
 /**
@@ -117,7 +119,7 @@ export async function ticketPdfOfVisitor(ctx: AppContext, visitorId: number): Pr
   // no ticket before it is valid (a transfer's money, an invoice paid first when the event says so)
   if (await ticketBlockOfVisitor(ctx, v.id, event)) return null
   const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
-  return pdfDownload(ctx, { kind: 'PDF', v, event, agency }, ctx.license.features.includes(ENTRY_PASS_FEATURE) ? 'entryTicket' : 'ticket')
+  return pdfDownload(ctx, { kind: 'PDF', v, event: await localisedEvent(ctx.db, event, v.language), agency }, ctx.license.features.includes(ENTRY_PASS_FEATURE) ? 'entryTicket' : 'ticket')
 }
 
 const personName = (p: { title: string | null; first_name: string | null; last_name: string | null }, lang = 'de') => personNameIn(lang, { title: p.title, first: p.first_name, last: p.last_name })
@@ -303,6 +305,6 @@ export async function prepareInvitation(ctx: AppContext, caller: InvitationCalle
   const own = caller.guestUserId != null && v.user_id === caller.guestUserId
   if (!own && caller.organiserAgencyId !== event.agency_id) throw notFound()
   const agency = await ctx.db.selectFrom('agency').select(['id', 'display_name', 'logo_asset_id']).where('id', '=', event.agency_id).executeTakeFirstOrThrow()
-  await pdfDownload(ctx, { kind: 'PDF', v, event, agency }, 'invitation')
+  await pdfDownload(ctx, { kind: 'PDF', v, event: await localisedEvent(ctx.db, event, v.language), agency }, 'invitation')
   return { status: 'DONE' as const, pending: false, downloadToken: v.download_token, downloadLink: downloadPath(v.download_token, 'invitation') }
 }

@@ -80,6 +80,20 @@ export interface EventTable {
 }
 export type EventRow = Selectable<EventTable>
 
+/** The organiser's text of the event in one language (migration 2026-11-30-100); null fields read German. */
+export interface EventTranslationTable {
+  id: Id
+  event_id: number
+  language: string
+  display_name: string | null
+  sub_title: string | null
+  description: string | null
+  location_name: string | null
+  updated_at: Generated<Timestamp>
+}
+export type EventTranslationRow = Selectable<EventTranslationTable>
+
 export interface EventTables {
   event: EventTable
+  event_translation: EventTranslationTable
 }

@@ -15,8 +15,10 @@ import { EmbedQuery, EventCopyInput, EventInput, EventSearch } from './model'
 import { findEvent, listAgencyEvents, searchEvents, statusesOf } from './repository'
 import { assertPresetFeature, copyEvent, createEvent, deleteEvent, eventOfAgency, eventReadable, restoreEvent, setArchived, updateEvent } from './service'
 import { STATUS_CATALOGUE } from './status-catalogue'
+import { EventTranslationInput, eventTranslations, publicEventTranslations, saveEventTranslation } from './translations'
 
 const IdParams = z.object({ id: idParam() })
+const LanguageParams = z.object({ id: idParam(), language: z.string().min(1).max(10) })
 
 export function eventRoutes(ctx: AppContext) {
   const full = async (e: EventRow) => eventDto(ctx, e, (await labelsOfEvents(ctx.db, [e.id])).get(e.id))
@@ -127,6 +129,22 @@ export function eventRoutes(ctx: AppContext) {
       { params: IdParams, detail: { tags: ['events'], summary: 'Restore a deleted event' } },
     )
     .get(
+      '/proxy/api/events/:id/translations',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.VIEW')
+        return eventTranslations(ctx, await eventOfAgency(ctx, actor, c.params.id))
+      },
+      { params: IdParams, detail: { tags: ['events'], summary: "The event's texts in German and the organiser's translation per language the licence offers" } },
+    )
+    .put(
+      '/proxy/api/events/:id/translations/:language',
+      async (c) => {
+        const actor = await requireOrganiser(ctx, c, 'EVENT.EDIT')
+        return saveEventTranslation(ctx, await eventOfAgency(ctx, actor, c.params.id), c.params.language, c.body)
+      },
+      { params: LanguageParams, body: EventTranslationInput, detail: { tags: ['events'], summary: "Save the event's name, subtitle, description and location name in one language (empty fields read German)" } },
+    )
+    .get(
       '/proxy/api/events/:id/embed',
       async (c) => {
         const actor = await requireOrganiser(ctx, c, 'EVENT.GUEST.MANAGE')
@@ -175,7 +193,8 @@ export function eventRoutes(ctx: AppContext) {
         const legal = agency
           ? { imprintUrl: agency.imprint_url, imprintText: agency.imprint_url ? null : sanitizeRichText(agency.imprint_text), privacyUrl: agency.privacy_url, privacyText: agency.privacy_url ? null : sanitizeRichText(agency.privacy_text) }
           : null
-        return { ...publicEventDto(ctx, e, agency ?? null), description: sanitizeRichText(e.description), contact, legal }
+        // the organiser's translations ride along: the page's first request does not know the guest's language (ui/apps/public/early.ts)
+        return { ...publicEventDto(ctx, e, agency ?? null), description: sanitizeRichText(e.description), contact, legal, translations: await publicEventTranslations(ctx, e.id) }
       },
       { params: IdParams, detail: { tags: ['events'], summary: 'The public page data of an event' } },
     )

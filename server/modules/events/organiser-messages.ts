@@ -378,6 +378,14 @@ export const de = {
   "guest.decision.decline": "Absagen",
   "guest.decision.reason": "Grund (optional)",
   "guest.decision.confirmDecline": "Absage senden",
+  "events.tab.translations": "Übersetzungen",
+  "events.translations.title": "Texte der Veranstaltung in weiteren Sprachen",
+  "events.translations.intro": "Geben Sie Name, Untertitel, Ort und Beschreibung in einer weiteren Sprache ein. Gäste, die diese Sprache wählen, sehen Ihre Übersetzung. Leere Felder zeigen den deutschen Text.",
+  "events.translations.language": "Sprache",
+  "events.translations.german": "Deutsch",
+  "events.translations.save": "Übersetzung speichern",
+  "events.translations.saved": "Die Übersetzung ist gespeichert.",
+  "events.translations.none": "Ihre Lizenz bietet keine weitere Sprache an.",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -394,6 +402,8 @@ export const deDu: Partial<Record<Keys, string>> = {
   "checkin.cameraError": "Die Kamera ist nicht verfügbar. Bitte gib den Code ein.",
   "checkin.signIntro": "Bitte lies die Erklärungen, stimme zu und unterschreibe im Feld.",
   "tags.groupHint": "Mit „Gruppe---Name“ ordnest du einen Eintrag einer Gruppe zu.",
+  "events.translations.intro": "Gib Name, Untertitel, Ort und Beschreibung in einer weiteren Sprache ein. Gäste, die diese Sprache wählen, sehen deine Übersetzung. Leere Felder zeigen den deutschen Text.",
+  "events.translations.none": "Deine Lizenz bietet keine weitere Sprache an.",
 }
 export const en: Record<Keys, string> = {
   "organiser.tabs": "Event sections",
@@ -773,4 +783,12 @@ export const en: Record<Keys, string> = {
   "guest.decision.decline": "Decline",
   "guest.decision.reason": "Reason (optional)",
   "guest.decision.confirmDecline": "Send decline",
+  "events.tab.translations": "Translations",
+  "events.translations.title": "The event's texts in other languages",
+  "events.translations.intro": "Enter the name, subtitle, location and description in another language. Guests who choose that language see your translation. Empty fields show the German text.",
+  "events.translations.language": "Language",
+  "events.translations.german": "German",
+  "events.translations.save": "Save translation",
+  "events.translations.saved": "The translation has been saved.",
+  "events.translations.none": "Your licence offers no other language.",
 }

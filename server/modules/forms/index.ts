@@ -1,6 +1,7 @@
 // Form builder API (organiser) and the public form definition of an event.
 import { Elysia } from 'elysia'
 import { effectiveAgreements } from '../agreements/repository'
+import { publicAgreementTranslations } from '../agreements/translations'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { audit, changesOf } from '../audit/service'
@@ -104,7 +105,12 @@ export function formRoutes(ctx: AppContext) {
           systemCovidoo: ctx.license.features.includes('SYSTEM_COVIDOO'),
           fields: await liveDefinitions(ctx.db, e),
           // what registering asks the guest to agree to (issue 10, item 3): text as shown, version
-          agreements: (await effectiveAgreements(ctx.db, e)).map((a) => ({ id: a.id, displayName: a.display_name, description: a.description, appearance: a.appearance, version: a.version })),
+          // with the organiser's translations per language (the page picks the guest's; its first request does not know it)
+          agreements: await (async () => {
+            const list = await effectiveAgreements(ctx.db, e)
+            const translations = await publicAgreementTranslations(ctx, list.map((a) => a.id))
+            return list.map((a) => ({ id: a.id, displayName: a.display_name, description: a.description, appearance: a.appearance, version: a.version, ...(translations.has(a.id) ? { translations: translations.get(a.id) } : {}) }))
+          })(),
         }
       },
       { params: EventParams, detail: { tags, summary: 'The registration form of a public event with free places per defined value and timeslot' } },

@@ -6,6 +6,7 @@ import type { Db } from '../../db/database'
 import { bool, fromJson, isoNow } from '../../db/types'
 import { AppError, notFound } from '../../shared/errors'
 import { publicEventDto } from '../events/dto'
+import { localisedEvent } from '../events/translations'
 import type { EventRow } from '../events/events.table'
 import { registrationState } from '../events/rules'
 import { type FieldDef, isEscortCode, kindOf, labelOf } from '../forms/definitions'
@@ -95,7 +96,7 @@ export async function registrationDetails(ctx: AppContext, guest: GuestActor, vi
     lastName: v.last_name,
     email: v.email,
     status: v.status,
-    event: publicEventDto(ctx, event, agency ?? null),
+    event: publicEventDto(ctx, await localisedEvent(ctx.db, event, language), agency ?? null),
     visitorCount: v.visitor_count,
     checkinCount,
     checkoutCount,

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { z } from 'zod'
 import type { AppContext } from '../../context'
 import { clientIp } from '../../http/client-address'
+import { requestLanguage } from '../../http/request'
 import { notFound } from '../../shared/errors'
 import { email, idParam } from '../../shared/validation'
 import { requireGuest } from '../identity/auth'
@@ -39,7 +40,8 @@ export function guestRoutes(ctx: AppContext) {
       '/proxy/api/guest/events',
       async (c) => {
         const g = await requireGuest(ctx, c)
-        return guestEvents(ctx, g.user.id)
+        // the events' texts in the page's language where the organiser translated them
+        return guestEvents(ctx, g.user.id, requestLanguage(c.request, ctx.license.features))
       },
       { detail: { tags: ['guest'], summary: 'The guest\'s events in the dashboard groups' } },
     )

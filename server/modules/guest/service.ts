@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context'
 import type { VisitorStatus } from '../visitors/visitors.table'
 import { publicEventDto } from '../events/dto'
+import { translationsOfEvents, withTranslation } from '../events/translations'
 import { escortDto } from '../visitors/dto'
 import { bool, fromJson } from '../../db/types'
 import { waitingListPositions } from '../visitors/repository'
@@ -32,7 +33,7 @@ export const LIST_OF_STATUS: Record<VisitorStatus, GuestList | null> = {
   DELETED: null,
 }
 
-export async function guestEvents(ctx: AppContext, userId: number) {
+export async function guestEvents(ctx: AppContext, userId: number, language = 'de') {
   const rows = await ctx.db
     .selectFrom('event_visitor as v')
     .innerJoin('event as e', 'e.id', 'v.event_id')
@@ -104,12 +105,13 @@ export async function guestEvents(ctx: AppContext, userId: number) {
       [...new Map(rows.filter((r) => canEditData(r)).map((r) => [r.id, r])).values()].map(async (e) => [e.id, hasGuestChangeFields(await formDefinitions(ctx.db, e))] as const),
     ),
   )
+  const translated = await translationsOfEvents(ctx.db, [...new Set(rows.map((r) => r.id))], language)
   const lists: Record<GuestList, unknown[]> = { pendingEvents: [], confirmedEvents: [], invitedEvents: [], openEvents: [], declinedEvents: [] }
   for (const r of rows) {
     const end = ended.get(r.v_id)
     const list = LIST_OF_STATUS[r.v_status] ?? (end ? 'declinedEvents' : null)
     if (!list) continue
-    const event = publicEventDto(ctx, r, { id: r.agency_id, display_name: r.agency_display_name, logo_asset_id: r.agency_logo_asset_id })
+    const event = publicEventDto(ctx, withTranslation(r, translated.get(r.id)), { id: r.agency_id, display_name: r.agency_display_name, logo_asset_id: r.agency_logo_asset_id })
     lists[list].push({
       id: r.v_id,
       event,

@@ -7,6 +7,7 @@ import { t } from '../../i18n/catalogue'
 import { formatTime } from '../../i18n/format'
 import { formatDateIn } from '../../i18n/locale-format'
 import type { EventRow } from '../events/events.table'
+import { localisedEvent } from '../events/translations'
 import { type FieldDef, kindOf, labelOf } from '../forms/definitions'
 import { valueText } from '../forms/engine'
 import { formDefinitions } from '../forms/service'
@@ -47,7 +48,8 @@ registerMailTemplate<ConfirmationParams>(CONFIRMATION_TEMPLATE, async (ctx, m, p
   const person = { salutation: v.salutation, title: v.title, firstName: v.first_name, lastName: v.last_name, visitorCount: v.visitor_count, status: p.status }
   // the seats the registration holds on the event's seating plan
   const seats = ((await chairsOfVisitors(ctx.db, [m.visitor_id!])).get(m.visitor_id!) ?? []).map((c) => (c.amount > 1 ? `${c.label} (${c.amount})` : c.label))
-  return confirmationMail(ctx, event, agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token, seats)
+  // the event's name and place in the guest's language where the organiser translated them
+  return confirmationMail(ctx, await localisedEvent(ctx.db, event, m.language), agency?.display_name ?? '', person, m.language, await formDefinitions(ctx.db, event), fields, p.token, seats)
 })
 
 async function confirmationMail(ctx: AppContext, event: EventRow, agencyName: string, person: MailPerson, lang: string, defs: FieldDef[], fields: Record<string, unknown>, token: string, seats: string[] = []) {

@@ -7,6 +7,7 @@ import { t } from '../../i18n/catalogue'
 import { formatTime } from '../../i18n/format'
 import { formatDateIn } from '../../i18n/locale-format'
 import type { EventRow } from '../events/events.table'
+import { localisedEvent } from '../events/translations'
 import { GUEST_ACCESS, issueAccessToken } from '../identity/access-tokens'
 import { enqueueMail } from '../mail/outbox'
 import { mailGreeting } from '../mail/greeting'
@@ -31,6 +32,8 @@ export async function queueGuestMail(ctx: AppContext, trx: Db, kind: GuestMailKi
   const userId = await ensureGuestUser(trx, visitor)
   if (!userId) return false
   const lang = visitor.language
+  // the event's texts in the guest's language where the organiser translated them
+  event = await localisedEvent(trx, event, lang)
   const token = await issueAccessToken(ctx, trx, userId, GUEST_ACCESS)
   const url = `${ctx.config.baseUrl}/guest/dashboard?token=${encodeURIComponent(token)}`
   const agencyName = opts.agencyName ?? (await trx.selectFrom('agency').select('display_name').where('id', '=', event.agency_id).executeTakeFirst())?.display_name ?? ''

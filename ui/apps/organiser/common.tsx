@@ -59,8 +59,15 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 export function Tabs({ items, active }: { items: Array<{ key: string; href: string; label: string }>; active: string }) {
+  // the bar scrolls sideways on narrow screens: the active tab is moved into view (not the page)
+  const nav = useRef<HTMLElement>(null)
+  useEffect(() => {
+    const bar = nav.current
+    const tab = bar?.querySelector<HTMLElement>('.ev-tab.active')
+    if (bar && tab && (tab.offsetLeft < bar.scrollLeft || tab.offsetLeft + tab.offsetWidth > bar.scrollLeft + bar.clientWidth)) bar.scrollLeft = tab.offsetLeft + tab.offsetWidth - bar.clientWidth
+  }, [active])
   return (
-    <nav class="ev-tabs" aria-label={t('organiser.tabs')}>
+    <nav class="ev-tabs" aria-label={t('organiser.tabs')} ref={nav}>
       {items.map((i) => (
         <a key={i.key} href={i.href} class={`ev-tab ${i.key === active ? 'active' : ''}`} aria-current={i.key === active ? 'page' : undefined}>
           {i.label}

@@ -16,6 +16,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog'
 import { hasFeature, StatusBadge, Tabs, usePermission, usePostResource } from './common'
 import { EmbedDialog } from './embed-dialog'
 import { EventForm } from './event-form'
+import { EventTranslationsTab } from './event-translations'
 import { GuestList } from './guests'
 import { SeatingTab } from './seating'
 import { StatisticsTab } from './statistics'
@@ -23,7 +24,7 @@ import { TicketsTab } from './tickets'
 import { useUser } from './user'
 import { type EventFull, placeOf, placesText } from './event-model'
 
-const TABS = ['overview', 'guests', 'tickets', 'checkin', 'statistics', 'agreements', 'seating', 'edit'] as const
+const TABS = ['overview', 'guests', 'tickets', 'checkin', 'statistics', 'agreements', 'seating', 'edit', 'translations'] as const
 
 export function EventPage({ id, tab }: { id: number; tab?: string }) {
   const active = (TABS as readonly string[]).includes(tab ?? '') ? tab! : 'overview'
@@ -45,6 +46,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
     ...(canGuests ? [{ key: 'agreements', href: `${base}/agreements`, label: t('events.tab.agreements') }] : []),
     ...(canEdit ? [{ key: 'seating', href: `${base}/seating`, label: t('events.tab.seating') }] : []),
     ...(canEdit ? [{ key: 'edit', href: `${base}/edit`, label: t('events.tab.edit') }] : []),
+    ...(canEdit ? [{ key: 'translations', href: `${base}/translations`, label: t('events.tab.translations') }] : []),
   ]
   return (
     <>
@@ -74,6 +76,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       {active === 'statistics' && <StatisticsTab event={event} />}
       {active === 'agreements' && <AgreementsTab event={event} />}
       {active === 'seating' && canEdit && <SeatingTab event={event} />}
+      {active === 'translations' && canEdit && <EventTranslationsTab event={event} />}
       {active === 'edit' && (
         <>
           <EventForm key={event.id} event={event} onSaved={() => void reload()} />

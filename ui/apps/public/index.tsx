@@ -50,6 +50,21 @@ interface PublicEvent {
   contact: { name: string | null; phone: string | null; mail: string | null } | null
   /** the organiser's imprint and privacy notice: an address, or a (sanitised) text */
   legal: { imprintUrl: string | null; imprintText: string | null; privacyUrl: string | null; privacyText: string | null } | null
+  /** the organiser's texts per language, non-empty fields only (server/modules/events/translations.ts) */
+  translations?: Record<string, Partial<{ displayName: string; subTitle: string; description: string; locationName: string }>>
+}
+
+/** The event in the guest's language: the organiser's translation field by field, German where it has none (docs/languages.md, "Organiser texts"). */
+function inLanguage(e: PublicEvent, lang: string): PublicEvent {
+  const tr = e.translations?.[lang]
+  if (!tr) return e
+  return {
+    ...e,
+    displayName: tr.displayName || e.displayName,
+    subTitle: tr.subTitle || e.subTitle,
+    description: tr.description || e.description,
+    address: { ...e.address, locationName: tr.locationName || e.address.locationName },
+  }
 }
 
 interface PublicForm {
@@ -436,10 +451,11 @@ function Contact({ contact, organiser }: { contact: NonNullable<PublicEvent['con
 }
 
 function EventPage({ id, frame }: { id: number; frame: boolean }) {
-  useLanguage()
+  const lang = useLanguage()
   const opts = useMemo(() => embedOptions(frame), [frame])
   const [first] = useState(() => ({ page: takeFirstPage(id) }))
-  const [event, setEvent] = useState<PublicEvent | null>(first.page?.loaded?.event ?? null)
+  const [loaded, setEvent] = useState<PublicEvent | null>(first.page?.loaded?.event ?? null)
+  const event = useMemo(() => loaded && inLanguage(loaded, lang), [loaded, lang])
   const [form, setForm] = useState<PublicForm | null>(first.page?.loaded?.form ?? null)
   const [error, setError] = useState<ApiError | null>(null)
   const [done, setDone] = useState<Done | null>(null)
