@@ -22,8 +22,8 @@ const RECORDED: Record<Path, { sqlite: [number, number]; postgres: [number, numb
   deskCheckin: { sqlite: [9, 4], postgres: [9, 2] },
   selfCheckin: { sqlite: [7, 4], postgres: [7, 2] },
   chairHold: { sqlite: [9, 4], postgres: [9, 2] },
-  webhookPaid: { sqlite: [18, 4], postgres: [18, 2] },
-  webhookAlready: { sqlite: [7, 0], postgres: [7, 0] },
+  webhookPaid: { sqlite: [16, 4], postgres: [16, 2] },
+  webhookAlready: { sqlite: [5, 0], postgres: [5, 0] },
 }
 
 const fakes = startFakes()
