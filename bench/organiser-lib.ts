@@ -111,8 +111,8 @@ function crockford(n: number) {
   return s
 }
 
-/** Inserts n guests of an event; returns their ticket codes (all CONFIRMED when `confirmed`). */
-export function seedGuests(dataDir: string, eventId: number, n: number, opts: { confirmed?: boolean } = {}): string[] {
+/** Inserts n guests of an event (numbered from `from`, default 0); returns their ticket codes (all CONFIRMED when `confirmed`). */
+export function seedGuests(dataDir: string, eventId: number, n: number, opts: { confirmed?: boolean; from?: number } = {}): string[] {
   const db = new Database(join(dataDir, 'einlass.sqlite'))
   db.exec('pragma busy_timeout = 10000')
   const codes: string[] = []
@@ -122,7 +122,7 @@ export function seedGuests(dataDir: string, eventId: number, n: number, opts: { 
      values (?, ?, ?, 'Frau', ?, ?, ?, ?, 1, ?, ?, ?, ?, 'IMPORT', ?, ?, ?, ?)`,
   )
   const tx = db.transaction(() => {
-    for (let i = 0; i < n; i++) {
+    for (let i = opts.from ?? 0; i < (opts.from ?? 0) + n; i++) {
       const status = opts.confirmed ? 'CONFIRMED' : STATUSES[i % STATUSES.length]
       const code = `B${crockford(i).padStart(9, '0')}`
       codes.push(code)

@@ -69,6 +69,16 @@ describe('CI and the README', () => {
     expect(all.filter((d) => !headings.includes(d))).toEqual([])
   })
 
+  test('npm test runs the performance guard in its short form after the bun suite, before the journeys (issue 25)', () => {
+    expect(pkg.scripts['bench:guard']).toBe('bun bench/guard.ts')
+    const t: string = pkg.scripts.test
+    const suite = t.indexOf('bun test')
+    const guard = t.indexOf('bun bench/guard.ts --short')
+    expect(guard).toBeGreaterThan(suite)
+    expect(t.indexOf('npm run test:e2e')).toBeGreaterThan(guard)
+    expect(read('docs/benchmarks.md')).toContain('npm run bench:guard')
+  })
+
   test('docs/benchmarks.md gives the command it measured with', () => {
     expect(read('docs/benchmarks.md')).toContain('npm run bench')
     expect(pkg.scripts.bench).toBe('bun bench/run.ts')

@@ -8,7 +8,25 @@ import { AppError } from '../../shared/errors'
 
 export const WEBHOOK_FAILING_WINDOW_MS = 7 * 24 * 3600_000
 
+/**
+ * An accepted call is written at most once a minute per method and process (issue 25: two statements,
+ * one of them a write, on every webhook of an on-sale storm). A refused call is always written and
+ * makes the next accepted one write again, so "failing" ends with the first accepted call after it.
+ * Another process's refusal after our last written success shows until our next write (≤ a minute).
+ */
+export const SUCCESS_REWRITE_MS = 60_000
+/** per database (the Kysely adapter, as db/generation-cache.ts): method id → when this process last wrote its success */
+const successWritten = new WeakMap<object, Map<number, number>>()
+
 async function record(ctx: AppContext, methodId: number, ok: boolean, reason: string | null) {
+  const key = ctx.db.getExecutor().adapter
+  let written = successWritten.get(key)
+  if (!written) successWritten.set(key, (written = new Map()))
+  const at = ctx.clock.now().getTime()
+  if (ok) {
+    const last = written.get(methodId)
+    if (last !== undefined && at - last >= 0 && at - last < SUCCESS_REWRITE_MS) return
+  } else written.delete(methodId)
   const method = await ctx.db.selectFrom('payment_method').select(['id', 'agency_id']).where('id', '=', methodId).executeTakeFirst()
   if (!method) return
   const now = isoNow(ctx.clock.now())
@@ -18,6 +36,7 @@ async function record(ctx: AppContext, methodId: number, ok: boolean, reason: st
     .values({ payment_method_id: method.id, agency_id: method.agency_id, last_failure_at: null, last_failure_reason: null, last_success_at: null, ...set })
     .onConflict((oc) => oc.column('payment_method_id').doUpdateSet(set))
     .execute()
+  if (ok) written.set(methodId, at)
 }
 
 /** Runs a method's webhook handler and remembers whether the call was accepted or refused. */
