@@ -86,6 +86,25 @@ forEachDialect('check-in lists per person', (h, dialect) => {
     expect((await checkin(event.id, { visitorId: r.body.visitorId, checkinGuests: [0], listId: normalList.id })).body.checkedIn).toEqual([0])
   })
 
+  test('an escort added free of charge holds no ticket: refused by a category list, admitted by one without, not counted', async () => {
+    const { event, vipList, door } = await setup()
+    const [, vip] = (await admin.get(`/proxy/api/events/${event.id}/ticketCategories`)).body.items
+    const r = await buy(h(), event.id, buyer([{ categoryId: vip.id, amount: 1 }]))
+    expect((await pay(h(), r.body.ticketOrderId, 'LOCATION')).step).toBe(100)
+    const id = r.body.visitorId as number
+    const v = await h().ctx.db.selectFrom('event_visitor').select(['first_name', 'last_name', 'email']).where('id', '=', id).executeTakeFirstOrThrow()
+    const put = await admin.put(`/proxy/api/events/${event.id}/visitors/${id}`, { salutation: 'Frau', firstName: v.first_name, lastName: v.last_name, email: v.email, escortPersons: [{ firstName: 'Fritz', lastName: 'Frei' }], escortsFreeOfCharge: true })
+    expect(put.status).toBe(200)
+    const refused = await checkin(event.id, { visitorId: id, checkinGuests: [1], listId: vipList.id })
+    expect(refused.status).toBe(409)
+    expect(refused.body.errorMessage).toBe('Gäste ohne Ticket gelten nicht für „VIP“.')
+    expect((await checkin(event.id, { visitorId: id, checkinGuests: 'ALL', listId: vipList.id })).body.checkedIn).toEqual([0])
+    expect((await checkin(event.id, { visitorId: id, checkinGuests: [1], listId: door.id })).body.checkedIn).toEqual([1])
+    // the VIP list: the mixed order's escort and this buyer; the list without categories: all four
+    expect(await counts(event.id, vipList.id)).toMatchObject({ registered: 2, checkedIn: 1 })
+    expect(await counts(event.id, door.id)).toMatchObject({ registered: 4, checkedIn: 1 })
+  })
+
   test('deleting a list while a check-in on it races: 409 in use or deleted, never 500; the check-in 200 or 404', async () => {
     const { event, base, visitorId } = await setup()
     for (let i = 0; i < 6; i++) {
@@ -107,6 +126,7 @@ forEachDialect('check-in lists per person', (h, dialect) => {
 
   if (dialect === 'postgres')
     test('a delete waiting for a check-in that commits its entry answers 409 CHECKIN_LIST_IN_USE', async () => {
+      admin = await h().admin() // a fresh agency: the test licence's event limit
       const { base, visitorId } = await setup()
       const list = (await admin.post(base, { name: 'Wartet' })).body
       let release!: () => void
