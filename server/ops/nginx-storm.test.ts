@@ -1,9 +1,10 @@
 // nginx in front of three einlass processes on one Postgres (docs/operations.md "Behind nginx"), with
 // the very config admins install (deploy/nginx/einlass.conf, only the ports replaced). A mixed storm of
-// public registrations, check-ins and page reads runs through nginx while one process is killed with
+// public registrations, ticket orders to sell-out, chair holds on a seat plan, check-ins and page
+// reads runs through nginx while one process is killed with
 // SIGKILL and another is stopped with SIGTERM and started again on its port (as systemd would): only
-// requests in flight at those moments may fail, and only with 502/503; the places are taken exactly,
-// every 201 is stored, no guest is checked in twice, and afterwards every answer is good again.
+// requests in flight at those moments may fail, and only with 502/503; the places and the tickets are
+// taken exactly, no chair holds more than its places, every 201 is stored, no guest is checked in twice, and afterwards every answer is good again.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -30,14 +31,21 @@ const STORM_MS = 7_000
 const REG_WORKERS = 4
 const DESK_WORKERS = 3
 const READ_WORKERS = 1
+const SHOP_WORKERS = 1
+const HOLD_WORKERS = 1
+const TICKET_QUOTA = 30
+const TABLE_PLACES = 8
+const SEATS = 4
 
 interface Answer {
-  kind: 'register' | 'checkin' | 'read'
+  kind: 'register' | 'checkin' | 'read' | 'buy' | 'hold'
   status: number
   at: number
   email?: string
   code?: string
   errorType?: string
+  chairId?: number
+  amount?: number
 }
 
 describe.if(haveNginx && havePostgres)('nginx in front of three processes: a storm with a SIGKILL and a restart', () => {
@@ -94,12 +102,45 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
       tickets.push({ id, code: (await d.json()).ticketCode })
     }
 
+    // the ticket shop: one category of TICKET_QUOTA tickets, paid at the venue
+    const shop = await via('POST', '/proxy/api/events', eventBody({ displayName: 'Laden-Fest', maxVisitors: 1000 }), admin)
+    expect(shop.status).toBe(201)
+    const shopEvent = (await shop.json()).id as number
+    const category = await via('POST', `/proxy/api/events/${shopEvent}/ticketCategories`, { displayName: 'Stehplatz', grossPrice: 1500, taxCode: 'TAX_19', quota: TICKET_QUOTA }, admin)
+    expect(category.status).toBe(201)
+    const categoryId = (await category.json()).id as number
+    const method = await via('POST', '/proxy/api/agency/paymentMethods', { method: 'LOCATION' }, admin)
+    expect((await via('PUT', `/proxy/api/events/${shopEvent}/paymentMethods`, { ids: [(await method.json()).id] }, admin)).status).toBe(200)
+    // the seat plan: a table of TABLE_PLACES and SEATS single seats, held by guests on the public page
+    const plan = await via('POST', '/proxy/api/events', eventBody({ displayName: 'Platz-Fest', maxVisitors: null, maxVisitorPerSubscription: 8 }), admin)
+    expect(plan.status).toBe(201)
+    const planEvent = (await plan.json()).id as number
+    const saved = await via(
+      'PUT',
+      `/proxy/api/events/${planEvent}/seatingplan`,
+      {
+        priceCategories: [],
+        areas: [
+          {
+            displayName: 'Saal',
+            chairs: [
+              { label: 'Tisch 1', percentX: 10, percentY: 10, percentWidth: 8, percentHeight: 8, places: TABLE_PLACES, minAmount: 1, maxAmount: 3 },
+              ...Array.from({ length: SEATS }, (_, i) => ({ label: `A ${i + 1}`, percentX: 1 + 3 * i, percentY: 1, percentWidth: 2, percentHeight: 2 })),
+            ],
+          },
+        ],
+      },
+      admin,
+    )
+    expect(saved.status).toBe(200)
+    const chairs = (await saved.json()).areas[0].chairs as Array<{ id: number; places?: number }>
+
     const answers: Answer[] = []
     const t0 = Date.now()
     const record = async (a: Omit<Answer, 'status' | 'at'>, r: Promise<Response>) => {
       const res = await r
       const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : await res.text().then(() => null)
-      const answer = { ...a, status: res.status, at: Date.now() - t0, errorType: body?.errorType }
+      const answer = { ...a, status: res.status, at: Date.now() - t0, errorType: body?.errorType, ...(a.kind === 'hold' && res.status === 200 ? { succeeded: body?.succeeded } : {}) }
       answers.push(answer)
       return answer
     }
@@ -135,6 +176,36 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
               await record({ kind: 'checkin', code: t.code }, via('POST', `/proxy/api/events/${deskEvent}/checkin`, { code: t.code, checkinGuests: 'ALL', nonce: `sturm-${w}-${seq++}` }, admin))
               await Bun.sleep(round ? 200 : 60)
             }
+          }
+        })(),
+      )
+    // the ticket shop, paced so that the sell-out falls after the kill
+    const buy = () => {
+      const email = `kauf${seq++}@nginx-sturm.example`
+      return record({ kind: 'buy', email }, via('POST', `/proxy/api/public/events/${shopEvent}/registrations`, { salutation: 'Herr', firstName: 'Karl', lastName: `Nr${seq}`, email, tickets: [{ categoryId, amount: 1 }] }))
+    }
+    for (let w = 0; w < SHOP_WORKERS; w++)
+      workers.push(
+        (async () => {
+          let soldOut = false
+          while (running()) {
+            soldOut = (await buy()).status === 409 || soldOut
+            await Bun.sleep(soldOut ? 300 : 120)
+          }
+        })(),
+      )
+    // guests holding places on the seat plan: each guest one try at one chair
+    for (let w = 0; w < HOLD_WORKERS; w++)
+      workers.push(
+        (async () => {
+          for (let i = 0; running(); i++) {
+            const chair = chairs[i % chairs.length]
+            const amount = chair.id === chairs[0].id ? 1 + (i % 3) : 1
+            await record(
+              { kind: 'hold', chairId: chair.id, amount },
+              via('POST', `/proxy/api/public/events/${planEvent}/seatingplan/reservation/chair`, { chairId: chair.id, identification: `sturm-halt-${w}-${i}-visit`, amount }),
+            )
+            await Bun.sleep(150)
           }
         })(),
       )
@@ -175,6 +246,12 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
       if (a.status === 409) break
     }
 
+    // and buy on until the shop says sold out
+    for (let i = 0; i < 3 * TICKET_QUOTA; i++) {
+      const a = await buy()
+      if (a.status === 409) break
+    }
+
     const count = (f: (a: Answer) => boolean) => answers.filter(f).length
     const figures = {
       requests: answers.length,
@@ -184,6 +261,10 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
       checkins200: count((a) => a.kind === 'checkin' && a.status === 200),
       checkins409: count((a) => a.kind === 'checkin' && a.status === 409),
       reads200: count((a) => a.kind === 'read' && a.status === 200),
+      bought201: count((a) => a.kind === 'buy' && a.status === 201),
+      soldOutTickets409: count((a) => a.kind === 'buy' && a.status === 409),
+      holds200: count((a) => a.kind === 'hold' && a.status === 200),
+      holds409: count((a) => a.kind === 'hold' && a.status === 409),
       s502: count((a) => a.status === 502),
       s503: count((a) => a.status === 503),
       ...events,
@@ -193,7 +274,7 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
     // 1. the only failures are 502/503, and no more than one per client in flight at each of the two blows
     const failed = answers.filter((a) => a.status >= 500)
     expect(failed.filter((a) => a.status !== 502 && a.status !== 503)).toEqual([])
-    expect(failed.length).toBeLessThanOrEqual(2 * (REG_WORKERS + DESK_WORKERS + READ_WORKERS))
+    expect(failed.length).toBeLessThanOrEqual(2 * (REG_WORKERS + DESK_WORKERS + READ_WORKERS + SHOP_WORKERS + HOLD_WORKERS))
     for (const f of failed) expect(f.at).toBeGreaterThanOrEqual(events.killed - 100)
     // idempotent reads are passed on to another process by nginx: none failed
     expect(failed.filter((a) => a.kind === 'read')).toEqual([])
@@ -203,7 +284,9 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
         a.status < 500 &&
         !(a.kind === 'register' && (a.status === 201 || (a.status === 409 && a.errorType === 'EVENT_FULL'))) &&
         !(a.kind === 'checkin' && (a.status === 200 || (a.status === 409 && ['ALL_CHECKED_IN', 'ALREADY_CHECKED_IN'].includes(a.errorType!)))) &&
-        !(a.kind === 'read' && a.status === 200),
+        !(a.kind === 'read' && a.status === 200) &&
+        !(a.kind === 'buy' && (a.status === 201 || (a.status === 409 && a.errorType === 'TICKETS_SOLD_OUT'))) &&
+        !(a.kind === 'hold' && (a.status === 200 || (a.status === 409 && ['SEAT_NOT_AVAILABLE', 'SEAT_NOT_RESERVED'].includes(a.errorType!)))),
     )
     expect(unexpected).toEqual([])
 
@@ -217,6 +300,28 @@ describe.if(haveNginx && havePostgres)('nginx in front of three processes: a sto
     expect(acknowledged.filter((e) => !stored.includes(e))).toEqual([])
     const failedEmails = answers.filter((a) => a.kind === 'register' && a.status >= 500).map((a) => a.email!)
     expect(stored.filter((e) => !acknowledged.includes(e) && !failedEmails.includes(e))).toEqual([])
+
+    // 2b. the shop: exactly the quota sold, one order per ticket, every 201 an order, nothing else
+    // stored but what a 502 may have committed
+    expect((await p.query('select sold from ticket_category where id = $1', [categoryId]))[0].sold).toBe(TICKET_QUOTA)
+    const buyers = (await p.query('select v.email from ticket_order o join event_visitor v on v.id = o.visitor_id where o.event_id = $1', [shopEvent])).map((r) => r.email as string)
+    expect(buyers).toHaveLength(TICKET_QUOTA)
+    expect(new Set(buyers).size).toBe(TICKET_QUOTA)
+    const bought = answers.filter((a) => a.kind === 'buy' && a.status === 201).map((a) => a.email!)
+    expect(bought.filter((e) => !buyers.includes(e))).toEqual([])
+    const failedBuys = answers.filter((a) => a.kind === 'buy' && a.status >= 500).map((a) => a.email!)
+    expect(buyers.filter((e) => !bought.includes(e) && !failedBuys.includes(e))).toEqual([])
+
+    // 2c. the seat plan: no chair holds more than its places, and its count is the holds' sum
+    for (const chair of chairs) {
+      const held = (await p.query('select coalesce(sum(amount), 0)::int as n from chair_reservation where chair_id = $1', [chair.id]))[0].n as number
+      const row = (await p.query('select taken, places from seating_chair where id = $1', [chair.id]))[0]
+      expect(held).toBeLessThanOrEqual(row.places)
+      expect(row.taken).toBe(held)
+      // every hold acknowledged as succeeded is among them
+      const won = answers.filter((a) => a.kind === 'hold' && a.chairId === chair.id && a.status === 200 && (a as Answer & { succeeded?: boolean }).succeeded !== false)
+      expect(won.reduce((n, a) => n + a.amount!, 0)).toBeLessThanOrEqual(held)
+    }
 
     // 3. no ticket accepted twice: at most one 200 per code, at most one presence per guest
     const accepted = answers.filter((a) => a.kind === 'checkin' && a.status === 200).map((a) => a.code!)

@@ -25,6 +25,8 @@ export class SmtpSink {
   /** make the next n deliveries fail with failCode (451: try again later; 550: permanent) */
   failNext = 0
   failCode = 451
+  /** answer each mail only after this many ms (a slow SMTP server) */
+  delayMs = 0
   port = 0
 
   /** logins tried, with their outcome */
@@ -53,6 +55,7 @@ export class SmtpSink {
             err.responseCode = this.failCode
             return cb(err)
           }
+          if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs))
           const raw = Buffer.concat(chunks)
           const parsed = await simpleParser(raw)
           this.mails.push({

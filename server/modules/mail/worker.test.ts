@@ -143,6 +143,33 @@ forEachDialect('mail outbox and worker', (h) => {
     expect(h().smtp.to(email)).toHaveLength(1)
   })
 
+  test('stopping mid-batch (SIGTERM): the mail in flight is finished, the rest of the claim given back at once', async () => {
+    const tag = uniqueEmail('drain').split('@')[0]
+    const addresses = Array.from({ length: 6 }, (_, i) => `${tag}.${i}@example.org`)
+    for (const to of addresses) await enqueueMail(h().ctx.db, { kind: 'TEST', to, subject: `drain ${to}`, html: '<p>x</p>', text: 'x' })
+    h().smtp.delayMs = 300
+    try {
+      const worker = startMailWorker(h().ctx, { autoStart: false })
+      void worker.runOnce()
+      await h().smtp.waitFor((m) => m.to[0] === addresses[0], 5000)
+      await worker.stop()
+    } finally {
+      h().smtp.delayMs = 0
+    }
+    const rows = await h().ctx.db.selectFrom('mail_outbox').select(['to_address', 'status', 'locked_until']).where('to_address', 'in', addresses).orderBy('id').execute()
+    const sent = rows.filter((r) => r.status === 'SENT')
+    // the first, perhaps the second that was already under way; not the whole batch of six
+    expect(sent.length).toBeGreaterThanOrEqual(1)
+    expect(sent.length).toBeLessThan(addresses.length)
+    // the others are free for any worker now, not held for the lease
+    expect(rows.filter((r) => r.status === 'PENDING').every((r) => r.locked_until === null)).toBe(true)
+    // and a next worker sends each of them once
+    const next = startMailWorker(h().ctx, { autoStart: false })
+    await next.runOnce()
+    await next.stop()
+    for (const to of addresses) expect(h().smtp.to(to)).toHaveLength(1)
+  })
+
   test('two workers on one database never send a mail twice', async () => {
     const ctx = h().ctx
     const second = await openDatabase(ctx.config.databaseTarget, { poolSize: 4 })

@@ -197,11 +197,24 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
       }, CLAIM_MS / 3)
       try {
         for (const m of batch) {
+          // stopping (SIGTERM): the mail being sent is finished, the rest of the batch given back below
+          if (stopped) break
           await deliver(m)
           left.delete(m.id)
         }
       } finally {
         clearInterval(heartbeat)
+        // what this worker claimed and did not send is released at once, not after its lease: another
+        // process sends it right away (only rows still under this claim, never one taken over since)
+        if (left.size)
+          await ctx.db
+            .updateTable('mail_outbox')
+            .set({ locked_until: null })
+            .where('id', 'in', [...left])
+            .where('status', '=', 'PENDING')
+            .where('locked_until', '=', held)
+            .execute()
+            .catch((e) => ctx.log.warn('mail claim release failed', { error: String((e as Error)?.message ?? e) }))
       }
       handled += batch.length
       if (stopped) break

@@ -3,7 +3,7 @@ import { openDatabase } from '../../db/database'
 import { AppError } from '../../shared/errors'
 import { forEachDialect } from '../../testing/harness'
 import { isoNow } from '../../db/types'
-import { enqueueTask, registerTaskHandler, startTaskRunner } from './runner'
+import { checkpointOf, enqueueTask, registerTaskHandler, saveCheckpoint, startTaskRunner } from './runner'
 
 const runs = new Map<string, number>()
 registerTaskHandler('TEST_COUNT', async (ctx, task, payload: { n: number }, progress) => {
@@ -29,7 +29,43 @@ registerTaskHandler('TEST_QUICK', async (ctx, task) => {
   return { state: 'quick done' }
 }, { lane: 'QUICK' })
 
+// a long task in steps with a checkpoint after each, reporting progress after each
+const steps = new Map<string, number[]>()
+registerTaskHandler('TEST_STEPS', async (ctx, task, payload: { n: number }, progress) => {
+  const key = `${ctx.dialect}:${task.id}`
+  for (let i = (checkpointOf<{ i: number }>(task)?.i ?? 0) + 1; i <= payload.n; i++) {
+    await new Promise((r) => setTimeout(r, 40))
+    steps.set(key, [...(steps.get(key) ?? []), i])
+    await saveCheckpoint(ctx.db, task.id, { i })
+    await progress.update({ current: i, total: payload.n }, true)
+  }
+  return { state: 'steps done', result: { processed: payload.n } }
+})
+
 forEachDialect('background tasks', (h) => {
+  test('stopping (SIGTERM) hands a running task back at its next progress report; another runner continues it from its checkpoint', async () => {
+    const ctx = h().ctx
+    const task = await enqueueTask(ctx.clock, ctx.db, { kind: 'TEST_STEPS', payload: { n: 30 } })
+    const key = `${ctx.dialect}:${task.id}`
+    const first = startTaskRunner(ctx, { autoStart: false })
+    void first.runOnce()
+    for (let i = 0; i < 200 && (steps.get(key)?.length ?? 0) < 3; i++) await new Promise((r) => setTimeout(r, 20))
+    await first.stop()
+    const row = await ctx.db.selectFrom('task').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow()
+    // handed back: still RUNNING (not failed), no lease, part done
+    expect(row.status).toBe('RUNNING')
+    expect(row.locked_until).toBeNull()
+    const done = steps.get(key)!.length
+    expect(done).toBeGreaterThanOrEqual(3)
+    expect(done).toBeLessThan(30)
+    // another runner takes it at once (no lease to wait for) and continues after the last step
+    const second = startTaskRunner(ctx, { autoStart: false })
+    await second.runOnce()
+    await second.stop()
+    expect((await ctx.db.selectFrom('task').select('status').where('id', '=', task.id).executeTakeFirstOrThrow()).status).toBe('FINISHED')
+    expect(steps.get(key)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
+  })
+
   test('a task runs once, reports progress and its result; the agency polls it by id', async () => {
     const admin = await h().admin()
     const task = await enqueueTask(h().clock, h().ctx.db, { kind: 'TEST_COUNT', agencyId: admin.agencyId, accountId: admin.accountId, payload: { n: 12 } })

@@ -99,6 +99,13 @@ export async function saveCheckpoint(db: Db, taskId: number, value: unknown) {
 export const checkpointOf = <T>(task: { checkpoint: string | null }): T | null => fromJson<T | null>(task.checkpoint, null)
 
 
+/** Thrown by `progress.update` once the runner stops: the handler ends there as after a crash (its steps are takeover-safe) and the task is handed back. */
+export class TaskStopping extends Error {
+  constructor() {
+    super('the process is stopping')
+  }
+}
+
 export interface TaskRunner {
   wake(): void
   /** runs what is due in every lane; resolves when the lanes are idle, with the number of tasks run */
@@ -151,6 +158,8 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
     let last = 0
     const progress: TaskProgress = {
       async update(p, force = false) {
+        // stopping (SIGTERM): the task is handed back here, after the step whose progress this is
+        if (stopped) throw new TaskStopping()
         const t = Date.now()
         if (!force && t - last < 250) return
         last = t
@@ -195,6 +204,20 @@ export function startTaskRunner(ctx: AppContext, opts: { intervalMs?: number; au
         .execute()
       ctx.log.info('task done', { taskId: task.id, kind: task.kind, reqId: task.request_id })
     } catch (e) {
+      if (e instanceof TaskStopping) {
+        // the process stops: the task's lease is given back at once (only this claim's), so another
+        // process continues it from its checkpoint now instead of after the lease, as after a crash
+        await ctx.db
+          .updateTable('task')
+          .set({ locked_until: null })
+          .where('id', '=', task.id)
+          .where('status', '=', 'RUNNING')
+          .where('attempts', '=', task.attempts)
+          .execute()
+          .catch(() => {})
+        ctx.log.info('task handed back', { taskId: task.id, kind: task.kind, reqId: task.request_id })
+        return
+      }
       ctx.log.error('task failed', { taskId: task.id, kind: task.kind, reqId: task.request_id, error: String((e as Error)?.stack ?? e) })
       const message = e instanceof Error && (e as any).errorType ? (e as any).errorType : String((e as Error)?.message ?? e).slice(0, 300)
       await ctx.db.updateTable('task').set({ status: 'ERROR', state: message, finished_at: isoNow(ctx.clock.now()), locked_until: null }).where('id', '=', task.id).execute()
