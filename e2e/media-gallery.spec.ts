@@ -68,13 +68,16 @@ test.describe('media gallery', () => {
       if (body.includes(Buffer.from('filename="langsam.png"'))) await new Promise<void>((r) => (releaseSlow = r))
       await route.continue().catch(() => undefined)
     })
-    await page.getByLabel('Dateien auswählen').setInputFiles([
+    await page.getByRole('button', { name: 'Dateien hochladen', exact: true }).click()
+    const uploadDialog = page.getByRole('dialog', { name: 'Dateien hochladen' })
+    await expect(uploadDialog.getByText('Bilder werden auf höchstens 2000 px Breite oder Höhe verkleinert.')).toBeVisible()
+    await uploadDialog.getByLabel('Dateien auswählen').setInputFiles([
       { name: 'Hauptbühne.jpg', mimeType: 'image/jpeg', buffer: bigJpeg },
       { name: 'Saal.png', mimeType: 'image/png', buffer: PNG },
       { name: 'leer.png', mimeType: 'image/png', buffer: Buffer.from('12345') },
       { name: 'langsam.png', mimeType: 'image/png', buffer: PNG },
     ])
-    const queue = page.getByRole('list', { name: 'Dateien hochladen' })
+    const queue = uploadDialog.getByRole('list', { name: 'Dateien hochladen' })
     const row = (name: string) => queue.locator('li', { hasText: name })
     await expect(row('Hauptbühne.jpg')).toHaveAttribute('data-status', 'done')
     await expect(row('Saal.png')).toHaveAttribute('data-status', 'done')
@@ -86,6 +89,8 @@ test.describe('media gallery', () => {
     await expect(row('langsam.png')).toHaveAttribute('data-status', 'aborted')
     await expect(row('langsam.png')).toContainText('Abgebrochen')
     releaseSlow()
+    await uploadDialog.getByRole('button', { name: 'Schließen' }).last().click()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
     // the big JPEG left the browser shrunk (well under its original size); the small file never left
     expect(sizes[0]).toBeLessThan(bigJpeg.length)
     expect(sizes).toHaveLength(3)
@@ -108,11 +113,13 @@ test.describe('media gallery', () => {
     await grid.locator('.media-entry', { hasText: 'Saal' }).getByRole('button', { name: 'Bearbeiten' }).click()
     const dialog = page.getByRole('dialog')
     await dialog.getByLabel('Copyright').fill('© Foto Sonnenschein')
-    await dialog.getByLabel('Gültig bis').fill(new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10))
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)
+    await dialog.getByLabel('Gültig bis').fill(twoDaysAgo)
     await dialog.getByRole('button', { name: 'Speichern' }).click()
     await expect(page.getByRole('dialog')).toHaveCount(0)
     await expect(grid.locator('.media-entry', { hasText: 'Saal' })).toContainText('Nicht gültig')
     await expect(grid.locator('.media-entry', { hasText: 'Saal' })).toContainText('© Foto Sonnenschein')
+    await expect(grid.locator('.media-entry', { hasText: 'Saal' })).toContainText(`Gültig bis ${twoDaysAgo.split('-').reverse().join('.')}`)
     await shot(page, 'media-gallery-02-gallery')
 
     // a new event takes its image from the gallery

@@ -1,11 +1,12 @@
 // The agency's logo (administrators, under Settings): shown in the header of the guest pages and on
 // the public event page (server/modules/agency/branding.ts). Uploaded as any image of the agency
-// (POST /proxy/api/asset, with the upload's image checks), then chosen with PUT /proxy/api/agency/logo.
+// through the upload queue (ui/shared/upload: checks, shrink, progress), then chosen with PUT /proxy/api/agency/logo.
 import { useEffect, useState } from 'preact/hooks'
-import { errorText, get, put, uploadPublicAsset } from '../../api/client'
+import { errorText, get, put } from '../../api/client'
 import { toast } from '../../components/overlay'
 import { Alert, Button, Card, Spinner } from '../../components/ui'
 import { t } from '../../i18n'
+import { UploadPanel } from '../../shared/upload/upload-panel'
 
 interface Logo {
   logoAssetId: number | null
@@ -15,7 +16,6 @@ interface Logo {
 export function AgencyLogoCard() {
   const [logo, setLogo] = useState<Logo | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [fieldError, setFieldError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   useEffect(() => {
     get<Logo>('/proxy/api/agency/logo')
@@ -28,14 +28,12 @@ export function AgencyLogoCard() {
     setLogo(await put<Logo>('/proxy/api/agency/logo', { logoAssetId }))
     toast(t('settings.agencyLogo.saved'))
   }
-  const upload = async (file: File) => {
+  const remove = async () => {
     setBusy(true)
-    setFieldError(null)
     try {
-      const a = await uploadPublicAsset(file, 'LOGO')
-      await choose(a.id)
+      await choose(null)
     } catch (e) {
-      setFieldError(errorText(e))
+      toast(errorText(e), 'error')
     } finally {
       setBusy(false)
     }
@@ -44,32 +42,18 @@ export function AgencyLogoCard() {
     <Card class="agency-logo-settings">
       <h2>{t('settings.agencyLogo.title')}</h2>
       <p class="muted">{t('settings.agencyLogo.intro')}</p>
-      <div class={`field ${fieldError ? 'has-error' : ''}`}>
-        <label for="agency-logo-file">{t('settings.agencyLogo.file')}</label>
-        <div class="doc-settings-logo">
-          {logo.logoPath && <img src={logo.logoPath} alt={t('settings.agencyLogo.current')} height={48} />}
-          <input
-            id="agency-logo-file"
-            type="file"
-            accept="image/png,image/jpeg"
-            disabled={busy}
-            aria-describedby={fieldError ? 'agency-logo-error' : undefined}
-            onChange={(e) => {
-              const f = (e.target as HTMLInputElement).files?.[0]
-              if (f) void upload(f)
-            }}
-          />
-          {logo.logoAssetId && (
-            <Button variant="ghost" busy={busy} onClick={() => void choose(null).catch((e) => toast(errorText(e), 'error'))}>
-              {t('settings.agencyLogo.remove')}
-            </Button>
-          )}
-        </div>
-        {fieldError && (
-          <small class="field-error" id="agency-logo-error">
-            {fieldError}
-          </small>
+      <div class="field">
+        {logo.logoPath && (
+          <div class="doc-settings-logo">
+            <img src={logo.logoPath} alt={t('settings.agencyLogo.current')} height={48} />
+            {logo.logoAssetId && (
+              <Button variant="ghost" busy={busy} onClick={() => void remove()}>
+                {t('settings.agencyLogo.remove')}
+              </Button>
+            )}
+          </div>
         )}
+        <UploadPanel inputId="agency-logo-file" label={t('settings.agencyLogo.file')} uploadType="LOGO" crypted={false} multiple={false} compact onUploaded={(a) => choose(a.id)} />
       </div>
     </Card>
   )

@@ -6,7 +6,8 @@ import { Badge, Button, EmptyState } from '../../../components/ui'
 import { t } from '../../../i18n'
 import { type EntryPage, type MediaEntry, PAGE_SIZES, thumbnail } from './model'
 
-const day = (iso: string) => formatDate(iso)
+// validity is kept in whole UTC days (the gallery screen's date inputs), so shown in UTC too
+const day = (iso: string) => formatDate(iso, 'UTC')
 
 export function EntryGrid({ page, actions, onPage, onPerPage }: { page: EntryPage; actions(e: MediaEntry): ComponentChildren; onPage(p: number): void; onPerPage(n: number): void }) {
   const pages = Math.max(1, Math.ceil(page.total / page.perPage))

@@ -1,5 +1,5 @@
 // The agency's media gallery (agency-side.md 2.8; docs/media.md): categories with their entry counts,
-// images uploaded into a category through the upload queue (each registered as an entry once its
+// images uploaded into a category through the upload dialog and its queue (each registered as an entry once its
 // upload succeeded), entries edited (name, copyright, note, validity) and removed.
 import { useState } from 'preact/hooks'
 import { del, errorText, post, put } from '../../../api/client'
@@ -9,7 +9,7 @@ import { useResource } from '../../../components/hooks'
 import { toast } from '../../../components/overlay'
 import { Alert, Button, CancelSave, Card, EmptyState, PageHeader, Spinner } from '../../../components/ui'
 import { t } from '../../../i18n'
-import { UploadPanel } from '../../../shared/upload/upload-panel'
+import { UploadDialog } from '../../../shared/upload/upload-panel'
 import { usePermission, usePostResource } from '../common'
 import { EntryGrid } from './entries'
 import { type EntryPage, GALLERY, type MediaCategory, type MediaEntry } from './model'
@@ -63,6 +63,7 @@ export function MediaGalleryPage() {
   const [page, setPage] = useState(0)
   const [perPage, setPerPage] = useState(10)
   const [editing, setEditing] = useState<MediaEntry | null>(null)
+  const [uploading, setUploading] = useState(false)
   const [deleting, setDeleting] = useState<MediaCategory | null>(null)
   const categoryId = selected ?? cats.data?.items[0]?.id ?? null
   const category = cats.data?.items.find((c) => c.id === categoryId) ?? null
@@ -131,23 +132,14 @@ export function MediaGalleryPage() {
             <div class="card-head">
               <h2>{category.displayName}</h2>
               {canEdit && (
-                <Button variant="ghost" onClick={() => setDeleting(category)}>
-                  {t('media.categoryDelete')}
-                </Button>
+                <span class="button-row">
+                  <Button onClick={() => setUploading(true)}>{t('upload.title')}</Button>
+                  <Button variant="ghost" onClick={() => setDeleting(category)}>
+                    {t('media.categoryDelete')}
+                  </Button>
+                </span>
               )}
             </div>
-            {canEdit && (
-              <UploadPanel
-                key={category.id}
-                label={t('upload.choose')}
-                uploadType="EVENT"
-                crypted={false}
-                onUploaded={async (asset, file) => {
-                  await post(`${GALLERY}/entries`, { categoryId: category.id, assetId: asset.id, displayName: file.name.replace(/\.[a-z0-9]+$/i, '').slice(0, 200) || file.name })
-                  reload()
-                }}
-              />
-            )}
             {entries.error && <Alert tone="error">{errorText(entries.error)}</Alert>}
             {!entries.data ? (
               <Spinner />
@@ -186,6 +178,17 @@ export function MediaGalleryPage() {
           </Card>
         )}
       </div>
+      {uploading && category && (
+        <UploadDialog
+          uploadType="EVENT"
+          crypted={false}
+          onClose={() => setUploading(false)}
+          onUploaded={async (asset, file) => {
+            await post(`${GALLERY}/entries`, { categoryId: category.id, assetId: asset.id, displayName: file.name.replace(/\.[a-z0-9]+$/i, '').slice(0, 200) || file.name })
+            reload()
+          }}
+        />
+      )}
       {editing && (
         <EntryDialog
           entry={editing}
