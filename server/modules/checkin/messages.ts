@@ -54,6 +54,15 @@ export const de = {
   'selfCheckin.missing': 'Bitte unterschreiben Sie zuerst die erforderlichen Einverständniserklärungen.',
   'selfCheckin.redirecting': 'Sie werden weitergeleitet …',
   'selfCheckin.closedPage': 'Sie können dieses Fenster jetzt schließen.',
+  'checkinConflicts.title': 'Konflikte zwischen Check-in-Desks',
+  'checkinConflicts.intro': 'Zwei Desks haben dieselbe Person eingelassen. Die Person zählt einmal, mit dem früheren Check-in.',
+  'checkinConflicts.guest': 'Gast',
+  'checkinConflicts.first': 'Früherer Check-in (gilt)',
+  'checkinConflicts.second': 'Späterer Check-in',
+  'checkinConflicts.at': '{desk}, {time}',
+  'checkinConflicts.onlineDesk': 'Online-Desk oder Selbst-Check-in',
+  'checkinConflicts.seen': 'Gesehen',
+  'checkinConflicts.seenAt': 'Gesehen am {time}',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -118,4 +127,13 @@ export const en: Record<Keys, string> = {
   'selfCheckin.missing': 'Please sign the required agreements first.',
   'selfCheckin.redirecting': 'Redirecting …',
   'selfCheckin.closedPage': 'You can close this window now.',
+  'checkinConflicts.title': 'Conflicts between check-in desks',
+  'checkinConflicts.intro': 'Two desks admitted the same person. They count once, with the earlier check-in.',
+  'checkinConflicts.guest': 'Guest',
+  'checkinConflicts.first': 'Earlier check-in (kept)',
+  'checkinConflicts.second': 'Later check-in',
+  'checkinConflicts.at': '{desk}, {time}',
+  'checkinConflicts.onlineDesk': 'Online desk or self check-in',
+  'checkinConflicts.seen': 'Seen',
+  'checkinConflicts.seenAt': 'Seen on {time}',
 }

@@ -12,6 +12,7 @@ import { DeskPayment, type DeskPaymentInfo } from './tickets/desk-payment'
 import { StatusBadge } from './common'
 import { DeskSignDialog, type SignedAgreement } from './desk-sign'
 import type { EventFull } from './event-model'
+import { useCheckinLive, withLiveState } from './use-checkin-live'
 
 interface Registration {
   id: number
@@ -196,6 +197,7 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     const h = setInterval(() => void loadCounts(), 5000)
     return () => clearInterval(h)
   }, [event.id])
+  useCheckinLive(event.id, setCounts, (rec) => setCurrent((c) => (c ? withLiveState(c, rec) : c)))
 
   const lookup = async (raw: string, asCode = false) => {
     const q = raw.trim()

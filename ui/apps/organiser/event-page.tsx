@@ -11,6 +11,7 @@ import { Alert, Badge, Button, Card, PageHeader, Spinner } from '../../component
 import { t } from '../../i18n'
 import { AgreementsTab } from './agreements'
 import { CheckinDesk } from './checkin-desk'
+import { CheckinConflicts } from './checkin-conflicts'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { hasFeature, StatusBadge, Tabs, usePermission, usePostResource } from './common'
 import { EmbedDialog } from './embed-dialog'
@@ -70,6 +71,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       {active === 'guests' && <GuestList event={event} reloadEvent={reload} />}
       {active === 'tickets' && <TicketsTab event={event} />}
       {active === 'checkin' && <CheckinDesk event={event} />}
+      {active === 'checkin' && <CheckinConflicts event={event} />}
       {active === 'statistics' && <StatisticsTab event={event} />}
       {active === 'agreements' && <AgreementsTab event={event} />}
       {active === 'seating' && canEdit && <SeatingTab event={event} />}
