@@ -47,39 +47,31 @@ export function CheckinConflicts({ event }: { event: EventFull }) {
     <Card class="checkin-conflicts" aria-labelledby="checkin-conflicts-title">
       <h2 id="checkin-conflicts-title">{t('checkinConflicts.title')}</h2>
       <p class="muted">{t('checkinConflicts.intro')}</p>
-      <div class="table-wrap">
-        <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('checkinConflicts.guest')}</th>
-              <th scope="col">{t('checkinConflicts.first')}</th>
-              <th scope="col">{t('checkinConflicts.second')}</th>
-              <th scope="col" />
-            </tr>
-          </thead>
-          <tbody>
-            {data.items.map((c) => (
-              <tr key={c.id} data-conflict={c.id}>
-                <td>
-                  {[c.firstName, c.lastName].filter(Boolean).join(' ')}
-                  {c.listName ? <span class="muted"> · {c.listName}</span> : null}
-                </td>
-                <td>{side(c.first)}</td>
-                <td>{side(c.second)}</td>
-                <td>
-                  {c.seenAt ? (
-                    <Badge tone="ok">{t('checkinConflicts.seenAt', { time: formatDateTime(c.seenAt, event.timezone) })}</Badge>
-                  ) : (
-                    <Button variant="secondary" busy={busy === c.id} onClick={() => void seen(c)}>
-                      {t('checkinConflicts.seen')}
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ul class="plain-list conflict-list">
+        {data.items.map((c) => (
+          <li key={c.id} data-conflict={c.id} aria-label={[c.firstName, c.lastName].filter(Boolean).join(' ')}>
+            <div class="conflict-guest">
+              <strong>{[c.firstName, c.lastName].filter(Boolean).join(' ')}</strong>
+              {c.listName ? <span class="muted"> · {c.listName}</span> : null}
+            </div>
+            <dl class="conflict-times">
+              <dt>{t('checkinConflicts.first')}</dt>
+              <dd class="conflict-first">{side(c.first)}</dd>
+              <dt>{t('checkinConflicts.second')}</dt>
+              <dd class="conflict-second">{side(c.second)}</dd>
+            </dl>
+            <div class="conflict-action">
+              {c.seenAt ? (
+                <Badge tone="ok">{t('checkinConflicts.seenAt', { time: formatDateTime(c.seenAt, event.timezone) })}</Badge>
+              ) : (
+                <Button variant="secondary" busy={busy === c.id} onClick={() => void seen(c)}>
+                  {t('checkinConflicts.seen')}
+                </Button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
     </Card>
   )
 }
