@@ -22,6 +22,7 @@ import { createAgencyWithAdmin, setupRequired } from './modules/identity/service
 import { endWithParent } from './lifecycle'
 import { startMailWorker } from './modules/mail/worker'
 import { startTaskRunner } from './modules/tasks/runner'
+import { closeLiveStreams } from './modules/checkin/live'
 import { issuesToFields } from './shared/validation'
 import { AppError } from './shared/errors'
 
@@ -154,6 +155,9 @@ async function serve(argv: string[], assets: UiAssets) {
       })
     }
     // stop accepting, let running requests finish (Bun waits for them), then close the rest
+    // stop accepting, let running requests finish (Bun waits for them), then close the rest; the
+    // check-in desks' live streams never finish by themselves (they reconnect to another process)
+    closeLiveStreams()
     await server.stop(false)
     stopLicenseWatch()
     await Promise.all([mail.stop(), tasks.stop()])

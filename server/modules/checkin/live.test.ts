@@ -84,7 +84,7 @@ describe.if(postgresAvailable())('offline desk across two processes on one Postg
     }
     const e = await send(p1, 'POST', '/proxy/api/events', eventBody())
     expect(e.status).toBe(201)
-    const guests = []
+    const guests: number[] = []
     for (const n of ['Anna', 'Bert']) {
       const g = await send(p1, 'POST', `/proxy/api/events/${e.body.id}/visitors`, { salutation: 'Frau', firstName: n, lastName: 'Gast', email: `${n.toLowerCase()}@gast.example`, status: 'CONFIRMED' })
       expect(g.status).toBe(201)

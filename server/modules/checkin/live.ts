@@ -22,6 +22,15 @@ interface Feed {
   busy: boolean
 }
 const feeds = new WeakMap<AppContext, Map<number, Feed>>()
+/** every open stream's end, for the shutdown: Bun's server.stop waits for running responses */
+const open = new Set<() => void>()
+let closed = false
+
+/** Ends every live stream of this process (main.ts, before the server stops accepting). */
+export function closeLiveStreams() {
+  closed = true
+  for (const end of [...open]) end()
+}
 const enc = new TextEncoder()
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
 
@@ -53,7 +62,7 @@ async function poll(ctx: AppContext, event: EventRow, feed: Feed) {
 function schedule(ctx: AppContext, event: EventRow, feed: Feed) {
   feed.timer = setTimeout(async () => {
     await poll(ctx, event, feed)
-    if (feed.subscribers.size) schedule(ctx, event, feed)
+    if (feed.subscribers.size && !closed) schedule(ctx, event, feed)
     else feed.timer = null
   }, POLL_MS)
 }
@@ -70,7 +79,9 @@ export async function liveResponse(ctx: AppContext, event: EventRow, request: Re
   const hello = frame('hello', { counts: await checkinCounts(ctx.db, event.id), cursor: String(f.cursor), pollMs: POLL_MS })
   let sub: Subscriber | null = null
   let keepalive: ReturnType<typeof setInterval> | null = null
+  let end: (() => void) | null = null
   const stop = () => {
+    if (end) open.delete(end)
     if (sub) f.subscribers.delete(sub)
     sub = null
     if (keepalive) clearInterval(keepalive)
@@ -93,6 +104,15 @@ export async function liveResponse(ctx: AppContext, event: EventRow, request: Re
       keepalive = setInterval(() => sub?.send(': keepalive\n\n'), KEEPALIVE_MS)
       if (!f.timer) schedule(ctx, event, f)
       request.signal?.addEventListener('abort', stop)
+      end = () => {
+        stop()
+        try {
+          controller.close()
+        } catch {
+          // already closed by the client
+        }
+      }
+      open.add(end)
     },
     cancel: stop,
   })

@@ -72,6 +72,14 @@ export const de = {
   'checkin.lists.wholeEvent': "Ganze Veranstaltung",
   'checkin.lists.saved': "Check-in-Liste gespeichert.",
   'checkin.lists.deleted': "Check-in-Liste gelöscht.",
+  'checkinConflicts.title': 'Konflikte zwischen Check-in-Desks',
+  'checkinConflicts.intro': 'Zwei Desks haben dieselbe Person eingelassen. Die Person zählt einmal, mit dem früheren Check-in.',
+  'checkinConflicts.first': 'Früherer Check-in (gilt)',
+  'checkinConflicts.second': 'Späterer Check-in',
+  'checkinConflicts.at': '{desk}, {time}',
+  'checkinConflicts.onlineDesk': 'Online-Desk oder Selbst-Check-in',
+  'checkinConflicts.seen': 'Gesehen',
+  'checkinConflicts.seenAt': 'Gesehen am {time}',
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -153,4 +161,12 @@ export const en: Record<Keys, string> = {
   'checkin.lists.wholeEvent': "Whole event",
   'checkin.lists.saved': "Check-in list saved.",
   'checkin.lists.deleted': "Check-in list deleted.",
+  'checkinConflicts.title': 'Conflicts between check-in desks',
+  'checkinConflicts.intro': 'Two desks admitted the same person. They count once, with the earlier check-in.',
+  'checkinConflicts.first': 'Earlier check-in (kept)',
+  'checkinConflicts.second': 'Later check-in',
+  'checkinConflicts.at': '{desk}, {time}',
+  'checkinConflicts.onlineDesk': 'Online desk or self check-in',
+  'checkinConflicts.seen': 'Seen',
+  'checkinConflicts.seenAt': 'Seen on {time}',
 }

@@ -13,6 +13,7 @@ import { StatusBadge } from './common'
 import { DeskSignDialog, type SignedAgreement } from './desk-sign'
 import { DeskListChooser, listParam, refusalText, scanRefusal, useDeskList, withRefusals } from './checkin-desk-list'
 import type { EventFull } from './event-model'
+import { useCheckinLive, withLiveState } from './use-checkin-live'
 
 interface Registration {
   id: number
@@ -203,6 +204,8 @@ export function CheckinDesk({ event }: { event: EventFull }) {
     const h = setInterval(() => void loadCounts(), 5000)
     return () => clearInterval(h)
   }, [event.id, desk.listId])
+  // live counts are the whole event's: on a list the 5-second poll of the list's counts stays in charge
+  useCheckinLive(event.id, (c) => { if (!desk.listId) setCounts(c) }, (rec) => setCurrent((c) => (c ? withLiveState(c, rec) : c)))
 
   const lookup = async (raw: string, asCode = false) => {
     const q = raw.trim()

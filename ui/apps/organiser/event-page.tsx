@@ -12,6 +12,7 @@ import { t } from '../../i18n'
 import { AgreementsTab } from './agreements'
 import { CheckinDesk } from './checkin-desk'
 import { CheckinListsEditor } from './checkin-lists'
+import { CheckinConflicts } from './checkin-conflicts'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { hasFeature, StatusBadge, Tabs, usePermission, usePostResource } from './common'
 import { EmbedDialog } from './embed-dialog'
@@ -73,6 +74,7 @@ export function EventPage({ id, tab }: { id: number; tab?: string }) {
       {active === 'guests' && <GuestList event={event} reloadEvent={reload} />}
       {active === 'tickets' && <TicketsTab event={event} />}
       {active === 'checkin' && <CheckinDesk event={event} />}
+      {active === 'checkin' && <CheckinConflicts event={event} />}
       {active === 'statistics' && <StatisticsTab event={event} />}
       {active === 'agreements' && <AgreementsTab event={event} />}
       {active === 'seating' && canEdit && <SeatingTab event={event} />}
