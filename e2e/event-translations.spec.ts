@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testLicenseText } from '../server/testing/license-test-key'
+import { linkIn } from '../server/testing/smtp-sink'
 import { expect, type Server, setupAdmin, shot, startServer, test } from './fixtures'
 
 test.describe('event translations with MULTI_LANGUAGE', () => {
@@ -70,6 +71,11 @@ test.describe('event translations with MULTI_LANGUAGE', () => {
     expect(mail.subject).toBe('Votre inscription : Fête d’été 2027')
     expect(mail.text).toContain('« Fête d’été 2027 »')
     expect(mail.text).not.toContain('Sommerfest 2027')
+    // the dashboard the mail opens: the French name, the date as French writes it
+    await g.goto(linkIn(mail, '/guest/dashboard?token='))
+    await expect(g.getByRole('heading', { name: 'Fête d’été 2027' })).toBeVisible()
+    await expect(g.getByText(/\b\d\d\/\d\d\/\d{4}, \d\d:\d\d/).first()).toBeVisible()
+    await shot(g, 'event-translations-04-dashboard-fr')
     await guest.close()
 
     // back to German on the same page: the German texts

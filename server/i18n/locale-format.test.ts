@@ -18,3 +18,14 @@ test('names: family name first in Japanese, Chinese and Hungarian', () => {
   expect(personNameIn('ja', { first: '花子', last: '山田' })).toBe('山田 花子')
   expect(personNameIn('de', { title: 'Dr.', first: 'Eva', last: 'Roth' })).toBe('Dr. Eva Roth')
 })
+
+test('money in the reader’s language; German keeps the agency’s format', async () => {
+  const { formatPriceIn } = await import('./price')
+  expect(formatPriceIn('de', 123456, 'EURO')).toBe('1.234,56 €')
+  expect(formatPriceIn('de-ls', 1250, 'EURO', true)).toBe('€ 12,50')
+  expect(formatPriceIn('fr', 123456, 'EURO').replace(/\s/g, ' ')).toBe('1 234,56 €')
+  expect(formatPriceIn('en', 1250, 'EURO')).toBe('€12.50')
+  expect(formatPriceIn('ja', 1250, 'EURO')).toBe('€12.50')
+  expect(formatPriceIn('fr', 1250, 'CHF').replace(/\s/g, ' ')).toBe('12,50 CHF')
+  expect(formatPriceIn('nl', 1250, 'EURO').replace(/\s/g, ' ')).toBe('€ 12,50')
+})

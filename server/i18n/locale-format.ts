@@ -2,7 +2,7 @@
 // spec's DD.MM.YYYY (format.ts, which the public page's first chunk carries and which stays
 // German-only for its budget); other languages write the date as Intl does for them (fr 28/12/2026,
 // en 28/12/2026, ja 2026/12/28, hu 2026. 12. 28.). Names: family name first in ja, zh and hu.
-import { formatDate, safeTimeZone } from './format'
+import { formatDate, formatTime, safeTimeZone } from './format'
 
 /** The Intl locale of a language code (the German variants are German). */
 export const intlLocale = (lang: string): string => (lang.startsWith('de') ? 'de-DE' : lang === 'en' ? 'en-GB' : lang)
@@ -20,6 +20,9 @@ export function formatDateIn(lang: string, date: Date | string, tz: string): str
   }
   return f.format(typeof date === 'string' ? new Date(date) : date)
 }
+
+/** Date and time in the reader's language and the event's zone (times stay 24 h: "28/12/2026, 18:00"). */
+export const formatDateTimeIn = (lang: string, date: Date | string, tz: string): string => `${formatDateIn(lang, date, tz)}, ${formatTime(date, tz)}`
 
 const FAMILY_FIRST = new Set(['ja', 'zh', 'hu'])
 /** A person's name as the reader's language writes it: "Martin Élodie" in Hungarian, Japanese, Chinese. */

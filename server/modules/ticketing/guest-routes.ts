@@ -10,7 +10,9 @@ import { findEvent } from '../events/repository'
 import { forgive, throttle } from '../identity/rate-limit'
 import { clientIp } from '../../http/client-address'
 import { listCategories } from './categories'
-import { formatPrice } from './money'
+import { formatPriceIn } from '../../i18n/price'
+import { requestLanguage } from '../../http/request'
+import { resolveLanguage } from '../../i18n/languages'
 import { eventPaymentMethods } from './payment-methods'
 import { currencyPrefixOf } from './seller-settings'
 import { requireGuest } from '../identity/auth'
@@ -56,7 +58,8 @@ export function ticketOrderRoutes(ctx: AppContext) {
             displayName: nameOf(k),
             description: k.description,
             grossPrice: k.gross_price,
-            grossPriceText: formatPrice(k.gross_price, e.currency, prefix),
+            // the amount as the guest's language writes it (German: the agency's format)
+            grossPriceText: formatPriceIn(resolveLanguage(lang, ctx.license.features), k.gross_price, e.currency, prefix),
             available: left,
             minPerOrder: k.min_per_order,
             maxPerOrder: k.max_per_order,
@@ -94,8 +97,8 @@ export function ticketOrderRoutes(ctx: AppContext) {
         return {
           grossPrice: plan.priced.grossPrice,
           discount: plan.priced.discount,
-          grossPriceText: formatPrice(plan.priced.grossPrice, e.currency, prefix),
-          discountText: formatPrice(plan.priced.discount, e.currency, prefix),
+          grossPriceText: formatPriceIn(requestLanguage(c.request, ctx.license.features), plan.priced.grossPrice, e.currency, prefix),
+          discountText: formatPriceIn(requestLanguage(c.request, ctx.license.features), plan.priced.discount, e.currency, prefix),
         }
       },
       {

@@ -4,7 +4,8 @@
 // open and declined grouped by month and sorted by start date. The card options are in options.tsx.
 import { useState } from 'preact/hooks'
 import { useLocation } from 'wouter'
-import { formatDate, formatTime } from '../../../server/i18n/format'
+import { formatTime } from '../../../server/i18n/format'
+import { formatDateIn, intlLocale } from '../../../server/i18n/locale-format'
 import { useResource } from '../../components/hooks'
 import { useAuth } from '../../components/navigation-auth'
 import { Alert, Card, Spinner } from '../../components/ui'
@@ -39,7 +40,7 @@ function EventCard({ e, list, reload, entryPass }: { e: GuestEntry; list: ListNa
         <h3>{e.event.displayName}</h3>
         {e.event.subTitle && <p class="muted">{e.event.subTitle}</p>}
         <p class="guest-event-when">
-          {formatDate(e.event.startDate, e.event.timezone)}, {formatTime(e.event.startDate, e.event.timezone)}
+          {formatDateIn(currentLanguage(), e.event.startDate, e.event.timezone)}, {formatTime(e.event.startDate, e.event.timezone)}
           {place && <span class={e.event.eventType === 'ONLINE' ? 'guest-online' : ''}> · {place}</span>}
         </p>
         {!entryPass && (
@@ -65,7 +66,7 @@ function EventCard({ e, list, reload, entryPass }: { e: GuestEntry; list: ListNa
 }
 
 function monthLabel(iso: string, tz: string) {
-  return new Intl.DateTimeFormat(currentLanguage() === 'en' ? 'en-GB' : 'de-DE', { month: 'long', year: 'numeric', timeZone: tz }).format(new Date(iso))
+  return new Intl.DateTimeFormat(intlLocale(currentLanguage()), { month: 'long', year: 'numeric', timeZone: tz }).format(new Date(iso))
 }
 
 function Section({ list, items, reload, entryPass }: { list: ListName; items: GuestEntry[]; reload(): Promise<void>; entryPass: boolean }) {

@@ -2,7 +2,8 @@
 // checked-in persons, escort persons (editable until the registration has expired: delete with a
 // confirmation, reset, save → 'escort persons saved'), master data and event fields.
 import { useEffect, useState } from 'preact/hooks'
-import { formatDate, formatTime } from '../../../server/i18n/format'
+import { formatTime } from '../../../server/i18n/format'
+import { formatDateIn } from '../../../server/i18n/locale-format'
 import type { EscortData } from '../../../server/modules/forms/definitions'
 import { ApiError, get, patch } from '../../api/client'
 import { Dialog } from '../../components/dialog'
@@ -10,7 +11,7 @@ import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { OverlayMessage } from '../../components/overlay'
 import { Alert, Button, Spinner } from '../../components/ui'
 import { errorText } from '../../api/client'
-import { fieldMessage, t } from '../../i18n'
+import { fieldMessage, t, currentLanguage } from '../../i18n'
 import { Confirm } from './options'
 import { SignatureRecord } from './signature-record'
 
@@ -131,7 +132,7 @@ export function DetailsDialog({ visitorId, onClose }: { visitorId: number; onClo
             <dd data-testid="details-name">{d.name}</dd>
             <dt>{t('guestPortal.details.event')}</dt>
             <dd>
-              {d.event.displayName} · {formatDate(d.event.startDate, d.event.timezone)}, {formatTime(d.event.startDate, d.event.timezone)}
+              {d.event.displayName} · {formatDateIn(currentLanguage(), d.event.startDate, d.event.timezone)}, {formatTime(d.event.startDate, d.event.timezone)}
             </dd>
             <dt>{t('guestPortal.details.status')}</dt>
             <dd>{t(`visitorStatus.${d.status}`)}</dd>

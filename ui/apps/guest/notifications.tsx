@@ -5,9 +5,10 @@ import { useContext, useEffect, useState } from 'preact/hooks'
 import { Redirect } from 'wouter'
 import { UserContext } from '../../components/navigation-auth'
 import { ApiError, post } from '../../api/client'
-import { formatDate, formatTime } from '../../../server/i18n/format'
+import { formatTime } from '../../../server/i18n/format'
+import { formatDateIn } from '../../../server/i18n/locale-format'
 import { Alert, Badge, Card } from '../../components/ui'
-import { t, useLanguage } from '../../i18n'
+import { t, useLanguage, currentLanguage } from '../../i18n'
 
 interface Notification {
   id: number
@@ -80,7 +81,7 @@ function NotificationList() {
                   {n.eventName && <p class="notification-event muted">{n.eventName}</p>}
                   <h2 class="notification-title">{n.title}</h2>
                   <p class="notification-date">
-                    {formatDate(n.date)}, {formatTime(n.date)}
+                    {formatDateIn(currentLanguage(), n.date, 'Europe/Berlin')}, {formatTime(n.date)}
                     {n.failed && (
                       <>
                         {' '}

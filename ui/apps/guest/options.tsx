@@ -5,12 +5,13 @@
 import type { ComponentChildren } from 'preact'
 import { Suspense, lazy } from 'preact/compat'
 import { useState } from 'preact/hooks'
-import { formatDate, formatTime } from '../../../server/i18n/format'
+import { formatTime } from '../../../server/i18n/format'
+import { formatDateIn } from '../../../server/i18n/locale-format'
 import { ApiError, errorText, post } from '../../api/client'
 import { Dialog } from '../../components/dialog'
 import { OverlayMessage } from '../../components/overlay'
 import { Button, LinkButton } from '../../components/ui'
-import { fieldMessage, t } from '../../i18n'
+import { fieldMessage, t, currentLanguage } from '../../i18n'
 import { TicketQr } from './ticket-qr'
 
 // the details dialog (escorts, agreements' signatures, field errors) loads when opened
@@ -252,7 +253,7 @@ function TransferDialog({ e, onDone, onCancel }: { e: GuestEntry; onDone(name: s
         </>
       }
     >
-      <p>{t('guestPortal.transfer.hint', { date: formatDate(until, e.event.timezone), time: formatTime(until, e.event.timezone) })}</p>
+      <p>{t('guestPortal.transfer.hint', { date: formatDateIn(currentLanguage(), until, e.event.timezone), time: formatTime(until, e.event.timezone) })}</p>
       {input('firstName', t('defaultField.FIRST_NAME'))}
       {input('lastName', t('defaultField.LAST_NAME'))}
       {input('email', t('defaultField.EMAIL'), 'email')}
@@ -292,7 +293,7 @@ export function RegisteredOptions({ e, reload, entryPass }: { e: GuestEntry; rel
     <div class="guest-options">
       {e.ticketOrder?.status === 'PAID' && request?.status === 'OPEN' && (
         <p class="guest-ticket-blocked" role="status">
-          {t('guestPortal.cancelRequest.open', { at: formatDate(request.createdAt, e.event.timezone) })}
+          {t('guestPortal.cancelRequest.open', { at: formatDateIn(currentLanguage(), request.createdAt, e.event.timezone) })}
         </p>
       )}
       {e.ticketOrder?.status === 'PAID' && request?.status === 'DECLINED' && (

@@ -4,8 +4,9 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, post } from '../../api/client'
 import { Alert, Badge, Button, Spinner } from '../../components/ui'
-import { formatDate, formatTime } from '../../../server/i18n/format'
-import { t, useLanguage } from '../../i18n'
+import { formatTime } from '../../../server/i18n/format'
+import { formatDateIn } from '../../../server/i18n/locale-format'
+import { t, useLanguage, currentLanguage } from '../../i18n'
 import { AgreementCounter, AgreementsDialog, type Decision, type GuestAgreement, toDecide } from './agreements-dialog'
 
 type State = 'OPEN' | 'CHECKED_IN' | 'CHECKED_OUT'
@@ -143,7 +144,7 @@ export function SelfCheckin({ params }: { params: { token: string } }) {
       <header class="selfcheckin-head">
         <h1 id="selfcheckin-title">{t('selfCheckin.title')}</h1>
         <p class="selfcheckin-event">
-          <strong>{view.event.displayName}</strong> · {formatDate(view.event.startDate, tz)}, {formatTime(view.event.startDate, tz)}
+          <strong>{view.event.displayName}</strong> · {formatDateIn(currentLanguage(), view.event.startDate, tz)}, {formatTime(view.event.startDate, tz)}
         </p>
         <p class="selfcheckin-counts" aria-live="polite">
           {t('selfCheckin.counts', { in: view.checkinCount, total: view.visitorCount, out: view.checkoutCount })}
@@ -154,7 +155,7 @@ export function SelfCheckin({ params }: { params: { token: string } }) {
       {!view.canCheckin && !noRight && (
         <Alert tone="warn">{view.ticketBlocked ? t(`guest.ticket.blocked.${view.ticketBlocked}`) : t('errors.CHECKIN_STATUS', { status: t(`visitorStatus.${view.status}`) })}</Alert>
       )}
-      {!view.checkinOpened && view.checkinOpenDate && <Alert tone="info">{t('selfCheckin.closed', { date: formatDate(view.checkinOpenDate, tz), time: formatTime(view.checkinOpenDate, tz) })}</Alert>}
+      {!view.checkinOpened && view.checkinOpenDate && <Alert tone="info">{t('selfCheckin.closed', { date: formatDateIn(currentLanguage(), view.checkinOpenDate, tz), time: formatTime(view.checkinOpenDate, tz) })}</Alert>}
       {allIn && !view.allowSelfCheckout && <Alert tone="ok">{t('selfCheckin.allIn')}</Alert>}
       {allOut && <Alert tone="info">{t('selfCheckin.allOut')}</Alert>}
       {message && (

@@ -2,11 +2,12 @@
 // the registration (newest first) with status, time, version and where it was made; the text as it
 // was shown and the drawn signature open read-only (server: agreements/guest-record.ts).
 import { useEffect, useState } from 'preact/hooks'
-import { formatDate, formatTime } from '../../../server/i18n/format'
+import { formatTime } from '../../../server/i18n/format'
+import { formatDateIn } from '../../../server/i18n/locale-format'
 import { get } from '../../api/client'
 import { Dialog } from '../../components/dialog'
 import { Badge, Button } from '../../components/ui'
-import { t } from '../../i18n'
+import { t, currentLanguage } from '../../i18n'
 
 interface Decision {
   id: number
@@ -28,7 +29,7 @@ export function SignatureRecord({ visitorId, timezone }: { visitorId: number; ti
   }, [visitorId])
   if (!list?.length) return null
   const when = (d: Decision) =>
-    t('guestPortal.record.when', { date: formatDate(d.decidedAt, timezone), time: formatTime(d.decidedAt, timezone), version: d.version, origin: t(`guestPortal.record.origin.${d.origin}`) })
+    t('guestPortal.record.when', { date: formatDateIn(currentLanguage(), d.decidedAt, timezone), time: formatTime(d.decidedAt, timezone), version: d.version, origin: t(`guestPortal.record.origin.${d.origin}`) })
   return (
     <section class="signature-record" aria-labelledby="signature-record-title">
       <h3 id="signature-record-title">{t('guestPortal.record.title')}</h3>

@@ -10,6 +10,7 @@ import { fieldMessage, t } from '../../i18n'
 import { Pager, usePermission, usePostResource } from './common'
 import type { EventFull } from './event-model'
 import { RichText } from './rich-text'
+import { type TranslatedField, TranslationsEditor } from './event-translations'
 
 interface Agreement {
   id: number
@@ -88,9 +89,24 @@ function AgreementDialog({ agreement, eventId, onClose, onSaved }: { agreement: 
   )
 }
 
+const AGREEMENT_FIELDS: TranslatedField[] = [
+  { key: 'displayName', label: 'agreements.field.name', max: 200 },
+  { key: 'description', label: 'agreements.field.description', max: 100_000, rich: true },
+]
+
+/** The agreement's name and text in other languages (docs/languages.md, "Organiser texts"). */
+function AgreementTranslations({ agreement, onClose }: { agreement: Agreement; onClose(): void }) {
+  return (
+    <Dialog wide title={`${t('events.tab.translations')}: ${agreement.displayName}`} onClose={onClose}>
+      <TranslationsEditor path={`/proxy/api/agreements/${agreement.id}/translations`} fields={AGREEMENT_FIELDS} />
+    </Dialog>
+  )
+}
+
 function AgreementList({ eventId, title }: { eventId: number | null; title: string }) {
   const canManage = usePermission('AGREEMENT.MANAGE')
   const [edit, setEdit] = useState<Agreement | 'new' | null>(null)
+  const [translate, setTranslate] = useState<Agreement | null>(null)
   const { data, error, reload } = usePostResource<Agreement[]>('/proxy/api/agreements/search', eventId ? { eventId } : { validity: 'GLOBAL' })
   return (
     <Card>
@@ -115,6 +131,9 @@ function AgreementList({ eventId, title }: { eventId: number | null; title: stri
                   <Button variant="secondary" onClick={() => setEdit(a)}>
                     {t('common.edit')}
                   </Button>
+                  <Button variant="secondary" onClick={() => setTranslate(a)}>
+                    {t('events.tab.translations')}
+                  </Button>
                   <Button
                     variant="ghost"
                     onClick={async () => {
@@ -136,6 +155,7 @@ function AgreementList({ eventId, title }: { eventId: number | null; title: stri
         </ul>
       )}
       {edit && <AgreementDialog agreement={edit === 'new' ? null : edit} eventId={eventId} onClose={() => setEdit(null)} onSaved={() => void reload()} />}
+      {translate && <AgreementTranslations agreement={translate} onClose={() => setTranslate(null)} />}
     </Card>
   )
 }

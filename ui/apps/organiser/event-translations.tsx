@@ -11,21 +11,26 @@ import { fieldMessage, t } from '../../i18n'
 import { LANGUAGES } from '../../../server/i18n/languages'
 import { RichText } from './rich-text'
 
-interface Texts {
-  displayName: string | null
-  subTitle: string | null
-  description: string | null
-  locationName: string | null
-}
+type Texts = Record<string, string | null>
 interface TranslationsAnswer {
   languages: string[]
   german: Texts
   translations: Record<string, Texts>
 }
+/** One translatable text: its key in the answer, its label key, its length limit (the German field's), rich text or a line. */
+export interface TranslatedField {
+  key: string
+  label: string
+  max: number
+  rich?: boolean
+}
 
-const EMPTY: Record<keyof Texts, string> = { displayName: '', subTitle: '', description: '', locationName: '' }
-const LIMITS: Record<keyof Texts, number> = { displayName: 200, subTitle: 300, description: 50000, locationName: 200 }
-const LABELS: Record<keyof Texts, string> = { displayName: 'events.field.displayName', subTitle: 'events.field.subTitle', description: 'events.field.description', locationName: 'events.field.locationName' }
+const EVENT_FIELDS: TranslatedField[] = [
+  { key: 'displayName', label: 'events.field.displayName', max: 200 },
+  { key: 'subTitle', label: 'events.field.subTitle', max: 300 },
+  { key: 'locationName', label: 'events.field.locationName', max: 200 },
+  { key: 'description', label: 'events.field.description', max: 50000, rich: true },
+]
 
 /** The language's own name and its German name ("Français (Französisch)"). */
 export const languageLabel = (code: string) => {
@@ -37,9 +42,20 @@ export const languageLabel = (code: string) => {
 const ownName = (code: string) => LANGUAGES.find((x) => x.code === code)?.displayName ?? code
 
 export function EventTranslationsTab({ event }: { event: { id: number } }) {
-  const { data, error, reload } = useResource<TranslationsAnswer>(`/proxy/api/events/${event.id}/translations`)
+  return (
+    <Card class="event-translations">
+      <h2>{t('events.translations.title')}</h2>
+      <p class="muted">{t('events.translations.intro')}</p>
+      <TranslationsEditor path={`/proxy/api/events/${event.id}/translations`} fields={EVENT_FIELDS} />
+    </Card>
+  )
+}
+
+/** A language chooser and each field's translation beside its German text (events, agreements). */
+export function TranslationsEditor({ path, fields }: { path: string; fields: TranslatedField[] }) {
+  const { data, error, reload } = useResource<TranslationsAnswer>(path)
   const [language, setLanguage] = useState<string | null>(null)
-  const [values, setValues] = useState(EMPTY)
+  const [values, setValues] = useState<Record<string, string>>({})
   const [errors, setErrors] = useState<Record<string, { message: string }>>({})
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null)
   const [busy, setBusy] = useState(false)
@@ -47,19 +63,19 @@ export function EventTranslationsTab({ event }: { event: { id: number } }) {
   useEffect(() => {
     if (!data || !lang) return
     const tr = data.translations[lang]
-    setValues({ displayName: tr?.displayName ?? '', subTitle: tr?.subTitle ?? '', description: tr?.description ?? '', locationName: tr?.locationName ?? '' })
+    setValues(Object.fromEntries(fields.map((f) => [f.key, tr?.[f.key] ?? ''])))
     setErrors({})
   }, [data, lang])
   if (error) return <Alert tone="error">{errorText(error)}</Alert>
   if (!data) return <Spinner />
   if (!lang) return <Alert tone="info">{t('events.translations.none')}</Alert>
-  const set = (k: keyof Texts) => (v: string) => setValues((o) => ({ ...o, [k]: v }))
+  const set = (k: string) => (v: string) => setValues((o) => ({ ...o, [k]: v }))
   async function save() {
     setBusy(true)
     setMessage(null)
     setErrors({})
     try {
-      await put(`/proxy/api/events/${event.id}/translations/${encodeURIComponent(lang!)}`, values)
+      await put(`${path}/${encodeURIComponent(lang!)}`, values)
       setMessage({ tone: 'ok', text: t('events.translations.saved') })
       await reload()
     } catch (e) {
@@ -71,9 +87,7 @@ export function EventTranslationsTab({ event }: { event: { id: number } }) {
   }
   const german = data.german
   return (
-    <Card class="event-translations">
-      <h2>{t('events.translations.title')}</h2>
-      <p class="muted">{t('events.translations.intro')}</p>
+    <div class="translations-editor">
       <div class="form-grid">
         <Field label={t('events.translations.language')} name="language" errors={{}} size="half">
           {(a) => (
@@ -89,24 +103,24 @@ export function EventTranslationsTab({ event }: { event: { id: number } }) {
         </Field>
       </div>
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
-      {(['displayName', 'subTitle', 'locationName', 'description'] as const).map((k) => (
-        <div class="translation-row" key={k}>
+      {fields.map((f) => (
+        <div class="translation-row" key={f.key}>
           <div class="translation-german">
             <p class="field-label">
-              {t(LABELS[k])} – {t('events.translations.german')}
+              {t(f.label)} – {t('events.translations.german')}
             </p>
-            {k === 'description' ? (
-              german.description ? <div class="rich-text muted" dangerouslySetInnerHTML={{ __html: german.description }} /> : <p class="muted">–</p>
+            {f.rich ? (
+              german[f.key] ? <div class="rich-text muted" dangerouslySetInnerHTML={{ __html: german[f.key]! }} /> : <p class="muted">–</p>
             ) : (
-              <p class="muted">{german[k] || '–'}</p>
+              <p class="muted">{german[f.key] || '–'}</p>
             )}
           </div>
           <div class="translation-own" lang={lang}>
-            {k === 'description' ? (
-              <RichText key={lang} id={`tr-${k}`} label={`${t(LABELS[k])} – ${ownName(lang)}`} value={values.description} onChange={set('description')} />
+            {f.rich ? (
+              <RichText key={lang} id={`tr-${f.key}`} label={`${t(f.label)} – ${ownName(lang)}`} value={values[f.key] ?? ''} onChange={set(f.key)} />
             ) : (
-              <Field label={`${t(LABELS[k])} – ${ownName(lang)}`} name={k} errors={errors as FieldErrors} maxLength={LIMITS[k]}>
-                {(a) => <input {...a} value={values[k]} maxLength={LIMITS[k]} placeholder={german[k] ?? ''} onInput={(e) => set(k)((e.target as HTMLInputElement).value)} />}
+              <Field label={`${t(f.label)} – ${ownName(lang)}`} name={f.key} errors={errors as FieldErrors} maxLength={f.max}>
+                {(a) => <input {...a} value={values[f.key] ?? ''} maxLength={f.max} placeholder={german[f.key] ?? ''} onInput={(e) => set(f.key)((e.target as HTMLInputElement).value)} />}
               </Field>
             )}
           </div>
@@ -117,6 +131,6 @@ export function EventTranslationsTab({ event }: { event: { id: number } }) {
           {t('events.translations.save')}
         </Button>
       </div>
-    </Card>
+    </div>
   )
 }

@@ -3,7 +3,7 @@
 // for ("A drawn signature is required to save"). Loaded only when the event has agreements, so the
 // public page's scripts stay small for every other event.
 import { SignaturePad } from '../../components/signature-pad'
-import { fieldMessage, t } from '../../i18n'
+import { currentLanguage, fieldMessage, t } from '../../i18n'
 
 export interface PublicAgreement {
   id: number
@@ -11,6 +11,8 @@ export interface PublicAgreement {
   description: string
   appearance: 'VISIBLE' | 'REQUIRED'
   version: number
+  /** the organiser's name and text per language, non-empty fields only (server/modules/agreements/translations.ts) */
+  translations?: Record<string, Partial<{ displayName: string; description: string }>>
 }
 
 export default function AgreementsBlock({
@@ -26,7 +28,9 @@ export default function AgreementsBlock({
   return (
     <fieldset class="field-full registration-agreements">
       <legend>{t('registration.agreements.title')}</legend>
-      {agreements.map((a) => {
+      {agreements.map((shown) => {
+        // in the guest's language where the organiser translated it
+        const a = { ...shown, ...shown.translations?.[currentLanguage()] }
         const error = errors[a.id]
         return (
           <section key={a.id} class={`registration-agreement ${error ? 'has-error' : ''}`} id={`agreement-${a.id}`} aria-labelledby={`agreement-${a.id}-title`}>

@@ -54,17 +54,10 @@ interface PublicEvent {
   translations?: Record<string, Partial<{ displayName: string; subTitle: string; description: string; locationName: string }>>
 }
 
-/** The event in the guest's language: the organiser's translation field by field, German where it has none (docs/languages.md, "Organiser texts"). */
+/** The event in the guest's language: the organiser's translation field by field (the server sends only non-empty ones), German where it has none (docs/languages.md, "Organiser texts"). */
 function inLanguage(e: PublicEvent, lang: string): PublicEvent {
   const tr = e.translations?.[lang]
-  if (!tr) return e
-  return {
-    ...e,
-    displayName: tr.displayName || e.displayName,
-    subTitle: tr.subTitle || e.subTitle,
-    description: tr.description || e.description,
-    address: { ...e.address, locationName: tr.locationName || e.address.locationName },
-  }
+  return tr ? { ...e, ...tr, address: { ...e.address, ...tr } } : e
 }
 
 interface PublicForm {
@@ -455,7 +448,7 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
   const opts = useMemo(() => embedOptions(frame), [frame])
   const [first] = useState(() => ({ page: takeFirstPage(id) }))
   const [loaded, setEvent] = useState<PublicEvent | null>(first.page?.loaded?.event ?? null)
-  const event = useMemo(() => loaded && inLanguage(loaded, lang), [loaded, lang])
+  const event = loaded && inLanguage(loaded, lang)
   const [form, setForm] = useState<PublicForm | null>(first.page?.loaded?.form ?? null)
   const [error, setError] = useState<ApiError | null>(null)
   const [done, setDone] = useState<Done | null>(null)

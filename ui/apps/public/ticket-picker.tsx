@@ -2,8 +2,8 @@
 // within its minimum and maximum per order, what is left and the event's maximum per registration;
 // an optional coupon code. Loaded with the categories (./tickets.tsx `useTicketCategories`).
 import { useEffect, useState } from 'preact/hooks'
-import { formatDateTime } from '../../../server/i18n/format'
-import { formatPrice } from '../../../server/i18n/price'
+import { formatDateTimeIn } from '../../../server/i18n/locale-format'
+import { formatPriceIn } from '../../../server/i18n/price'
 import { ApiError, get, post } from '../../api/client'
 import { currentLanguage, fieldMessage, t } from '../../i18n'
 import '../../i18n/part-shop'
@@ -58,7 +58,7 @@ export function TicketPicker(p: TicketPickerProps) {
   const amountOf = (id: number) => (p.seats?.bound.has(id) ? (p.seats.amounts[id] ?? 0) : (p.value.amounts[id] ?? 0))
   const total = items.reduce((s, c) => s + amountOf(c.id), 0)
   const sum = items.reduce((s, c) => s + amountOf(c.id) * c.grossPrice, 0)
-  const price = (cents: number) => formatPrice(cents, p.data.currency, p.data.currencyPrefix)
+  const price = (cents: number) => formatPriceIn(currentLanguage(), cents, p.data.currency, p.data.currencyPrefix)
   // a typed coupon: the total the order will have (issue 20 item 23), asked 500 ms after the last change
   const code = p.value.couponCode.trim()
   const tickets = items.map((c) => ({ categoryId: c.id, amount: amountOf(c.id) })).filter((x) => x.amount > 0)
@@ -107,7 +107,7 @@ export function TicketPicker(p: TicketPickerProps) {
                 {soldOut ? (
                   <span class="ticket-left is-out">{t('registration.tickets.soldOut')}</span>
                 ) : c.saleState === 'NOT_YET' && c.saleFrom ? (
-                  <span class="ticket-left is-out">{t('registration.tickets.saleFrom', { date: formatDateTime(c.saleFrom, p.data.timezone) })}</span>
+                  <span class="ticket-left is-out">{t('registration.tickets.saleFrom', { date: formatDateTimeIn(currentLanguage(), c.saleFrom, p.data.timezone ?? 'Europe/Berlin') })}</span>
                 ) : c.saleState === 'ENDED' ? (
                   <span class="ticket-left is-out">{t('registration.tickets.saleEnded')}</span>
                 ) : !c.onSale ? (
