@@ -18,7 +18,7 @@ type Path = 'registration' | 'registrationFields' | 'ticketOrder' | 'deskCheckin
 const RECORDED: Record<Path, { sqlite: [number, number]; postgres: [number, number] }> = {
   registration: { sqlite: [10, 4], postgres: [10, 2] },
   registrationFields: { sqlite: [13, 4], postgres: [13, 2] },
-  ticketOrder: { sqlite: [16, 4], postgres: [16, 2] },
+  ticketOrder: { sqlite: [14, 4], postgres: [14, 2] },
   deskCheckin: { sqlite: [9, 4], postgres: [9, 2] },
   selfCheckin: { sqlite: [7, 4], postgres: [7, 2] },
   chairHold: { sqlite: [9, 4], postgres: [9, 2] },

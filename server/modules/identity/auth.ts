@@ -2,6 +2,7 @@
 // the account chosen for the session), or a guest (guest-token header or `token` query).
 // Resolved lazily and once per request, so public hot paths pay nothing.
 import type { AppContext } from '../../context'
+import { prepared } from '../../db/prepared'
 import { bool } from '../../db/types'
 import { AppError, forbidden, notAuthenticated } from '../../shared/errors'
 import { hasFeature } from '../license/license'
@@ -64,6 +65,10 @@ export async function needsOwnLogin(ctx: AppContext, userId: number): Promise<bo
 
 const sessionCache = new WeakMap<Request, Promise<SessionActor | null>>()
 
+// read on every signed-in request: compiled once (db/prepared.ts; building a Kysely query cost more than running it)
+const userById = prepared((db, p: { id: number }) => db.selectFrom('app_user').selectAll().where('id', '=', p.id))
+const accountOfUser = prepared((db, p: { id: number; userId: number }) => db.selectFrom('account').selectAll().where('id', '=', p.id).where('user_id', '=', p.userId))
+
 async function loadSession(ctx: AppContext, c: HttpContext): Promise<SessionActor | null> {
   const token = readCookie(c.request, SESSION_COOKIE)
   if (!token) return null
@@ -73,7 +78,7 @@ async function loadSession(ctx: AppContext, c: HttpContext): Promise<SessionActo
   if (v.refreshed) (c.set.headers as Record<string, string | string[]>)['set-cookie'] = renewedSessionCookies(ctx, c.request, token, v.session)
   const { session } = v
   if (session.tfa_pending) return null
-  const user = await ctx.db.selectFrom('app_user').selectAll().where('id', '=', session.user_id).executeTakeFirst()
+  const user = await userById.first(ctx.db, { id: session.user_id })
   if (!user) throw new AppError(401, 'USER_NOT_FOUND')
   const restricted = bool(session.via_link) && (await needsOwnLogin(ctx, user.id))
   return { user, session, restricted }
@@ -100,7 +105,7 @@ async function loadUser(ctx: AppContext, c: HttpContext): Promise<UserActor | nu
   const accountId = headerAccount ?? session.account_id
   let account: AccountRow | null = null
   if (accountId != null) {
-    account = (await ctx.db.selectFrom('account').selectAll().where('id', '=', accountId).where('user_id', '=', user.id).executeTakeFirst()) ?? null
+    account = (await accountOfUser.first(ctx.db, { id: accountId, userId: user.id })) ?? null
     // an account that is gone (removed by an administrator, deleted) or not the user's: choose again
     if (!account && headerAccount != null) throw new AppError(403, 'NO_ACCOUT_SELECTED')
     // an account of an agency with a company login only through it; an SSO session only its agency's

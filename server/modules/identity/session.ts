@@ -1,12 +1,16 @@
 // Login sessions in the database (the Lucia session guide, owned here): random token in an
 // HttpOnly cookie, only a hash stored, sliding expiry written at most once an hour.
 import type { AppContext } from '../../context'
+import { prepared } from '../../db/prepared'
 import { isoNow } from '../../db/types'
 import type { SessionRow } from './identity.table'
 import { newToken, secretMatches, splitToken } from './tokens'
 
 export const SESSION_COOKIE = 'einlass_session'
 const REFRESH_AFTER_MS = 60 * 60 * 1000
+
+/** read on every signed-in request: compiled once (db/prepared.ts) */
+const sessionById = prepared((db, p: { id: string }) => db.selectFrom('session').selectAll().where('id', '=', p.id))
 
 const lifetimeMs = (ctx: AppContext) => ctx.config.session.lifetime_days * 24 * 60 * 60 * 1000
 
@@ -43,7 +47,7 @@ export async function createSession(
 export async function validateSessionToken(ctx: AppContext, token: string | null | undefined): Promise<{ session: SessionRow; refreshed: boolean } | null> {
   const parts = splitToken(token)
   if (!parts) return null
-  const session = await ctx.db.selectFrom('session').selectAll().where('id', '=', parts.id).executeTakeFirst()
+  const session = await sessionById.first(ctx.db, { id: parts.id })
   if (!session || !secretMatches(parts.secret, session.secret_hash)) return null
   const now = ctx.clock.now()
   if (new Date(session.expires_at).getTime() <= now.getTime()) {

@@ -13,6 +13,7 @@ import { eventOfAgency } from '../events/service'
 import { formDefinitions } from '../forms/service'
 import { deleteReservations } from '../reservations/service'
 import { currentGuest, guestTokenOf, requireOrganiser } from '../identity/auth'
+import { readGenerationsOnce } from '../../db/generation-cache'
 import { AdminRegistrationInput, RegistrationInput } from './model'
 import { invitationPrefill, lockedBasicData } from './prefill'
 import { register } from './service'
@@ -27,7 +28,8 @@ export function registrationRoutes(ctx: AppContext) {
       '/proxy/api/public/events/:id/registrations',
       async (c) => {
         const guest = await currentGuest(ctx, c).catch(() => null)
-        const r = await register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null, guestToken: guestTokenOf(c.request) }).catch(async (e) => {
+        // a public registration or order changes none of the tables behind the cache counters: each is read once
+        const r = await readGenerationsOnce(() => register(ctx, c.params.id, c.body, { requestLanguage: requestLanguage(c.request, ctx.license.features), userId: guest?.user.id ?? null, guestToken: guestTokenOf(c.request) })).catch(async (e) => {
           // A refusal the guest cannot fix in the form (already registered, full, closed) gives the
           // timeslots this visit holds back at once instead of blocking them for the hold's 15 minutes.
           if (e instanceof AppError && FINAL_REFUSALS.has(e.errorType) && c.body.identification) {
