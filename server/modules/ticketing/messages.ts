@@ -435,6 +435,10 @@ export const de = {
   'ticketing.pay.acceptTerms': "Ich akzeptiere die Geschäftsbedingungen und die Widerrufsbelehrung des Veranstalters.",
   'ticketing.pay.termsLink': "Bedingungen lesen",
   'ticketing.pay.termsTitle': "Bedingungen des Veranstalters",
+  'orderDetail.terms': "Bedingungen akzeptiert",
+  'orderDetail.termsNone': "Keine",
+  'orderDetail.termsVersion': "Fassung {version}",
+  'orderDetail.termsText': "Text, wie er akzeptiert wurde",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -925,4 +929,8 @@ export const en: Record<Keys, string> = {
   'ticketing.pay.acceptTerms': "I accept the organiser's terms and cancellation policy.",
   'ticketing.pay.termsLink': "Read the terms",
   'ticketing.pay.termsTitle': "The organiser's terms",
+  'orderDetail.terms': "Terms accepted",
+  'orderDetail.termsNone': "None",
+  'orderDetail.termsVersion': "Version {version}",
+  'orderDetail.termsText': "Text as accepted",
 }

@@ -59,6 +59,8 @@ export interface OrderDetail {
   invoices: Array<{ id: number; number: string; kind: 'INVOICE' | 'CANCELLATION'; grossCents: number; issuedAt: string; cancelsNumber: string | null; pdfUrl: string; xmlUrl: string; ublUrl: string; zugferdUrl: string }>
   persons: Array<{ kind: 'GUEST' | 'ESCORT'; visitorId: number; escortId: number | null; name: string; email: string | null; checkedIn: boolean; checkedOut: boolean; checkinAt: string | null }>
   history: Array<{ at: string; kind: string; accountId: number | null; by: string | null; data: Record<string, unknown> }>
+  /** the buyer's acceptance of the organiser's terms: when, which version, the text as accepted */
+  termsAccepted: { acceptedAt: string; version: string | null; text: string | null } | null
 }
 
 const statusTone = (o: OrderDetail) => (o.status === 'PAID' ? (o.partlyRefunded ? 'warn' : 'ok') : o.status === 'CANCELED' || o.status === 'REFUNDED' ? 'error' : o.overdue ? 'warn' : 'info')
@@ -142,6 +144,30 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
               <dd data-testid="amount-left">{money(o.amountLeft, o.currency)}</dd>
             </div>
           )}
+          <div class="order-terms" data-testid="terms-accepted">
+            <dt>{t('orderDetail.terms')}</dt>
+            <dd>
+              {o.termsAccepted ? (
+                <>
+                  {when(o.termsAccepted.acceptedAt)}
+                  {o.termsAccepted.version && (
+                    <>
+                      <br />
+                      <small class="muted">{t('orderDetail.termsVersion', { version: o.termsAccepted.version })}</small>
+                    </>
+                  )}
+                  {o.termsAccepted.text && (
+                    <details>
+                      <summary>{t('orderDetail.termsText')}</summary>
+                      <p class="order-terms-text">{o.termsAccepted.text}</p>
+                    </details>
+                  )}
+                </>
+              ) : (
+                t('orderDetail.termsNone')
+              )}
+            </dd>
+          </div>
         </dl>
         {canManage && (
           <div class="button-row order-actions">
