@@ -47,6 +47,7 @@ import * as m2911_650 from './2026-11-29-650_mail_texts'
 import * as m2911_700 from './2026-11-29-700_staff_sso'
 import * as m2911_900 from './2026-11-29-900_checkin_lists'
 import * as m2911_910 from './2026-11-29-910_checkin_list_entries'
+import * as m3011_100 from './2026-11-30-100_line_refunds'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -95,4 +96,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-700_staff_sso': m2911_700,
   '2026-11-29-900_checkin_lists': m2911_900,
   '2026-11-29-910_checkin_list_entries': m2911_910,
+  '2026-11-30-100_line_refunds': m3011_100,
 }

@@ -25,6 +25,8 @@ export async function listRefusal(db: Db, list: CheckinListRow, v: Partial<Order
     .select(['l.category_id', 'l.display_name', 'c.display_name as category_name'])
     .where('l.order_id', '=', Number(v.tko_id))
     .where('l.category_id', 'is not', null)
+    // a line whose tickets were all refunded admits no one (ticketing/orders/line-refund.ts)
+    .whereRef('l.refunded_quantity', '<', 'l.amount')
     .orderBy('l.sort_order')
     .orderBy('l.id')
     .execute()

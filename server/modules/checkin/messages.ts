@@ -54,6 +54,7 @@ export const de = {
   'selfCheckin.missing': 'Bitte unterschreiben Sie zuerst die erforderlichen Einverständniserklärungen.',
   'selfCheckin.redirecting': 'Sie werden weitergeleitet …',
   'selfCheckin.closedPage': 'Sie können dieses Fenster jetzt schließen.',
+  'errors.TICKET_PERSON_CANCELED': "Das Ticket dieser Person wurde erstattet und gilt nicht mehr.",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -118,4 +119,5 @@ export const en: Record<Keys, string> = {
   'selfCheckin.missing': 'Please sign the required agreements first.',
   'selfCheckin.redirecting': 'Redirecting …',
   'selfCheckin.closedPage': 'You can close this window now.',
+  'errors.TICKET_PERSON_CANCELED': "This person's ticket was refunded and is no longer valid.",
 }

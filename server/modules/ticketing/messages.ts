@@ -439,6 +439,8 @@ export const de = {
   'orderDetail.termsNone': "Keine",
   'orderDetail.termsVersion': "Fassung {version}",
   'orderDetail.termsText': "Text, wie er akzeptiert wurde",
+  'errors.REFUND_ALL_TICKETS': "Damit wären alle Tickets der Bestellung erstattet: Erstatten oder stornieren Sie bitte die ganze Bestellung.",
+  'errors.REFUND_PERSONS': "Für jedes erstattete Ticket verliert die Anmeldung eine Person: Wählen Sie höchstens so viele Begleitpersonen, wie Tickets erstattet werden, und so viele, dass unbenannte Personen den Rest tragen.",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -495,6 +497,8 @@ export const deDu: Partial<Record<Keys, string>> = {
   'registration.tickets.codeLink': "Du hast einen Zugangscode?",
   'registration.tickets.codeOpened': "Mit deinem Code freigeschaltet",
   'field.TERMS_NOT_ACCEPTED': "Bitte bestätige die Bedingungen des Veranstalters.",
+  'errors.REFUND_ALL_TICKETS': "Damit wären alle Tickets der Bestellung erstattet: Erstatte oder storniere bitte die ganze Bestellung.",
+  'errors.REFUND_PERSONS': "Für jedes erstattete Ticket verliert die Anmeldung eine Person: Wähle höchstens so viele Begleitpersonen, wie Tickets erstattet werden, und so viele, dass unbenannte Personen den Rest tragen.",
 }
 export const en: Record<Keys, string> = {
   'errors.ORDER_NOT_PAID': "Only paid orders can be refunded.",
@@ -933,4 +937,6 @@ export const en: Record<Keys, string> = {
   'orderDetail.termsNone': "None",
   'orderDetail.termsVersion': "Version {version}",
   'orderDetail.termsText': "Text as accepted",
+  'errors.REFUND_ALL_TICKETS': "That would refund every ticket of the order: please refund or cancel the whole order.",
+  'errors.REFUND_PERSONS': "For every refunded ticket the registration loses one person: choose at most as many escorts as tickets are refunded, and enough that unnamed persons cover the rest.",
 }
