@@ -441,6 +441,15 @@ export const de = {
   'orderDetail.termsText': "Text, wie er akzeptiert wurde",
   'errors.REFUND_ALL_TICKETS': "Damit wären alle Tickets der Bestellung erstattet: Erstatten oder stornieren Sie bitte die ganze Bestellung.",
   'errors.REFUND_PERSONS': "Für jedes erstattete Ticket verliert die Anmeldung eine Person: Wählen Sie höchstens so viele Begleitpersonen, wie Tickets erstattet werden, und so viele, dass unbenannte Personen den Rest tragen.",
+  'orderDetail.refundLines': "Tickets einzeln erstatten",
+  'orderDetail.refundLinesTitle': "Tickets erstatten: Bestellung {number}",
+  'orderDetail.refundLinesIntro': "Die gewählten Tickets werden storniert: Ihre Personen können nicht mehr einchecken, Plätze und Sitze werden wieder frei. Der Betrag geht zurück (bei Online-Zahlung über den Zahlungsdienst), der Gast erhält eine Gutschrift für genau diese Tickets.",
+  'orderDetail.refundLinesQuantity': "{name}: Anzahl (von {left})",
+  'orderDetail.refundLinesPersons': "Begleitpersonen, deren Tickets verfallen",
+  'orderDetail.refundLinesAmount': "Erstattung: {amount}",
+  'orderDetail.refundLinesSubmit': "Ausgewählte Tickets erstatten",
+  'orderDetail.refundLinesDone': "Die Tickets wurden erstattet.",
+  'orderDetail.lineRefunded': "davon erstattet: {count}",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -499,6 +508,7 @@ export const deDu: Partial<Record<Keys, string>> = {
   'field.TERMS_NOT_ACCEPTED': "Bitte bestätige die Bedingungen des Veranstalters.",
   'errors.REFUND_ALL_TICKETS': "Damit wären alle Tickets der Bestellung erstattet: Erstatte oder storniere bitte die ganze Bestellung.",
   'errors.REFUND_PERSONS': "Für jedes erstattete Ticket verliert die Anmeldung eine Person: Wähle höchstens so viele Begleitpersonen, wie Tickets erstattet werden, und so viele, dass unbenannte Personen den Rest tragen.",
+  'orderDetail.refundLinesIntro': "Die gewählten Tickets werden storniert: Die Personen dieser Tickets können nicht mehr einchecken, Plätze und Sitze werden wieder frei. Der Betrag geht zurück (bei Online-Zahlung über den Zahlungsdienst), der Gast erhält eine Gutschrift für genau diese Tickets.",
 }
 export const en: Record<Keys, string> = {
   'errors.ORDER_NOT_PAID': "Only paid orders can be refunded.",
@@ -939,4 +949,13 @@ export const en: Record<Keys, string> = {
   'orderDetail.termsText': "Text as accepted",
   'errors.REFUND_ALL_TICKETS': "That would refund every ticket of the order: please refund or cancel the whole order.",
   'errors.REFUND_PERSONS': "For every refunded ticket the registration loses one person: choose at most as many escorts as tickets are refunded, and enough that unnamed persons cover the rest.",
+  'orderDetail.refundLines': "Refund single tickets",
+  'orderDetail.refundLinesTitle': "Refund tickets: order {number}",
+  'orderDetail.refundLinesIntro': "The chosen tickets are cancelled: their persons can no longer check in, places and seats become free again. The amount goes back (through the payment provider when paid online), and the guest receives a credit note for exactly these tickets.",
+  'orderDetail.refundLinesQuantity': "{name}: number (of {left})",
+  'orderDetail.refundLinesPersons': "Escorts whose tickets are cancelled",
+  'orderDetail.refundLinesAmount': "Refund: {amount}",
+  'orderDetail.refundLinesSubmit': "Refund the chosen tickets",
+  'orderDetail.refundLinesDone': "The tickets were refunded.",
+  'orderDetail.lineRefunded': "refunded: {count}",
 }
