@@ -35,6 +35,7 @@ import { settlePersons } from '../../visitors/escort-write'
 import { sellerSettings } from '../seller-settings'
 import type { TicketOrderLineRow, TicketOrderRow } from '../ticketing.table'
 import { addHistory } from './create'
+import { lineValue } from './invoicing'
 import { ONLINE_METHODS, offlineRefunded } from './offline-refund'
 
 export interface RefundLinesInput {
@@ -46,8 +47,6 @@ export interface RefundLinesInput {
 /** the guest's partial refund mail (registered by payments/refunds.ts) */
 const PARTIAL_REFUND_TEMPLATE = 'TICKET_ORDER_PARTIAL_REFUND'
 
-/** What `count` tickets of a line are worth: its gross (after its coupon share) split by quantity, rounded so the parts of the whole line add up to it. */
-export const lineValue = (l: Pick<TicketOrderLineRow, 'gross_price' | 'amount'>, count: number) => Math.round((l.gross_price * count) / l.amount)
 
 interface Claim {
   order: TicketOrderRow
