@@ -50,6 +50,7 @@ import * as m2911_910 from './2026-11-29-910_checkin_list_entries'
 import * as m2911_920 from './2026-11-29-920_checkin_offline'
 import * as m2911_920 from './2026-11-29-920_media_gallery'
 import * as m3011_100 from './2026-11-30-100_event_translations'
+import * as m3011_100 from './2026-11-30-100_line_refunds'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -101,4 +102,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-920_checkin_offline': m2911_920,
   '2026-11-29-920_media_gallery': m2911_920,
   '2026-11-30-100_event_translations': m3011_100,
+  '2026-11-30-100_line_refunds': m3011_100,
 }

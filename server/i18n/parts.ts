@@ -46,6 +46,8 @@ export const ORGANISER_ONLY_ERRORS = [
   'ACCOUNTING_PERIOD_TOO_LARGE', 'DATEV_SETTINGS_MISSING', 'DATEV_PERIOD_SPANS_YEARS', 'DATEV_MIXED_CURRENCIES', 'DATEV_ACCOUNT_MISSING', 'DATEV_PERIOD_REQUIRED',
   'CAMT_TOO_LARGE', 'CAMT_NOT_XML', 'CAMT_DTD', 'CAMT_ENTITY', 'CAMT_TOO_DEEP', 'CAMT_NOT_A_STATEMENT', 'BANK_ENTRY_DECIDED', 'BANK_ORDER_NOT_FOUND',
   'CODE_OTHER_PERSON',
+  // refunds per line (ticketing/orders/line-refund.ts) and the desk's refusal of a refunded person's QR
+  'REFUND_ALL_TICKETS', 'REFUND_PERSONS', 'TICKET_PERSON_CANCELED',
   // check-in lists (checkin/lists.ts, list-checkin.ts): the desk and the event's check-in settings
   'CHECKIN_LIST_CATEGORY', 'CHECKIN_LIST_NO_TICKET', 'CHECKIN_LIST_IN_USE',
   // the payment deadline's extension (ticketing/orders/deadline.ts)

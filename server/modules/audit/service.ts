@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = {
   'order.refund': 'Bestellung erstattet',
   'order.refund.online': 'Über Zahlungsdienst erstattet',
   'order.refund.partial': 'Teilerstattung erfasst',
+  'order.refund.lines': 'Tickets einzeln erstattet',
   'checkin.correct': 'Am Einlass ausgecheckt',
   'form.change': 'Formular geändert',
   'settings.change': 'Einstellungen geändert',

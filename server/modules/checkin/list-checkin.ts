@@ -21,12 +21,13 @@ export async function ticketsByPosition(db: Db, orderId: number | null | undefin
   const lines = await db
     .selectFrom('ticket_order_line as l')
     .leftJoin('ticket_category as c', 'c.id', 'l.category_id')
-    .select(['l.category_id', 'l.amount', 'l.display_name', 'c.display_name as category_name'])
+    .select(['l.category_id', 'l.amount', 'l.refunded_quantity', 'l.display_name', 'c.display_name as category_name'])
     .where('l.order_id', '=', Number(orderId))
     .orderBy('l.sort_order')
     .orderBy('l.id')
     .execute()
-  return lines.flatMap((l) => Array.from({ length: Math.max(0, Number(l.amount)) }, () => ({ categoryId: l.category_id, name: l.category_name ?? l.display_name })))
+  // tickets refunded per line (ticketing/orders/line-refund.ts) admit no one: their persons left the registration
+  return lines.flatMap((l) => Array.from({ length: Math.max(0, Number(l.amount) - Number(l.refunded_quantity ?? 0)) }, () => ({ categoryId: l.category_id, name: l.category_name ?? l.display_name })))
 }
 
 /**

@@ -80,6 +80,7 @@ export const de = {
   'checkinConflicts.onlineDesk': 'Online-Desk oder Selbst-Check-in',
   'checkinConflicts.seen': 'Gesehen',
   'checkinConflicts.seenAt': 'Gesehen am {time}',
+  'errors.TICKET_PERSON_CANCELED': "Das Ticket dieser Person wurde erstattet und gilt nicht mehr.",
 }
 type Keys = keyof typeof de
 export const deDu: Partial<Record<Keys, string>> = {
@@ -169,4 +170,5 @@ export const en: Record<Keys, string> = {
   'checkinConflicts.onlineDesk': 'Online desk or self check-in',
   'checkinConflicts.seen': 'Seen',
   'checkinConflicts.seenAt': 'Seen on {time}',
+  'errors.TICKET_PERSON_CANCELED': "This person's ticket was refunded and is no longer valid.",
 }

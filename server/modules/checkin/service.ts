@@ -90,6 +90,7 @@ const storeNonce = prepared((db, p: { nonce: string; eventId: number; response: 
   db.insertInto('checkin_request').values({ nonce: p.nonce, event_id: p.eventId, status: 200, response: p.response, created_at: p.now }).onConflict((oc) => oc.column('nonce').doNothing()),
 )
 const escortsByVisitor = prepared((db, p: { visitorId: number }) => db.selectFrom('escort_person').selectAll().where('visitor_id', '=', p.visitorId).orderBy('number'))
+const canceledPerson = prepared((db, p: { visitorId: number; person: number }) => db.selectFrom('canceled_ticket_person').select('id').where('visitor_id', '=', p.visitorId).where('person', '=', p.person))
 const nonceAnswer = prepared((db, p: { nonce: string }) => db.selectFrom('checkin_request').select(['response', 'event_id']).where('nonce', '=', p.nonce))
 const changed = (r: { numAffectedRows?: bigint; numUpdatedRows?: bigint }) => Number(r.numAffectedRows ?? r.numUpdatedRows ?? 0n)
 
@@ -192,6 +193,8 @@ export async function findByScan(ctx: AppContext, event: EventRow, raw: string):
     v = (await visitorById.first(ctx.db, { id: signed.visitorId })) as DeskVisitor | undefined
     if (!v || v.event_id !== signed.eventId || !v.ticket_code || generationOf(v.ticket_code) !== signed.generation) throw new AppError(404, 'TICKET_NOT_FOUND')
     person = signed.person
+    // a person whose ticket was refunded on its own (ticketing/orders/line-refund.ts): their code admits no one
+    if (person > 0 && (await canceledPerson.first(ctx.db, { visitorId: v.id, person }))) throw new AppError(409, 'TICKET_PERSON_CANCELED')
   } else {
     for (const s of spellings) {
       const code = normaliseCode(s)

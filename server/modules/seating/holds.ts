@@ -140,7 +140,7 @@ async function releaseExpiredIfAny(ctx: AppContext, eventId: number, now: Date) 
   if (any) await ctx.db.transaction().execute((trx) => releaseExpiredChairs(trx, now, { eventId }))
 }
 
-async function releaseChair(trx: Db, chairId: number, amount: number) {
+export async function releaseChair(trx: Db, chairId: number, amount: number) {
   await trx
     .updateTable('seating_chair')
     .set((eb) => ({ taken: eb('taken', '-', amount) }))

@@ -9,7 +9,7 @@ import { prepared } from '../../db/prepared'
 import { isoNow } from '../../db/types'
 import { AppError, fieldError } from '../../shared/errors'
 import type { FieldError } from '../../shared/validation'
-import { fixChairHolds, releaseVisitorChairs, take } from './holds'
+import { fixChairHolds, releaseChair, releaseVisitorChairs, take } from './holds'
 
 export interface SeatTickets {
   /** ticket categories some price category of the plan names: sold only with a chair */
@@ -106,6 +106,33 @@ export async function orderChairInfo(db: Db, orderId: number): Promise<Map<numbe
 /** The order is released (expired, cancelled, refunded): its registration's chairs are free again. */
 export async function releaseOrderChairs(trx: Db, visitorId: number | null) {
   if (visitorId != null) await releaseVisitorChairs(trx, visitorId)
+}
+
+/**
+ * Tickets of one category refunded while the order stays (ticketing/orders/line-refund.ts): that many
+ * places of the order's chairs of the category go back, the last recorded first — off the order's
+ * record (so a reset takes only the rest again) and off the registration's fixed holds. Answers the
+ * labels given back.
+ */
+export async function releaseOrderChairsOfCategory(trx: Db, order: { id: number; visitor_id: number | null }, categoryId: number, amount: number): Promise<string[]> {
+  const rows = await trx.selectFrom('ticket_order_chair').select(['id', 'chair_id', 'label', 'amount']).where('order_id', '=', order.id).where('category_id', '=', categoryId).orderBy('id', 'desc').execute()
+  const labels: string[] = []
+  let left = amount
+  for (const r of rows) {
+    if (left <= 0) break
+    const n = Math.min(left, r.amount)
+    left -= n
+    labels.push(r.label)
+    if (n === r.amount) await trx.deleteFrom('ticket_order_chair').where('id', '=', r.id).execute()
+    else await trx.updateTable('ticket_order_chair').set({ amount: r.amount - n }).where('id', '=', r.id).execute()
+    if (order.visitor_id == null) continue
+    const hold = await trx.selectFrom('chair_reservation').select(['id', 'amount']).where('visitor_id', '=', order.visitor_id).where('chair_id', '=', r.chair_id).orderBy('id', 'desc').executeTakeFirst()
+    if (!hold) continue
+    const gone = hold.amount <= n ? await trx.deleteFrom('chair_reservation').where('id', '=', hold.id).executeTakeFirst() : await trx.updateTable('chair_reservation').set({ amount: hold.amount - n }).where('id', '=', hold.id).where('amount', '=', hold.amount).executeTakeFirst()
+    const done = Number((gone as { numDeletedRows?: bigint; numUpdatedRows?: bigint }).numDeletedRows ?? (gone as { numUpdatedRows?: bigint }).numUpdatedRows ?? 0n)
+    if (done === 1) await releaseChair(trx, r.chair_id, Math.min(n, hold.amount))
+  }
+  return labels
 }
 
 /** Reset of a released order: the same chairs again, each with its conditional update, or 409 SEAT_NOT_AVAILABLE. */

@@ -99,13 +99,38 @@ forEachDialect('corrected invoice address', (h) => {
     const orderRow = await db.selectFrom('ticket_order').selectAll().where('id', '=', oid).executeTakeFirstOrThrow()
     const { orderDocuments } = await import('./orders/mails')
     expect((await orderDocuments(h().ctx, orderRow)).files.map((f) => f.filename)).toContain('Rechnung-RE-00003.pdf')
-    // after a credit note the address is no longer corrected by a new invoice
-    const refused = await admin.put(url, { ...NEW_ADDRESS, city: 'Bonn' })
-    expect(refused.status).toBe(409)
-    expect(refused.body.errorMessage ?? JSON.stringify(refused.body)).toContain('Stornorechnung')
-    // cancelling the rest credits the new invoice too
+    // after a partial refund the correction states what is still owed: the old invoice's rest credited, a new invoice for it
+    await h().deliverMail()
+    const mailsBefore = h().smtp.to(email).length
+    const afterRefund = await admin.put(url, { ...NEW_ADDRESS, city: 'Bonn' })
+    expect(afterRefund.status).toBe(200)
+    expect(afterRefund.body.invoices.slice(-2).map((i: any) => [i.number, i.kind, i.grossCents, i.cancelsNumber])).toEqual([
+      ['RE-00005', 'CANCELLATION', -4000, 'RE-00003'],
+      ['RE-00006', 'INVOICE', 4000, null],
+    ])
+    const owed = await db.selectFrom('invoice').select(['snapshot']).where('number', '=', 'RE-00006').where('agency_id', '=', admin.agencyId).executeTakeFirstOrThrow()
+    const owedSnap = JSON.parse(String(owed.snapshot))
+    expect(owedSnap.buyer.city).toBe('Bonn')
+    expect(owedSnap.lines.map((l: any) => [l.name, l.quantity, l.unitGrossCents])).toEqual([
+      [expect.stringContaining('Stehplatz'), 2, 2500],
+      ['Bereits erstattet (Gutschrift RE-00004)', -1, 1000],
+    ])
+    await h().deliverMail()
+    const corrected = h().smtp.to(email).slice(mailsBefore)
+    expect(corrected.length).toBe(1)
+    const names = corrected[0]!.parsed.attachments.map((a) => a.filename)
+    expect(names).toContain('XRechnung-RE-00005.xml')
+    expect(names).toContain('XRechnung-RE-00006.xml')
+    await validate(file(corrected[0]!, 'XRechnung-RE-00006.xml').toString(), `owed-${h().dialect}.xml`)
+    await validate(file(corrected[0]!, 'XRechnung-RE-00005.xml').toString(), `rest-${h().dialect}.xml`)
+    // refunding the rest credits the newest invoice; all documents add up to nothing
     const cancelled = await admin.post(`/proxy/api/events/${event.id}/orders/${oid}/refund`)
-    expect(cancelled.body.invoices.at(-1)).toMatchObject({ number: 'RE-00005', cancelsNumber: 'RE-00003' })
+    expect(cancelled.body.invoices.at(-1)).toMatchObject({ number: 'RE-00007', cancelsNumber: 'RE-00006', grossCents: -4000 })
+    expect(cancelled.body.invoices.reduce((sum: number, i: any) => sum + i.grossCents, 0)).toBe(0)
+    // nothing left to invoice: the address is no longer corrected by a new invoice
+    const refused = await admin.put(url, { ...NEW_ADDRESS, city: 'Essen' })
+    expect(refused.status).toBe(409)
+    expect(refused.body.errorType).toBe('INVOICE_ALREADY_CREDITED')
 
     // an order without an invoice: just the address
     const r2 = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }], { email: 'ohne@example.org' }))
@@ -115,6 +140,32 @@ forEachDialect('corrected invoice address', (h) => {
     expect(stored.body.invoiceAddress).toMatchObject(NEW_ADDRESS)
     expect(stored.body.invoices).toEqual([])
   }, 180_000)
+
+  test('after a refund per line the corrected invoice lists the tickets still held; numbers gapless', async () => {
+    const admin = await h().admin()
+    await admin.put('/proxy/api/agency/sellerSettings', { ...SELLER, useInvoiceXML: true })
+    const { event, categories } = await paidEvent(admin)
+    const oid = await invoicedOrder(h(), event.id, categories[0].id, 'zeilen@example.org')
+    const detailUrl = `/proxy/api/events/${event.id}/orders/${oid}`
+    expect((await admin.post(`${detailUrl}/markPaid`, { amount: 5000, paidAt: '2026-11-24T10:00:00Z' })).status).toBe(200)
+    const d = (await admin.get(detailUrl)).body
+    const eva = d.persons.find((p: any) => p.kind === 'ESCORT')
+    const refunded = await admin.post(`${detailUrl}/refundLines`, { lines: [{ lineId: d.lines[0].id, quantity: 1 }], escortIds: [eva.escortId] })
+    expect(refunded.status).toBe(200)
+    const r = await admin.put(`${detailUrl}/invoiceAddress`, NEW_ADDRESS)
+    expect(r.status).toBe(200)
+    expect(r.body.invoices.map((i: any) => [i.number, i.kind, i.grossCents, i.cancelsNumber])).toEqual([
+      ['RE-00001', 'INVOICE', 5000, null],
+      ['RE-00002', 'CANCELLATION', -2500, 'RE-00001'],
+      ['RE-00003', 'CANCELLATION', -2500, 'RE-00001'],
+      ['RE-00004', 'INVOICE', 2500, null],
+    ])
+    const snap = JSON.parse(String((await h().ctx.db.selectFrom('invoice').select('snapshot').where('id', '=', r.body.invoices[3].id).executeTakeFirstOrThrow()).snapshot))
+    expect(snap.lines.map((l: any) => [l.quantity, l.unitGrossCents])).toEqual([[1, 2500]])
+    expect(snap.buyer.name).toBe(NEW_ADDRESS.receiver)
+    const xml = await admin.request('GET', r.body.invoices[3].xmlUrl)
+    await validate(xml.text, `lines-owed-${h().dialect}.xml`)
+  }, 120_000)
 
   test('two corrections at once (and the same order twice at once): numbers stay gapless and unique', async () => {
     const admin = await h().admin()

@@ -167,6 +167,12 @@ export const TicketsInput = z.array(TicketPick).max(50)
 /** the code that reveals hidden categories (public page, registration, price preview) */
 export const TicketCodeInput = z.string().trim().max(40, 'TOO_LONG').nullish()
 
+/** The organiser's refund of chosen tickets (orders/line-refund.ts): a quantity per order line, and the escort persons whose tickets go. */
+export const RefundLinesInput = z.object({
+  lines: z.array(z.object({ lineId: z.number('INVALID').int('INVALID').positive('INVALID'), quantity: z.number('INVALID').int('INVALID').min(1, 'TOO_SMALL').max(10_000, 'TOO_BIG') })).min(1, 'REQUIRED').max(100, 'TOO_BIG'),
+  escortIds: z.array(z.number('INVALID').int('INVALID').positive('INVALID')).max(1000, 'TOO_BIG').default([]),
+})
+
 export const InvoiceAddressInput = z.object({
   receiver: requiredText(200),
   addition: optionalText(200),

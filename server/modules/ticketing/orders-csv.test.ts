@@ -7,6 +7,7 @@ import { formatDate, formatTime } from '../../i18n/format'
 import { forEachDialect } from '../../testing/harness'
 import { buy, buyer, paidEvent, pay } from './testing'
 
+const ADDRESS = { receiver: 'Tea Terms', street: 'Weg', streetNumber: '2', postCode: '10115', city: 'Berlin', country: 'DEU' }
 const SELLER = { name: 'Agentur GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '10115', city: 'Berlin', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-', contactName: 'Ada Admin', phone: '+49 30 123456', email: 'rechnung@agentur.example' }
 
 forEachDialect('the orders CSV', (h) => {
@@ -58,7 +59,32 @@ forEachDialect('the orders CSV', (h) => {
     expect(anna['Erstellt am']).toMatch(/^\d\d\.\d\d\.\d{4} \d\d:\d\d$/)
     const bernd = rows.find((r) => r['E-Mail'] === 'bernd@example.org')!
     expect(bernd).toMatchObject({ Status: 'Storniert', Zahlungsart: '', Rechnungsnummer: '', Positionen: '1 × Steh; hinten (je 15,00 €)' })
+    // no terms were set: the acceptance columns are there and empty
+    expect(anna).toMatchObject({ 'Bedingungen akzeptiert am': '', 'Bedingungen (Version)': '' })
     expect(Object.keys(anna)).toContain('Zeitzone')
     expect(anna.Zeitzone).toBe(tz)
+  })
+
+  test('the terms the buyer accepted: when (event time zone) and which version', async () => {
+    const admin = await h().admin()
+    const tz = 'Europe/Berlin'
+    const { event, categories } = await paidEvent(admin, { event: { timezone: tz }, categories: [{ displayName: 'Sitz', grossPrice: 4000, taxCode: 'TAX_7' }] })
+    expect((await admin.put(`/proxy/api/events/${event.id}/ticketTerms`, { termsText: 'Keine Rückgabe.', termsUrl: 'https://example.org/agb' })).status).toBe(200)
+    const a = await buy(h(), event.id, buyer([{ categoryId: categories[0].id, amount: 1 }], { email: 'terms@example.org', firstName: 'Tea', lastName: 'Terms' }))
+    expect(a.status).toBe(201)
+    // without the acceptance the transfer is refused; with it the order keeps when and what
+    const o = `/proxy/api/guest/ticketOrder/${a.body.ticketOrderId}`
+    expect((await h().request('POST', `${o}/proceed/invoiceAddress`, { body: { invoiceAddress: ADDRESS } })).body.step).toBe(8)
+    expect((await h().request('POST', `${o}/proceed/paymentSelection`, { body: { paymentMethod: 'TRANSFER' } })).body.step).toBe(40)
+    expect((await h().request('POST', `${o}/proceed/paymentPay`, { body: { paymentMethod: 'TRANSFER' } })).status).toBe(400)
+    expect((await h().request('POST', `${o}/proceed/paymentPay`, { body: { paymentMethod: 'TRANSFER', acceptTerms: true } })).status).toBe(200)
+    const row = await h().ctx.db.selectFrom('ticket_order').select(['id', 'terms_accepted_at', 'terms_version']).where('public_id', '=', a.body.ticketOrderId).executeTakeFirstOrThrow()
+    expect(row.terms_version).toContain('https://example.org/agb')
+    const detail = (await admin.get(`/proxy/api/events/${event.id}/orders/${row.id}`)).body
+    expect(detail.termsAccepted).toMatchObject({ version: row.terms_version, text: 'Keine Rückgabe.' })
+    const res = await admin.get(`/proxy/api/events/${event.id}/orders/export`)
+    const rows = parse(res.text.replace(/^\uFEFF/, ''), { delimiter: ';', columns: true }) as Array<Record<string, string>>
+    const at = new Date(String(row.terms_accepted_at)).toISOString()
+    expect(rows[0]).toMatchObject({ 'E-Mail': 'terms@example.org', 'Bedingungen akzeptiert am': `${formatDate(at, tz)} ${formatTime(at, tz)}`, 'Bedingungen (Version)': row.terms_version! })
   })
 })

@@ -6,11 +6,12 @@ import { idParam } from '../../shared/validation'
 import { organiserEvent } from './route-access'
 import { takeDeskPayment } from './orders/desk'
 import { RefundPaymentInput } from '../payments/model'
-import { CancellationReasonInput, ExtendDeadlineInput, InvoiceAddressInput, MarkPaidInput, OrderExportQuery, OrderSearch } from './model'
+import { CancellationReasonInput, ExtendDeadlineInput, InvoiceAddressInput, MarkPaidInput, OrderExportQuery, OrderSearch, RefundLinesInput } from './model'
 import { extendDeadline } from './orders/deadline'
 import { changeInvoiceAddress } from './orders/invoice-address'
 import { declineCancellation, grantCancellation } from './orders/cancel-requests'
 import { exportOrdersCsv } from './orders/csv'
+import { refundLines } from './orders/line-refund'
 import { cancelOrder, markPaid, undoPaid, openLocationPayments, orderDetail, refundOrder, resendOrderMail, revenueByCategory, searchOrders, takeLocationPayment } from './orders/organiser'
 
 const tags = ['ticket orders (organiser)']
@@ -138,6 +139,19 @@ export function organiserOrderRoutes(ctx: AppContext) {
         params: one,
         body: RefundPaymentInput.optional(),
         detail: { tags, summary: 'Record an offline refund of a paid order: {amount} cents (a credit note for it, the order stays paid) or, without, all that is left (tickets back, credit note for the rest)' },
+      },
+    )
+    .post(
+      '/proxy/api/events/:id/orders/:oid/refundLines',
+      async (c) => {
+        const { actor, event } = await organiserEvent(ctx, c, 'EVENT.GUEST.MANAGE')
+        await refundLines(ctx, actor, event, c.params.oid, c.body)
+        return orderDetail(ctx, event, c.params.oid)
+      },
+      {
+        params: one,
+        body: RefundLinesInput,
+        detail: { tags, summary: 'Refund chosen tickets of a paid order (a quantity per line, the escort persons whose tickets go): tickets, seats and places back, money back (provider or offline), one credit note for those lines, mailed' },
       },
     )
     .put(

@@ -162,6 +162,8 @@ export interface TicketOrderLineTable {
   tax_rate: number
   tax_price: number
   sort_order: Generated<number>
+  /** tickets of this line refunded one by one (orders/line-refund.ts); the line keeps what was bought */
+  refunded_quantity: Generated<number>
 }
 export type TicketOrderLineRow = Selectable<TicketOrderLineTable>
 
@@ -189,7 +191,19 @@ export interface OrderCancellationRequestTable {
   decided_by: number | null
 }
 
+/** a person whose ticket was refunded on its own (orders/line-refund.ts): their QR is refused at the desk */
+export interface CanceledTicketPersonTable {
+  id: Id
+  order_id: number
+  visitor_id: number
+  /** the person number of the signed QR: n = escort person n */
+  person: number
+  name: string | null
+  created_at: Timestamp
+}
+
 export interface TicketingTables {
+  canceled_ticket_person: CanceledTicketPersonTable
   order_cancellation_request: OrderCancellationRequestTable
   ticket_category: TicketCategoryTable
   coupon: CouponTable

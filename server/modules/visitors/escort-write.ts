@@ -61,7 +61,9 @@ export async function writeEscorts(trx: Db, v: Pick<EventVisitorRow, 'id' | 'esc
       )
       .execute()
   }
-  let next = existing.reduce((m, e) => Math.max(m, e.number), 0)
+  // numbers of persons whose tickets were refunded stay retired: their QR codes must never name a new escort
+  const retired = await trx.selectFrom('canceled_ticket_person').select((eb) => eb.fn.max('person').as('n')).where('visitor_id', '=', v.id).executeTakeFirst()
+  let next = existing.reduce((m, e) => Math.max(m, e.number), Number(retired?.n ?? 0))
   for (const e of list) {
     if (e.id) {
       if (Object.keys(e.columns).length) await trx.updateTable('escort_person').set(e.columns).where('id', '=', e.id).where('visitor_id', '=', v.id).execute()

@@ -18,6 +18,8 @@ export const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v)
 
 export const ORDER_CSV_COLUMNS = [
   'Bestellnummer', 'Status', 'Name', 'E-Mail', 'Positionen', 'Betrag', 'Währung', 'Zahlungsart', 'Bezahlt am', 'Bezahlter Betrag', 'Fällig am', 'Erstellt am', 'Zeitzone', 'Rechnungsnummer', 'Stornorechnung',
+  // the buyer's acceptance of the organiser's terms (docs/ticketing.md, "Selling rules"): when, and which version
+  'Bedingungen akzeptiert am', 'Bedingungen (Version)',
 ]
 const LANG = 'de'
 const cents = (n: number | null) => (n == null ? '' : (n / 100).toFixed(2).replace('.', ','))
@@ -72,6 +74,8 @@ export function exportOrdersCsv(ctx: AppContext, event: EventRow, s: Partial<Ord
           tz,
           numbers(o.id, 'INVOICE'),
           numbers(o.id, 'CANCELLATION'),
+          local(o.terms_accepted_at, tz),
+          o.terms_accepted_at ? (o.terms_version ?? '') : '',
         ].map((v) => neutralise(String(v))),
       )
       controller.enqueue(enc.encode(stringify(out, { delimiter: ';' })))

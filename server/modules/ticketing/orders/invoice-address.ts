@@ -3,19 +3,23 @@
 // credit note cancelling it in full (`cancel:<invoice>:correction`, BT-25 naming it) and the order a
 // new invoice with the new address (`order:<id>:<n>`, the next gapless number); both are mailed to the
 // buyer. From then on the new invoice is the order's invoice (currentInvoiceOf). Without an invoice
-// the address is only stored; the same address again changes nothing.
+// the address is only stored; the same address again changes nothing. After partial refunds the
+// credit note credits the old invoice's rest and the new invoice states what is still owed.
 import type { AppContext } from '../../../context'
 import { fromJson, isoNow, toJson } from '../../../db/types'
 import { AppError, notFound } from '../../../shared/errors'
 import { audit } from '../../audit/service'
 import type { EventRow } from '../../events/events.table'
 import type { AccountActor } from '../../identity/auth'
+import { uncreditedByRate } from '../../invoices/credit-notes'
+import type { InvoiceRow } from '../../invoices/invoices.table'
 import { currentInvoiceOf, issueCancellation, issueInvoice } from '../../invoices/service'
 import type { InvoiceAddressInput } from '../model'
 import { sellerSettings } from '../seller-settings'
 import type { InvoiceAddress } from '../ticketing.table'
 import { addHistory } from './create'
-import { invoiceDraft } from './invoicing'
+import { refundedOfPaid } from './detail'
+import { invoiceDraft, owedInvoiceLines } from './invoicing'
 import { enqueueOrderMail } from './mails'
 
 type AddressInput = ReturnType<typeof InvoiceAddressInput.parse>
@@ -36,13 +40,28 @@ export async function changeInvoiceAddress(ctx: AppContext, actor: AccountActor,
     const current = await currentInvoiceOf(trx, o.agency_id, o.id)
     let documents: { creditNote: { id: number; number: string }; invoice: { id: number; number: string } } | null = null
     if (current) {
-      const credited = await trx.selectFrom('invoice').select('id').where('cancels_invoice_id', '=', current.id).executeTakeFirst()
-      // a refunded part would have to be left out of the new invoice: refused rather than guessed (docs/invoices.md)
-      if (credited) throw new AppError(409, 'INVOICE_ALREADY_CREDITED')
+      const credited = await trx.selectFrom('invoice').select('number').where('cancels_invoice_id', '=', current.id).orderBy('id').execute()
       const d = await invoiceDraft(ctx, trx, order)
       if (!d) throw new AppError(409, 'INVOICE_NOT_ISSUABLE')
       const seller = await sellerSettings(trx, o.agency_id)
-      const creditNote = await issueCancellation(ctx, trx, { invoiceId: current.id, agencyId: o.agency_id, what: 'correction', timezone: event.timezone, prefix: seller.invoiceNumberPrefix })
+      let creditNote: InvoiceRow
+      if (!credited.length) {
+        creditNote = await issueCancellation(ctx, trx, { invoiceId: current.id, agencyId: o.agency_id, what: 'correction', timezone: event.timezone, prefix: seller.invoiceNumberPrefix })
+      } else {
+        // after partial refunds: the new invoice states what is still owed (docs/invoices.md) — the
+        // old one's uncredited rest per rate, read before that rest is credited
+        const left = await uncreditedByRate(trx, current)
+        // nothing left (cancelled, refunded in full): there is nothing to invoice again
+        if (left.every((x) => x.cents <= 0)) throw new AppError(409, 'INVOICE_ALREADY_CREDITED')
+        const rest = left.reduce((sum, x) => sum + x.cents, 0)
+        d.draft.lines = await owedInvoiceLines(trx, order, d.draft.eventName, left, credited.map((c) => c.number))
+        const refunded = (await refundedOfPaid(trx, [o.id])).get(o.id) ?? 0
+        d.draft.paidCents = Math.min(rest, Math.max(0, Number(o.paid_amount ?? 0) - refunded))
+        // the credit note cancels exactly that rest, one line per rate
+        const percent = (r: number | null) => (r === null ? 'steuerfrei' : `${String(r).replace('.', ',')} %`)
+        const lines = left.filter((x) => x.cents > 0).map((x) => ({ name: `Rechnungskorrektur: Rest der Rechnung ${current.number} – ${d.draft.eventName} (${percent(x.rate)})`, quantity: 1, unitGrossCents: x.cents, taxRate: x.rate }))
+        creditNote = await issueCancellation(ctx, trx, { invoiceId: current.id, agencyId: o.agency_id, what: 'correction', lines, timezone: event.timezone, prefix: seller.invoiceNumberPrefix })
+      }
       const count = await trx
         .selectFrom('invoice')
         .select((eb) => eb.fn.countAll<number>().as('n'))

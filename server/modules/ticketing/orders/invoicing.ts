@@ -9,11 +9,46 @@ import { issueCreditNote } from '../../invoices/credit-notes'
 import { issueInvoice, isoDate } from '../../invoices/service'
 import type { InvoiceDraft, InvoiceLineInput, PaymentMeans, SpecCurrency } from '../../invoices/snapshot'
 import { sellerSettings } from '../seller-settings'
-import type { InvoiceAddress, TicketOrderRow } from '../ticketing.table'
+import type { InvoiceAddress, TicketOrderLineRow, TicketOrderRow } from '../ticketing.table'
 import { transferReference } from './mails'
 import { orderSettledHooks } from './settle'
 
 const rateOf = (taxCode: string, bp: number) => (taxCode === 'TAX_NONE' ? null : bp / 100)
+
+/** What `count` tickets of a line are worth: its gross (after its coupon share) split by quantity, rounded so the parts of the whole line add up to it (refunds per line, line-refund.ts). */
+export const lineValue = (l: Pick<TicketOrderLineRow, 'gross_price' | 'amount'>, count: number) => Math.round((l.gross_price * count) / l.amount)
+
+/**
+ * The lines of a corrected invoice after refunds (docs/invoices.md, "Corrected invoices"): what the
+ * order still holds — each line with the tickets not refunded, the coupon's share of those — and,
+ * per tax rate, what refunds by amount gave back as a line "Bereits erstattet (Gutschrift …)"
+ * (quantity −1), so at each rate the new invoice states exactly what the old one has left uncredited
+ * (`left`, read before the old one's rest is credited).
+ */
+export async function owedInvoiceLines(trx: Db, order: TicketOrderRow, eventName: string, left: Array<{ rate: number | null; cents: number }>, credited: string[]): Promise<InvoiceLineInput[]> {
+  const lines = await trx.selectFrom('ticket_order_line').selectAll().where('order_id', '=', order.id).orderBy('sort_order').orderBy('id').execute()
+  const coupon = order.coupon_id ? await trx.selectFrom('coupon').select('code').where('id', '=', order.coupon_id).executeTakeFirst() : undefined
+  const items: InvoiceLineInput[] = []
+  const off = new Map<string, { rate: number | null; cents: number }>()
+  for (const l of lines) {
+    const done = Number(l.refunded_quantity)
+    const q = l.amount - done
+    if (q <= 0) continue
+    const r = rateOf(l.tax_code, l.tax_rate)
+    items.push({ name: `${eventName} – ${l.display_name}`, quantity: q, unitGrossCents: l.unit_price, taxRate: r })
+    const share = q * l.unit_price - (l.gross_price - lineValue(l, done))
+    if (share > 0) off.set(String(r), { rate: r, cents: (off.get(String(r))?.cents ?? 0) + share })
+  }
+  for (const { rate, cents } of off.values()) items.push({ name: `Gutschein ${coupon?.code ?? ''}`.trim(), quantity: -1, unitGrossCents: cents, taxRate: rate })
+  const sum = new Map<string, number>()
+  for (const i of items) sum.set(String(i.taxRate), (sum.get(String(i.taxRate)) ?? 0) + i.quantity * i.unitGrossCents)
+  for (const x of left) {
+    const diff = (sum.get(String(x.rate)) ?? 0) - x.cents
+    if (diff > 0) items.push({ name: `Bereits erstattet (${credited.length > 1 ? 'Gutschriften' : 'Gutschrift'} ${credited.join(', ')})`, quantity: -1, unitGrossCents: diff, taxRate: x.rate })
+    else if (diff < 0) items.push({ name: `${eventName} – noch offen`, quantity: 1, unitGrossCents: -diff, taxRate: x.rate })
+  }
+  return items.filter((i) => i.unitGrossCents !== 0)
+}
 
 export async function invoiceDraft(ctx: AppContext, trx: Db, order: TicketOrderRow): Promise<{ draft: InvoiceDraft; prefix: string | null } | null> {
   const address = fromJson<InvoiceAddress | null>(order.invoice_address, null)

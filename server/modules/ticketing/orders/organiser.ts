@@ -156,7 +156,7 @@ export async function orderDetail(ctx: AppContext, event: EventRow, orderId: num
     referenceNumber: o.reference_number,
     /** the buyer's acceptance of the terms (time, version, text as accepted); null without terms */
     termsAccepted: termsAcceptanceDto(o),
-    lines: lines.map((l) => ({ categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxRate: l.tax_rate / 100, taxPrice: l.tax_price, seats: l.category_id != null ? (lineSeats.get(l.category_id) ?? []) : [] })),
+    lines: lines.map((l) => ({ id: l.id, refundedQuantity: Number(l.refunded_quantity), categoryId: l.category_id, amount: l.amount, displayName: l.display_name, unitPrice: l.unit_price, discount: l.discount, grossPrice: l.gross_price, taxCode: l.tax_code, taxRate: l.tax_rate / 100, taxPrice: l.tax_price, seats: l.category_id != null ? (lineSeats.get(l.category_id) ?? []) : [] })),
     history: historyRows.map((h) => ({ at: h.at, kind: h.kind, accountId: h.account_id, by: h.account_id != null ? (authors.get(h.account_id) ?? null) : null, data: h.data })),
     /** the guest's cancellation requests, oldest first (orders/cancel-requests.ts) */
     cancellationRequests: requests.map(requestDto),

@@ -17,9 +17,11 @@ import { takeCoupon, takeQuota } from './create'
 export async function releaseOrder(trx: Db, order: Pick<TicketOrderRow, 'id' | 'visitor_id' | 'coupon_id'>, at: string, visitorStatus: string | null = 'DELETED'): Promise<boolean> {
   const flip = await trx.updateTable('ticket_order').set({ tickets_held: 0, updated_at: at }).where('id', '=', order.id).where('tickets_held', '=', 1).executeTakeFirst()
   if (Number(flip.numUpdatedRows) !== 1) return false
-  const lines = await trx.selectFrom('ticket_order_line').select(['category_id', 'amount']).where('order_id', '=', order.id).execute()
+  const lines = await trx.selectFrom('ticket_order_line').select(['category_id', 'amount', 'refunded_quantity']).where('order_id', '=', order.id).execute()
   for (const l of lines) {
-    if (l.category_id != null) await trx.updateTable('ticket_category').set((eb) => ({ sold: eb('sold', '-', l.amount) })).where('id', '=', l.category_id).execute()
+    // tickets refunded one by one went back with their refund (line-refund.ts)
+    const held = l.amount - Number(l.refunded_quantity)
+    if (l.category_id != null && held > 0) await trx.updateTable('ticket_category').set((eb) => ({ sold: eb('sold', '-', held) })).where('id', '=', l.category_id).execute()
   }
   const c = await trx.updateTable('ticket_order').set({ coupon_held: 0 }).where('id', '=', order.id).where('coupon_held', '=', 1).executeTakeFirst()
   if (Number(c.numUpdatedRows) === 1 && order.coupon_id != null) await trx.updateTable('coupon').set((eb) => ({ used: eb('used', '-', 1) })).where('id', '=', order.coupon_id).execute()
@@ -40,9 +42,11 @@ export async function releaseOrder(trx: Db, order: Pick<TicketOrderRow, 'id' | '
 export async function reholdOrder(trx: Db, order: TicketOrderRow, at: string): Promise<void> {
   const flip = await trx.updateTable('ticket_order').set({ tickets_held: 1, updated_at: at }).where('id', '=', order.id).where('tickets_held', '=', 0).executeTakeFirst()
   if (Number(flip.numUpdatedRows) !== 1) return
-  const lines = await trx.selectFrom('ticket_order_line').select(['category_id', 'amount']).where('order_id', '=', order.id).execute()
+  const lines = await trx.selectFrom('ticket_order_line').select(['category_id', 'amount', 'refunded_quantity']).where('order_id', '=', order.id).execute()
   let persons = 0
-  for (const l of lines) {
+  for (const l0 of lines) {
+    const l = { category_id: l0.category_id, amount: l0.amount - Number(l0.refunded_quantity) }
+    if (l.amount <= 0) continue
     persons += l.amount
     if (l.category_id != null && !(await takeQuota(trx, l.category_id, l.amount))) throw new AppError(409, 'TICKETS_SOLD_OUT', { extra: { categoryId: l.category_id } })
   }

@@ -19,6 +19,7 @@ import { InvoiceAddressDialog } from './invoice-address-dialog'
 import { MarkPaidDialog, UndoPaidDialog } from './mark-paid-dialog'
 import { money, useMoneyFormat } from './money'
 import { RefundDialog } from './refund-dialog'
+import { RefundLinesDialog } from './refund-lines-dialog'
 
 const ONLINE = ['STRIPE', 'PAYPAL', 'MOLLIE']
 
@@ -52,13 +53,15 @@ export interface OrderDetail {
   coupon: string | null
   referenceNumber: string | null
   invoiceAddress: { receiver: string; addition?: string | null; street: string; streetNumber: string; postCode: string; city: string; country: string } | null
-  lines: Array<{ categoryId: number | null; amount: number; displayName: string; unitPrice: number; discount: number; grossPrice: number; taxCode: string; taxRate: number; taxPrice: number; seats: string[] }>
+  lines: Array<{ id: number; refundedQuantity: number; categoryId: number | null; amount: number; displayName: string; unitPrice: number; discount: number; grossPrice: number; taxCode: string; taxRate: number; taxPrice: number; seats: string[] }>
   seats: string[]
   payments: Array<Money & { kind: 'ONLINE' | 'OFFLINE'; provider: string | null; reference: string | null; refundedAmount: number; paidAt: string | null }>
   refunds: Array<Money & { kind: 'ONLINE' | 'OFFLINE'; provider: string | null; reference: string | null; reason: string; status: string }>
   invoices: Array<{ id: number; number: string; kind: 'INVOICE' | 'CANCELLATION'; grossCents: number; issuedAt: string; cancelsNumber: string | null; pdfUrl: string; xmlUrl: string; ublUrl: string; zugferdUrl: string }>
   persons: Array<{ kind: 'GUEST' | 'ESCORT'; visitorId: number; escortId: number | null; name: string; email: string | null; checkedIn: boolean; checkedOut: boolean; checkinAt: string | null }>
   history: Array<{ at: string; kind: string; accountId: number | null; by: string | null; data: Record<string, unknown> }>
+  /** the buyer's acceptance of the organiser's terms: when, which version, the text as accepted */
+  termsAccepted: { acceptedAt: string; version: string | null; text: string | null } | null
 }
 
 const statusTone = (o: OrderDetail) => (o.status === 'PAID' ? (o.partlyRefunded ? 'warn' : 'ok') : o.status === 'CANCELED' || o.status === 'REFUNDED' ? 'error' : o.overdue ? 'warn' : 'info')
@@ -76,7 +79,7 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
   const canManage = usePermission('EVENT.GUEST.MANAGE')
   const tz = event.timezone
   const when = (iso: string | null) => (iso ? formatDateTime(iso, tz) : '–')
-  const [dialog, setDialog] = useState<'pay' | 'undo' | 'refund' | 'refundOnline' | 'refundOffline' | 'cancel' | 'address' | null>(null)
+  const [dialog, setDialog] = useState<'pay' | 'undo' | 'refund' | 'refundOnline' | 'refundOffline' | 'refundLines' | 'cancel' | 'address' | null>(null)
   const [busy, setBusy] = useState(false)
   const online = ONLINE.includes(o.paymentMethod ?? '')
   const close = () => setDialog(null)
@@ -142,6 +145,30 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
               <dd data-testid="amount-left">{money(o.amountLeft, o.currency)}</dd>
             </div>
           )}
+          <div class="order-terms" data-testid="terms-accepted">
+            <dt>{t('orderDetail.terms')}</dt>
+            <dd>
+              {o.termsAccepted ? (
+                <>
+                  {when(o.termsAccepted.acceptedAt)}
+                  {o.termsAccepted.version && (
+                    <>
+                      <br />
+                      <small class="muted">{t('orderDetail.termsVersion', { version: o.termsAccepted.version })}</small>
+                    </>
+                  )}
+                  {o.termsAccepted.text && (
+                    <details>
+                      <summary>{t('orderDetail.termsText')}</summary>
+                      <p class="order-terms-text">{o.termsAccepted.text}</p>
+                    </details>
+                  )}
+                </>
+              ) : (
+                t('orderDetail.termsNone')
+              )}
+            </dd>
+          </div>
         </dl>
         {canManage && (
           <div class="button-row order-actions">
@@ -168,6 +195,11 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
             {(o.status === 'PAID' || o.refundOwed > 0) && online && (
               <Button variant="ghost" onClick={() => setDialog('refundOnline')}>
                 {t('payments.admin.refund')}
+              </Button>
+            )}
+            {o.status === 'PAID' && o.lines.reduce((s, l) => s + l.amount - l.refundedQuantity, 0) > 1 && (
+              <Button variant="ghost" onClick={() => setDialog('refundLines')}>
+                {t('orderDetail.refundLines')}
               </Button>
             )}
             {['OPEN', 'CONFIRMED', 'PAID'].includes(o.status) && (
@@ -197,7 +229,15 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
               {o.lines.map((l, i) => (
                 <tr key={i}>
                   <td>{l.displayName}</td>
-                  <td class="num">{l.amount}</td>
+                  <td class="num">
+                    {l.amount}
+                    {l.refundedQuantity > 0 && (
+                      <>
+                        <br />
+                        <small class="muted">{t('orderDetail.lineRefunded', { count: l.refundedQuantity })}</small>
+                      </>
+                    )}
+                  </td>
                   <td class="num">{money(l.unitPrice, o.currency)}</td>
                   <td class="num">
                     {t(`ticketing.tax.${l.taxCode}`)}
@@ -397,6 +437,7 @@ function OrderView({ event, order: o, reload }: { event: EventFull; order: Order
       {dialog === 'pay' && <MarkPaidDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
       {dialog === 'undo' && <UndoPaidDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
       {dialog === 'refundOnline' && <RefundDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
+      {dialog === 'refundLines' && <RefundLinesDialog eventId={event.id} order={o} onClose={close} onDone={done} />}
       {dialog === 'refundOffline' && <RefundDialog eventId={event.id} order={o} offline onClose={close} onDone={done} />}
       {(dialog === 'refund' || dialog === 'cancel') && (
         <ConfirmDialog
