@@ -48,9 +48,9 @@ import * as m2911_700 from './2026-11-29-700_staff_sso'
 import * as m2911_900 from './2026-11-29-900_checkin_lists'
 import * as m2911_910 from './2026-11-29-910_checkin_list_entries'
 import * as m2911_920 from './2026-11-29-920_checkin_offline'
-import * as m2911_920 from './2026-11-29-920_media_gallery'
+import * as m2911_920m from './2026-11-29-920_media_gallery'
 import * as m3011_100 from './2026-11-30-100_event_translations'
-import * as m3011_100 from './2026-11-30-100_line_refunds'
+import * as m3011_100r from './2026-11-30-100_line_refunds'
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001_core': m001,
@@ -100,7 +100,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-900_checkin_lists': m2911_900,
   '2026-11-29-910_checkin_list_entries': m2911_910,
   '2026-11-29-920_checkin_offline': m2911_920,
-  '2026-11-29-920_media_gallery': m2911_920,
+  '2026-11-29-920_media_gallery': m2911_920m,
   '2026-11-30-100_event_translations': m3011_100,
-  '2026-11-30-100_line_refunds': m3011_100,
+  '2026-11-30-100_line_refunds': m3011_100r,
 }

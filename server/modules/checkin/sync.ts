@@ -13,7 +13,7 @@ import { prepared } from '../../db/prepared'
 import { bool, isoNow } from '../../db/types'
 import type { EventRow } from '../events/events.table'
 import { changedSince, currentCursor, parseCursor } from './changes'
-import { listRefusal } from './list-checkin'
+import { personRefusals } from './list-checkin'
 import { deskAgreements, recordsOf } from './offline-state'
 import type { SyncInput, SyncItem } from './offline-model'
 import { checkinCounts } from './service'
@@ -147,7 +147,7 @@ export async function sync(ctx: AppContext, event: EventRow, desk: CheckinDeskRo
   }
   const listIds = [...new Set(input.items.map((i) => i.listId).filter((x): x is number => x != null))]
   const lists = new Map(listIds.length ? (await ctx.db.selectFrom('checkin_list').selectAll().where('event_id', '=', event.id).where('id', 'in', listIds).execute()).map((l) => [l.id, l]) : [])
-  const listRefusals = new Map<string, string | null>()
+  const listRefusals = new Map<string, Map<number, { errorType: string }>>()
 
   /** why this item cannot be applied whatever the state (null: try it) */
   const refusal = async (it: SyncItem, at: number): Promise<string | null> => {
@@ -162,8 +162,9 @@ export async function sync(ctx: AppContext, event: EventRow, desk: CheckinDeskRo
     if (block) return BLOCK_ERROR[block]
     if (it.listId != null) {
       const k = `${it.listId}:${v.id}`
-      if (!listRefusals.has(k)) listRefusals.set(k, (await listRefusal(ctx.db, lists.get(it.listId)!, v))?.errorType ?? null)
-      return listRefusals.get(k) ?? null
+      // each person by their own ticket's category (list-checkin.ts personRefusals)
+      if (!listRefusals.has(k)) listRefusals.set(k, await personRefusals(ctx.db, lists.get(it.listId)!, v, [...persons.get(v.id)!].sort((a, b) => a - b).map((person) => ({ person }))))
+      return listRefusals.get(k)!.get(it.person)?.errorType ?? null
     }
     return null
   }
