@@ -154,3 +154,32 @@ test.describe('media gallery', () => {
     await guest.close()
   })
 })
+
+test.describe('media gallery with the storage limit reached', () => {
+  let server: Server
+  test.beforeAll(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'einlass-e2e-media-full-'))
+    writeFileSync(join(dataDir, 'license.json'), testLicenseText({ licensee: 'Agentur Voll', validUntil: '2031-03-31', features: ['MEDIA_GALLERY'], limits: { events: -1, guestAccounts: 5000, agencyUsers: -1, storageMb: 0 } }))
+    server = await startServer({}, { dataDir })
+  })
+  test.afterAll(async () => {
+    await server?.stop()
+  })
+
+  test('an upload over the licence\'s storage shows "Speicher-Limit erreicht" in its row and as a toast', async ({ page }) => {
+    await setupAdmin(page, server)
+    await page.goto(`${server.url}/agency/media`)
+    await page.getByLabel('Neue Kategorie').fill('Bühne')
+    await page.getByRole('button', { name: 'Kategorie anlegen' }).click()
+    await page.getByRole('button', { name: 'Dateien hochladen', exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'Dateien hochladen' })
+    await dialog.getByLabel('Dateien auswählen').setInputFiles([{ name: 'Saal.png', mimeType: 'image/png', buffer: PNG }])
+    const row = dialog.locator('li', { hasText: 'Saal.png' })
+    await expect(row).toHaveAttribute('data-status', 'error')
+    await expect(row.getByRole('alert')).toHaveText('Speicher-Limit erreicht. Upload nicht möglich.')
+    await expect(page.locator('.toast', { hasText: 'Speicher-Limit erreicht. Upload nicht möglich.' })).toBeVisible()
+    await shot(page, 'media-gallery-06-storage-full')
+    await dialog.getByRole('button', { name: 'Schließen' }).last().click()
+    await expect(page.getByText('Kein Bild für diese Kategorie vorhanden.')).toBeVisible()
+  })
+})
