@@ -92,6 +92,26 @@ test('an organiser refunds one of three tickets through Stripe on the order page
     const xml = mail.parsed.attachments.find((a) => a.filename === 'XRechnung-RE-00002.xml')!.content.toString('utf8')
     expect(xml).toContain('Jazznacht – Stehplatz')
     expect(xml).toMatch(/<ram:GrandTotalAmount>-25\.00<\/ram:GrandTotalAmount>/)
+
+    // the buyer's company goes on the invoice after the refund: the old invoice's rest is credited and
+    // the new invoice states what is still owed — the two tickets kept
+    await page.getByRole('button', { name: 'Rechnungsadresse ändern' }).click()
+    const address = page.getByRole('dialog', { name: /Rechnungsadresse der Bestellung .* ändern/ })
+    await address.getByLabel('Rechnungsempfänger', { exact: true }).fill('Musterfrau Consulting GmbH')
+    await address.getByRole('button', { name: 'Adresse speichern' }).click()
+    await expect(address).toHaveCount(0)
+    const invoices = page.locator('table.order-invoices')
+    await expect(invoices.getByRole('row', { name: /RE-00003/ })).toContainText('-50,00 €')
+    await expect(invoices.getByRole('row', { name: /RE-00003/ })).toContainText('RE-00001')
+    await expect(invoices.getByRole('row', { name: /RE-00004/ })).toContainText('50,00 €')
+    await shot(page, 'refund-lines-04-corrected-after-refund')
+    await expect.poll(() => server.smtp.mails.filter((m) => m.to.includes('paula@example.org') && /Korrigierte Rechnung/.test(m.subject)).length, { timeout: 30_000 }).toBe(1)
+    const corrected = server.smtp.mails.find((m) => m.to.includes('paula@example.org') && /Korrigierte Rechnung/.test(m.subject))!
+    expect(corrected.parsed.attachments.map((a) => a.filename)).toEqual(['Stornorechnung-RE-00003.pdf', 'XRechnung-RE-00003.xml', 'Rechnung-RE-00004.pdf', 'XRechnung-RE-00004.xml'])
+    const owed = corrected.parsed.attachments.find((a) => a.filename === 'XRechnung-RE-00004.xml')!.content.toString('utf8')
+    expect(owed).toContain('Musterfrau Consulting GmbH')
+    expect(owed).toMatch(/<ram:BilledQuantity unitCode="[A-Z0-9]+">2(\.0+)?<\/ram:BilledQuantity>/)
+    expect(owed).toMatch(/<ram:GrandTotalAmount>50\.00<\/ram:GrandTotalAmount>/)
   } finally {
     await server.stop()
     fakes.stop()

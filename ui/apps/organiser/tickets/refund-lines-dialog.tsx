@@ -9,11 +9,19 @@ import { toast } from '../../../components/overlay'
 import { Alert, Button } from '../../../components/ui'
 import { t } from '../../../i18n'
 import { money } from './money'
-import type { OrderDetail } from './order-page'
+
+/** what the dialog reads of the order page's order (its own shape: the page imports this dialog) */
+interface RefundableOrder {
+  id: number
+  number: string
+  currency: string
+  lines: Array<{ id: number; amount: number; refundedQuantity: number; grossPrice: number; displayName: string }>
+  persons: Array<{ kind: 'GUEST' | 'ESCORT'; escortId: number | null; name: string; checkedIn: boolean; checkedOut: boolean }>
+}
 
 const value = (l: { grossPrice: number; amount: number }, count: number) => Math.round((l.grossPrice * count) / l.amount)
 
-export function RefundLinesDialog({ eventId, order, onClose, onDone }: { eventId: number; order: OrderDetail; onClose(): void; onDone(): void }) {
+export function RefundLinesDialog({ eventId, order, onClose, onDone }: { eventId: number; order: RefundableOrder; onClose(): void; onDone(): void }) {
   const lines = order.lines.filter((l) => l.amount - l.refundedQuantity > 0)
   const escorts = order.persons.filter((p) => p.kind === 'ESCORT' && p.escortId != null && !(p.checkedIn && !p.checkedOut))
   const [counts, setCounts] = useState<Record<number, number>>({})
