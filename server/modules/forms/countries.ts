@@ -17,7 +17,7 @@ export interface CountryOption {
   spacer: boolean
 }
 
-export const DEFAULT_COUNTRY = 'DEU'
+export { DEFAULT_COUNTRY } from './country-codes'
 
 // [code, German name, English name, group number]
 const ROWS: ReadonlyArray<readonly [string, string, string, number]> = [
@@ -294,7 +294,7 @@ export const COUNTRIES: readonly CountryOption[] = ROWS.map(([code, name, intNam
 
 const BY_CODE = new Map(COUNTRIES.filter((c) => !c.spacer).map((c) => [c.code, c]))
 
-/** A selectable country code (spacer rows are not). */
+/** A selectable country code (spacer rows are not); the same set as country-codes.ts's (country-names.test.ts). */
 export const isCountryCode = (code: unknown): code is string => typeof code === 'string' && BY_CODE.has(code)
 
 export function countryName(code: string | null | undefined, language = 'de'): string {

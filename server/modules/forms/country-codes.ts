@@ -9,6 +9,16 @@ const PACKED =
 /** [three-letter code, two-letter code] in the table's order */
 export const COUNTRY_CODES: ReadonlyArray<readonly [string, string]> = PACKED.split(' ').map((x) => [x.slice(0, 3), x.slice(3)] as const)
 
+/** The form's default country (the table's first row). */
+export const DEFAULT_COUNTRY = 'DEU'
+
+const CODES = new Set(COUNTRY_CODES.map(([c]) => c))
+/**
+ * A selectable country code: what the form engine checks (forms/engine.ts), so the public page loads
+ * the table of names (./countries.ts) only for a form with a country or address field (issue 25).
+ */
+export const isCountryCode = (code: unknown): code is string => typeof code === 'string' && CODES.has(code)
+
 /** The list to choose from: DACH first (the table's first three), then every other country by its name in the language. */
 export function countryChoices(language: string): Array<{ code: string; name: string }> {
   let names: Intl.DisplayNames | null = null

@@ -193,6 +193,11 @@ export function formNeedsPhone(defs: readonly FieldDef[]): boolean {
   return defs.some((f) => f.appearance !== 'HIDDEN' && (kindOf(f) === 'PHONE' || f.defaultField === 'ESCORT_PHONE_NUMBER'))
 }
 
+/** Whether the form shows a country choice (a country or address field, the escorts' address): the browser then loads the country table. */
+export function formNeedsCountries(defs: readonly FieldDef[]): boolean {
+  return defs.some((f) => f.appearance !== 'HIDDEN' && (['COUNTRY', 'ADDRESS', 'COMPANY_ADDRESS'].includes(kindOf(f)) || f.defaultField === 'ESCORT_ADDRESS'))
+}
+
 /** The most a guest may pick of one defined value or timeslot. */
 export function amountBound(fieldMax: number, valueMax = -1, free = -1): number {
   let bound = valueMax >= 0 ? valueMax : fieldMax >= 0 ? fieldMax : DEFAULT_AMOUNT_BOUND

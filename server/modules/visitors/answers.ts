@@ -5,7 +5,7 @@ import type { Db } from '../../db/database'
 import { fromJson } from '../../db/types'
 import { t } from '../../i18n/catalogue'
 import { type FieldDef, kindOf, labelOf } from '../forms/definitions'
-import { valueText } from '../forms/engine'
+import { valueText } from '../forms/value-text'
 import { asList, asSelections, asSlots } from '../forms/values'
 
 /** Kinds that show nothing a guest answered, or whose answer is a column of the registration itself. */

@@ -2,7 +2,8 @@
 // to it with aria-describedby, and everything works with the keyboard (native controls only).
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { COUNTRIES, DEFAULT_COUNTRY } from '../../../server/modules/forms/countries'
+import type { CountryOption } from '../../../server/modules/forms/countries'
+import { DEFAULT_COUNTRY } from '../../../server/modules/forms/country-codes'
 import { type AddressValue, COVID_STATES, type FieldDef, GENDERS, type ListValue, SALUTATIONS } from '../../../server/modules/forms/definitions'
 import { ADDRESS_LIMITS, TEXT_LIMITS, asList, formatGermanDate } from '../../../server/modules/forms/values'
 import { fieldMessage, t } from '../../i18n'
@@ -209,10 +210,18 @@ export const salutationOptions = () => SALUTATIONS.map((s) => ({ value: s, label
 export const genderOptions = () => GENDERS.map((g) => ({ value: g, label: t(`gender.${g}`) }))
 export const covidOptions = (disabled: readonly string[]) => COVID_STATES.filter((s) => !disabled.includes(s)).map((s) => ({ value: s, label: t(`covidState.${s}`) }))
 
+/** The country table (forms/countries.ts, 4 KB gzipped): FormEngine loads it first when the form asks for a country or address (issue 25). */
+let countryTable: readonly CountryOption[] | null = null
+export const countriesLoaded = () => countryTable !== null
+export const loadCountries = () =>
+  import('../../../server/modules/forms/countries').then((m) => {
+    countryTable = m.COUNTRIES
+  })
+
 /** The country table with its groups; spacer rows become non-selectable group headings. */
 export function CountrySelect({ c, value, onChange, onBlur, language, autocomplete }: { c: FieldChrome; value: unknown; onChange(v: string): void; onBlur(): void; language: string; autocomplete?: string }) {
-  const groups: Array<{ label: string; items: Array<(typeof COUNTRIES)[number]> }> = []
-  for (const row of COUNTRIES) {
+  const groups: Array<{ label: string; items: CountryOption[] }> = []
+  for (const row of countryTable ?? []) {
     if (row.spacer) groups.push({ label: language.startsWith('de') ? row.name : row.intName, items: [] })
     else groups[groups.length - 1]?.items.push(row)
   }

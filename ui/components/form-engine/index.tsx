@@ -2,15 +2,15 @@
 // validates with. Used by the public page and frame, the builder's live preview and the admin mode.
 import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { DEFAULT_COUNTRY } from '../../../server/modules/forms/countries'
+import { DEFAULT_COUNTRY } from '../../../server/modules/forms/country-codes'
 import { type EscortData, type FieldDef, type FormContext, type SlotSelection, type VisitorData, kindOf, labelOf, widthOf } from '../../../server/modules/forms/definitions'
 import { type Problem, escortAppearance, evaluate } from '../../../server/modules/forms/engine'
-import { MAX_BASIC_TEXT, MAX_ESCORT_NAME, MAX_TEXT, MAX_TEXTAREA, TEXT_LIMITS, formNeedsPhone, installPhoneParser, phoneParserInstalled } from '../../../server/modules/forms/values'
+import { MAX_BASIC_TEXT, MAX_ESCORT_NAME, MAX_TEXT, MAX_TEXTAREA, TEXT_LIMITS, formNeedsCountries, formNeedsPhone, installPhoneParser, phoneParserInstalled } from '../../../server/modules/forms/values'
 import { currentLanguage, t } from '../../i18n'
 import { OverlayMessage } from '../overlay'
 import { Button, Spinner } from '../ui'
 import { SmartList, TimeslotPicker } from './choices'
-import { AddressInput, BirthdayInput, CountrySelect, type FieldChrome, ListInput, NumberInput, SelectInput, TextInput, YesNo, covidOptions, genderOptions, salutationOptions } from './fields'
+import { AddressInput, BirthdayInput, CountrySelect, type FieldChrome, countriesLoaded, loadCountries, ListInput, NumberInput, SelectInput, TextInput, YesNo, covidOptions, genderOptions, salutationOptions } from './fields'
 import { shownLabel } from './labels'
 import { type Reservations, formatCountdown, useReservations } from './reservations'
 import { UploadField } from './upload'
@@ -61,16 +61,21 @@ const MAX_ESCORTS_UNLIMITED = 10
 /** the registration call's limits for the basic fields (salutation … email; the full zod is not in this page) */
 const BASIC_LIMITS: Record<string, number> = { salutation: MAX_BASIC_TEXT, title: MAX_BASIC_TEXT, firstName: MAX_BASIC_TEXT, lastName: MAX_BASIC_TEXT, email: TEXT_LIMITS.email }
 
-/** Loads the phone number reader first when the form asks for a phone number (keeps it out of other pages). */
+/**
+ * Loads the phone number reader first when the form asks for a phone number, and the country table
+ * when it asks for a country or an address (keeps both out of other pages; issue 25).
+ */
 export function FormEngine(p: FormEngineProps) {
   const [, loaded] = useState(0)
-  const ready = !formNeedsPhone(p.defs) || phoneParserInstalled()
+  const phoneReady = !formNeedsPhone(p.defs) || phoneParserInstalled()
+  const countriesReady = !formNeedsCountries(p.defs) || countriesLoaded()
+  const ready = phoneReady && countriesReady
   useEffect(() => {
     if (ready) return
-    void import('../../../server/modules/forms/phone').then((m) => {
-      installPhoneParser(m.phoneToE164)
-      loaded((n) => n + 1)
-    })
+    void Promise.all([
+      phoneReady || import('../../../server/modules/forms/phone').then((m) => installPhoneParser(m.phoneToE164)),
+      countriesReady || loadCountries(),
+    ]).then(() => loaded((n) => n + 1))
   }, [ready])
   return ready ? <FormEngineInner {...p} /> : <Spinner />
 }
