@@ -59,6 +59,10 @@ async function compile() {
     '--minify-whitespace',
     // precompiled bytecode: the binary is ready in about half the time
     '--bytecode',
+    // one chunk per dynamic import(): code loaded on first use (PDF, e-invoice, wallet, payment SDKs,
+    // the server itself behind `--version`/`health`) is not even read from the binary at start; in one
+    // chunk its bytecode was loaded with the rest (issue 25, docs/benchmarks.md "Start-up")
+    '--splitting',
     '--format',
     'esm',
     // configuration comes from flags, environment and einlass.toml only, never from a stray

@@ -1,6 +1,7 @@
 // einlass benchmarks (figures go to docs/benchmarks.md).
-//   npm run bench                       both benchmarks (builds dist/einlass when missing)
-//   npm run bench -- --only registration|idle   [--rebuild] [--duration 10] [--connections 64]
+//   npm run bench                       every benchmark below (builds dist/einlass when missing)
+//   npm run bench -- --only registration|idle|startup|memory   [--rebuild] [--duration 10] [--connections 64]
+//                                       [--registrations 100000] (memory)
 // Results are printed as a table and written to bench/.results/<date>.json. Exits 1 when a target
 // is missed or a consistency check fails.
 import { writeFileSync } from 'node:fs'
@@ -8,7 +9,9 @@ import { join } from 'node:path'
 import { parseFlags } from '../server/config/config'
 import { idleBench } from './idle'
 import { ensureBinary, resultsDir } from './lib'
+import { memoryBench, printMemory } from './memory'
 import { registrationBench } from './registration'
+import { printStartup, startupBench, startupMisses } from './startup'
 
 const TARGETS = { registrationsPerSecond: 2000, ratio: 0.2, readyMs: 500, rssMb: 100 }
 
@@ -46,6 +49,20 @@ if (!only || only === 'idle') {
   console.log(`resident memory when idle: median ${r.rssMbMedian} MB, max ${r.rssMbMax} MB`)
   if (r.readyMsMax >= TARGETS.readyMs) misses.push(`ready ${r.readyMsMax} ms >= ${TARGETS.readyMs}`)
   if (r.rssMbMax >= TARGETS.rssMb) misses.push(`memory ${r.rssMbMax} MB >= ${TARGETS.rssMb}`)
+}
+
+if (!only || only === 'startup') {
+  const r = await startupBench({ runs: 5, idleS: 2 })
+  out.startup = r
+  printStartup(r)
+  misses.push(...startupMisses(r))
+}
+
+if (!only || only === 'memory') {
+  const r = await memoryBench({ registrations: Number(flags.get('--registrations') ?? 100_000), exportGuests: 10_000 })
+  out.memory = r
+  printMemory(r)
+  if (!r.ok) misses.push(`memory after the run ${r.ratio} × the warmed-up value`)
 }
 
 const file = join(resultsDir(), `${new Date().toISOString().replace(/[:.]/g, '-')}.json`)

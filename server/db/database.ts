@@ -2,7 +2,7 @@ import { Database as BunDatabase } from 'bun:sqlite'
 import { mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Kysely, sql } from 'kysely'
-import pg from 'pg'
+import type pgModule from 'pg'
 import type { DatabaseTarget } from '../config/config'
 import { createLogger } from '../logger'
 import { BunSqliteDialect } from './bun-sqlite-dialect'
@@ -41,7 +41,7 @@ const PG_BOOL = 16
 const PG_TIMESTAMP = 1114
 const PG_TIMESTAMPTZ = 1184
 
-function pgTypes() {
+function pgTypes(pg: typeof pgModule) {
   return {
     getTypeParser(oid: number, format?: any) {
       switch (oid) {
@@ -164,10 +164,13 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
       },
     }
   }
+  // the Postgres driver is loaded only when a Postgres database is opened (issue 25: a SQLite
+  // install never evaluates it)
+  const pg = (await import('pg')).default
   const pool = new pg.Pool({
     connectionString: target.url,
     max: opts.poolSize ?? 10,
-    types: pgTypes(),
+    types: pgTypes(pg),
     options: target.schema ? `-c search_path=${target.schema}` : undefined,
   })
   // an idle connection that Postgres ends (a restart, a failover, idle_session_timeout) is dropped

@@ -17,10 +17,21 @@ import { placesOfVisitor } from '../seating/holds'
 import type { EscortPersonRow, EventVisitorRow } from '../visitors/visitors.table'
 import type { DocumentSettingsRow } from './documents.table'
 import { renderIcs } from './ics'
-import { type DocData, type Logo, renderEntryTicketPdf, renderInvitationPdf, renderNameTagsPdf, renderTicketPdf } from './pdf'
+import type { DocData, Logo } from './pdf'
 import { downloadPath, INVITATION_STATUSES, isRegistered, TOKEN_SHAPE } from './tokens'
-import { type WalletData, applePass, googleSaveUrl } from './wallet'
+import type { WalletData } from './wallet'
 import { countryNameIn as countryName } from '../forms/country-names'
+
+// loaded on first use (issue 25): pdf-lib, fontkit and qrcode are not evaluated at start
+import type * as Pdf from './pdf'
+const renderEntryTicketPdf: typeof Pdf.renderEntryTicketPdf = async (...a) => (await import('./pdf')).renderEntryTicketPdf(...(a as Parameters<typeof Pdf.renderEntryTicketPdf>))
+const renderInvitationPdf: typeof Pdf.renderInvitationPdf = async (...a) => (await import('./pdf')).renderInvitationPdf(...(a as Parameters<typeof Pdf.renderInvitationPdf>))
+const renderNameTagsPdf: typeof Pdf.renderNameTagsPdf = async (...a) => (await import('./pdf')).renderNameTagsPdf(...(a as Parameters<typeof Pdf.renderNameTagsPdf>))
+const renderTicketPdf: typeof Pdf.renderTicketPdf = async (...a) => (await import('./pdf')).renderTicketPdf(...(a as Parameters<typeof Pdf.renderTicketPdf>))
+// passkit-generator likewise
+import type * as Wallet from './wallet'
+const applePass: typeof Wallet.applePass = async (...a) => (await import('./wallet')).applePass(...(a as Parameters<typeof Wallet.applePass>))
+const googleSaveUrl: typeof Wallet.googleSaveUrl = async (...a) => (await import('./wallet')).googleSaveUrl(...(a as Parameters<typeof Wallet.googleSaveUrl>))
 
 export type TokenKind = 'PDF' | 'ICS' | 'WALLET'
 export const PDF_DOCUMENTS = ['ticket', 'entryTicket', 'nameTags', 'invitation'] as const

@@ -3,7 +3,6 @@
 // added (step 1, needs the account password), linked by proving one code (step 2), then enabled
 // or disabled; enable, disable and delete need the account password again.
 import * as OTPAuth from 'otpauth'
-import QRCode from 'qrcode'
 import type { AppContext } from '../../context'
 import type { Db } from '../../db/database'
 import { bool, isoNow } from '../../db/types'
@@ -44,7 +43,7 @@ function totpOf(ctx: AppContext, user: AppUserRow, m: UserTfaRow) {
 async function linkData(ctx: AppContext, user: AppUserRow, m: UserTfaRow) {
   const totp = totpOf(ctx, user, m)
   const url = totp.toString()
-  return { qrCode: await QRCode.toDataURL(url, { margin: 1, width: 240, errorCorrectionLevel: 'M' }), secret: totp.secret.base32, url }
+  return { qrCode: await (await import('qrcode')).default.toDataURL(url, { margin: 1, width: 240, errorCorrectionLevel: 'M' }), secret: totp.secret.base32, url }
 }
 
 /** Step 1: creates an unlinked method. OTP answers the QR code and secret; EMAIL mails a code. */

@@ -6,9 +6,15 @@ import type { AppContext } from '../../context'
 import { idParam } from '../../shared/validation'
 import { requireOrganiser } from '../identity/auth'
 import { accountingRoutes } from './accounting-routes'
-import { renderInvoicePdf } from './pdf'
 import { invoiceOfAgency, listInvoices, snapshotOf } from './service'
-import { renderFacturX, renderXml } from './xml'
+
+// loaded on first use (issue 25): pdf-lib, fontkit and the e-invoice library are not evaluated at start
+import type * as InvoicePdf from './pdf'
+const renderInvoicePdf: typeof InvoicePdf.renderInvoicePdf = async (...a) => (await import('./pdf')).renderInvoicePdf(...(a as Parameters<typeof InvoicePdf.renderInvoicePdf>))
+// the e-invoice library, likewise on first use
+import type * as InvoiceXml from './xml'
+const renderFacturX: typeof InvoiceXml.renderFacturX = async (...a) => (await import('./xml')).renderFacturX(...(a as Parameters<typeof InvoiceXml.renderFacturX>))
+const renderXml: typeof InvoiceXml.renderXml = async (...a) => (await import('./xml')).renderXml(...(a as Parameters<typeof InvoiceXml.renderXml>))
 
 const IdParams = z.object({ id: idParam() })
 const file = (bytes: Uint8Array | string, type: string, name: string) =>

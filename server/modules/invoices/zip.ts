@@ -3,9 +3,14 @@
 // PDFs are stored as they are, XML deflated). Memory holds one document at a time.
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate'
 import type { AccountingDocument } from './accounting'
-import { renderInvoicePdf } from './pdf'
 import { snapshotOf } from './service'
-import { renderXml } from './xml'
+
+// loaded on first use (issue 25): pdf-lib, fontkit and the e-invoice library are not evaluated at start
+import type * as InvoicePdf from './pdf'
+const renderInvoicePdf: typeof InvoicePdf.renderInvoicePdf = async (...a) => (await import('./pdf')).renderInvoicePdf(...(a as Parameters<typeof InvoicePdf.renderInvoicePdf>))
+// the e-invoice library, likewise on first use
+import type * as InvoiceXml from './xml'
+const renderXml: typeof InvoiceXml.renderXml = async (...a) => (await import('./xml')).renderXml(...(a as Parameters<typeof InvoiceXml.renderXml>))
 
 /** File names inside the ZIP (and of the single downloads): Rechnung-RE-00001.pdf, XRechnung-RE-00001.xml */
 export const zipNames = (number: string) => {

@@ -1,7 +1,6 @@
 // Checking mail settings for real (docs/mail.md): SMTP by logging in and sending a test mail through
 // the agency's server; DOMAIN by reading its SPF and DKIM records from DNS (EINLASS_DNS_RESOLVER).
 import { Resolver } from 'node:dns/promises'
-import nodemailer from 'nodemailer'
 import type { AppContext } from '../../context'
 import { fromJson, isoNow } from '../../db/types'
 import type { MailSettingsRow } from './mail.table'
@@ -37,7 +36,7 @@ export function agencyTransportOptions(ctx: AppContext, row: MailSettingsRow, po
 const answerOf = (e: unknown) => String((e as any)?.response ?? (e as Error)?.message ?? e).slice(0, 500)
 
 export async function checkSmtp(ctx: AppContext, row: MailSettingsRow, testRecipient: string): Promise<CheckResult> {
-  const transport = nodemailer.createTransport(agencyTransportOptions(ctx, row, false) as any)
+  const transport = (await import('nodemailer')).default.createTransport(agencyTransportOptions(ctx, row, false) as any)
   try {
     try {
       await transport.verify()

@@ -1,6 +1,6 @@
 // Delivers the outbox over SMTP with retries and backoff. Several server processes may run a worker
 // against one Postgres: a mail is claimed by a conditional update, so only one sends it.
-import nodemailer, { type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { AppContext } from '../../context'
 import { fromJson, isoNow } from '../../db/types'
 import { serialPasses } from '../tasks/passes'
@@ -38,24 +38,30 @@ export interface MailWorker {
   stop(): Promise<void>
 }
 
+/** nodemailer, loaded on first use: a process without SMTP settings never evaluates it (issue 25). */
+let nodemailerModule: Promise<typeof import('nodemailer').default> | null = null
+export const nodemailer = () => (nodemailerModule ??= import('nodemailer').then((m) => m.default))
+
 /** A pooled SMTP connection: a batch of mails goes over a few kept-open sessions, not one each. */
-export function createTransport(smtpUrl: string): Transporter {
-  return nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 2, maxMessages: 200, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as any)
+export async function createTransport(smtpUrl: string): Promise<Transporter> {
+  return (await nodemailer()).createTransport({ url: smtpUrl, pool: true, maxConnections: 2, maxMessages: 200, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as any)
 }
 
 export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; transport?: Transporter | null; autoStart?: boolean } = {}): MailWorker {
-  const transport = opts.transport !== undefined ? opts.transport : ctx.config.mail.smtp_url ? createTransport(ctx.config.mail.smtp_url) : null
+  // the SMTP transport (and nodemailer with it) is made on the first pass, not at start (issue 25)
+  let transport: Transporter | null = opts.transport !== undefined ? opts.transport : null
+  let smtpUrl = opts.transport === undefined ? ctx.config.mail.smtp_url : null
   let timer: ReturnType<typeof setTimeout> | null = null
   let stopped = false
   let warnedNoSmtp = false
   // one pooled transport per agency SMTP setting, replaced when the setting's connection changes
   const agencyTransports = new Map<number, { key: string; transport: Transporter }>()
-  function agencyTransport(row: MailSettingsRow): Transporter {
+  async function agencyTransport(row: MailSettingsRow): Promise<Transporter> {
     const key = [row.smtp_host, row.smtp_port, row.smtp_tls, row.smtp_user, row.smtp_password].join('|')
     const known = agencyTransports.get(row.id)
     if (known?.key === key) return known.transport
     known?.transport.close()
-    const transport = nodemailer.createTransport(agencyTransportOptions(ctx, row, true) as any)
+    const transport = (await nodemailer()).createTransport(agencyTransportOptions(ctx, row, true) as any)
     agencyTransports.set(row.id, { key, transport })
     return transport
   }
@@ -112,7 +118,7 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
       if (sender.unusable) throw new SenderUnusable(sender.unusable)
       // a mail queued as a template is rendered now; the row keeps what was sent
       const body = await renderOutboxMail(ctx, m)
-      const via = sender.smtp ? agencyTransport(sender.smtp) : transport!
+      const via = sender.smtp ? await agencyTransport(sender.smtp) : transport!
       const info = await via.sendMail({
         from: { name: sender.name, address: sender.address },
         ...(sender.dkim ? { dkim: { domainName: sender.dkim.domain_name!, keySelector: sender.dkim.dkim_selector!, privateKey: dkimPrivateKey(ctx, sender.dkim)! } } : {}),
@@ -165,6 +171,10 @@ export function startMailWorker(ctx: AppContext, opts: { intervalMs?: number; tr
   }
 
   async function pass(): Promise<number> {
+    if (!transport && smtpUrl) {
+      transport = await createTransport(smtpUrl)
+      smtpUrl = null
+    }
     if (!transport) {
       if (!warnedNoSmtp) {
         const pending = await ctx.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'PENDING').executeTakeFirst()

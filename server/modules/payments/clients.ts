@@ -3,8 +3,8 @@
 // settings (payments.* in the config), so tests point them at the local fakes. Every call has a
 // time limit; a provider that fails or does not answer becomes PAYMENT_PROVIDER_UNAVAILABLE (502)
 // with a German text, never a 500.
-import createMollieClient, { type MollieClient } from '@mollie/api-client'
-import Stripe from 'stripe'
+import type { MollieClient } from '@mollie/api-client'
+import type Stripe from 'stripe'
 import type { AppContext } from '../../context'
 import { bool } from '../../db/types'
 import { AppError } from '../../shared/errors'
@@ -12,6 +12,13 @@ import { methodSecrets } from '../ticketing/payment-methods'
 import type { PaymentMethodRow } from '../ticketing/ticketing.table'
 
 export const PROVIDER_TIMEOUT_MS = 10_000
+
+// The SDKs are loaded on first use (issue 25): most processes never talk to Stripe or Mollie, and
+// evaluating both at start costs tens of megabytes and milliseconds of every start.
+let stripeModule: Promise<typeof Stripe> | null = null
+let mollieModule: Promise<typeof import('@mollie/api-client').default> | null = null
+export const stripeSdk = () => (stripeModule ??= import('stripe').then((m) => m.default))
+export const mollieSdk = () => (mollieModule ??= import('@mollie/api-client').then((m) => m.default))
 
 export const providerDown = (cause?: unknown) => new AppError(502, 'PAYMENT_PROVIDER_UNAVAILABLE', { detail: cause instanceof Error ? cause.message : undefined })
 
@@ -37,9 +44,10 @@ export function setProviderTimeout(ms: number) {
 }
 export const providerTimeout = () => timeoutMs
 
-export function stripeClient(ctx: AppContext, m: PaymentMethodRow): Stripe {
+export async function stripeClient(ctx: AppContext, m: PaymentMethodRow): Promise<Stripe> {
   const u = new URL(ctx.config.payments.stripe_api_url)
-  return new Stripe(secretOf(ctx, m).secretKey, {
+  const StripeSdk = await stripeSdk()
+  return new StripeSdk(secretOf(ctx, m).secretKey, {
     host: u.hostname,
     port: u.port ? Number(u.port) : u.protocol === 'http:' ? 80 : 443,
     protocol: u.protocol === 'http:' ? 'http' : 'https',
@@ -52,7 +60,8 @@ export function stripeClient(ctx: AppContext, m: PaymentMethodRow): Stripe {
 export const stripeWebhookSecret = (ctx: AppContext, m: PaymentMethodRow) => secretOf(ctx, m).webhookSecret ?? null
 export const payPalWebhookId = (ctx: AppContext, m: PaymentMethodRow) => secretOf(ctx, m).webhookId ?? null
 
-export function mollieClient(ctx: AppContext, m: PaymentMethodRow): MollieClient {
+export async function mollieClient(ctx: AppContext, m: PaymentMethodRow): Promise<MollieClient> {
+  const createMollieClient = await mollieSdk()
   return createMollieClient({ apiKey: secretOf(ctx, m).secretKey, apiEndpoint: ctx.config.payments.mollie_api_url })
 }
 

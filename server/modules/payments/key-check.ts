@@ -4,12 +4,10 @@
 // API key (GET /v2/methods); PayPal: an OAuth token is asked for with client id and secret. A key the
 // provider refuses is PAYMENT_KEYS_REJECTED (400, at the field, naming the provider); a provider that
 // cannot be reached is PAYMENT_PROVIDER_UNAVAILABLE (502). Nothing is saved in either case.
-import createMollieClient from '@mollie/api-client'
-import Stripe from 'stripe'
 import type { AppContext } from '../../context'
 import { AppError } from '../../shared/errors'
 import { setCredentialCheck } from '../ticketing/payment-methods'
-import { providerTimeout } from './clients'
+import { mollieSdk, providerTimeout, stripeSdk } from './clients'
 import { callProvider } from './providers'
 
 const NAMES: Record<string, string> = { STRIPE: 'Stripe', MOLLIE: 'Mollie', PAYPAL: 'PayPal' }
@@ -29,6 +27,7 @@ const refusedKeys = (e: unknown) => {
 async function tryKeys(ctx: AppContext, k: { method: string; publicKey: string | null; secretKey: string; testMode: boolean; accountId: string | null }) {
   if (k.method === 'STRIPE') {
     const u = new URL(ctx.config.payments.stripe_api_url)
+    const Stripe = await stripeSdk()
     const stripe = new Stripe(k.secretKey, {
       host: u.hostname,
       port: u.port ? Number(u.port) : u.protocol === 'http:' ? 80 : 443,
@@ -51,6 +50,7 @@ async function tryKeys(ctx: AppContext, k: { method: string; publicKey: string |
     return
   }
   if (k.method === 'MOLLIE') {
+    const createMollieClient = await mollieSdk()
     await createMollieClient({ apiKey: k.secretKey, apiEndpoint: ctx.config.payments.mollie_api_url }).methods.list()
     return
   }

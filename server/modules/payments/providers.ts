@@ -36,14 +36,14 @@ export async function fetchRemote(ctx: AppContext, attempt: PaymentAttemptRow, m
   if (!attempt.external_id) throw new AppError(409, 'PAYMENT_NOT_STARTED')
   const id = attempt.external_id
   if (attempt.provider === 'STRIPE') {
-    const pi = await callProvider(ctx, 'stripe.retrieve', () => stripeClient(ctx, method).paymentIntents.retrieve(id))
+    const pi = await callProvider(ctx, 'stripe.retrieve', async () => (await stripeClient(ctx, method)).paymentIntents.retrieve(id))
     const err = pi.last_payment_error
     const status: RemoteState['status'] =
       pi.status === 'succeeded' ? 'paid' : pi.status === 'canceled' ? 'canceled' : pi.status === 'requires_payment_method' ? (err ? 'failed' : 'open') : 'pending'
     return { status, amount: pi.amount, currency: einlassCurrency(pi.currency), orderRef: pi.metadata?.orderRef ?? null, errorCode: err?.code ?? null, errorMessage: err?.message ?? null }
   }
   if (attempt.provider === 'MOLLIE') {
-    const p = await callProvider(ctx, 'mollie.get', () => mollieClient(ctx, method).payments.get(id))
+    const p = await callProvider(ctx, 'mollie.get', async () => (await mollieClient(ctx, method)).payments.get(id))
     const s = String(p.status)
     const status: RemoteState['status'] = s === 'paid' ? 'paid' : s === 'open' ? 'open' : s === 'pending' || s === 'authorized' ? 'pending' : s === 'failed' ? 'failed' : s === 'expired' ? 'expired' : 'canceled'
     return { status, amount: fromDecimal(p.amount.value), currency: einlassCurrency(p.amount.currency), orderRef: ((p.metadata ?? {}) as { orderRef?: string }).orderRef ?? null }
@@ -69,12 +69,12 @@ export async function fetchRemote(ctx: AppContext, attempt: PaymentAttemptRow, m
 export async function providerRefund(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, amount: number, key: string): Promise<ProviderRefund> {
   const id = attempt.external_id!
   if (attempt.provider === 'STRIPE') {
-    const r = await callProvider(ctx, 'stripe.refund', () => stripeClient(ctx, method).refunds.create({ payment_intent: id, amount }, { idempotencyKey: key }))
+    const r = await callProvider(ctx, 'stripe.refund', async () => (await stripeClient(ctx, method)).refunds.create({ payment_intent: id, amount }, { idempotencyKey: key }))
     // a card refund succeeds at once; a SEPA Direct Debit one is pending for days and may fail
     return { id: r.id, pending: r.status !== 'succeeded' }
   }
   if (attempt.provider === 'MOLLIE') {
-    const r = await callProvider(ctx, 'mollie.refund', () => mollieClient(ctx, method).paymentRefunds.create({ paymentId: id, amount: { currency: isoCurrency(attempt.currency), value: decimal(amount) }, idempotencyKey: key } as any))
+    const r = await callProvider(ctx, 'mollie.refund', async () => (await mollieClient(ctx, method)).paymentRefunds.create({ paymentId: id, amount: { currency: isoCurrency(attempt.currency), value: decimal(amount) }, idempotencyKey: key } as any))
     return { id: r.id, pending: r.status !== 'refunded' }
   }
   if (attempt.provider === 'PAYPAL') {
@@ -102,12 +102,12 @@ export interface ProviderRefund {
  */
 export async function providerRefundState(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow, refundId: string): Promise<{ state: 'DONE' | 'FAILED' | 'PENDING'; status: string }> {
   let status: string
-  if (attempt.provider === 'STRIPE') status = String((await callProvider(ctx, 'stripe.refund.get', () => stripeClient(ctx, method).refunds.retrieve(refundId))).status)
+  if (attempt.provider === 'STRIPE') status = String((await callProvider(ctx, 'stripe.refund.get', async () => (await stripeClient(ctx, method)).refunds.retrieve(refundId))).status)
   else if (attempt.provider === 'PAYPAL') {
     const r = await callProvider(ctx, 'paypal.getRefund', () => payPalClient(ctx, method).getRefund(refundId))
     if (r.status !== 200) throw providerDown()
     status = String(r.json?.status)
-  } else status = String((await callProvider(ctx, 'mollie.refund.get', () => mollieClient(ctx, method).paymentRefunds.get(refundId, { paymentId: attempt.external_id! }))).status)
+  } else status = String((await callProvider(ctx, 'mollie.refund.get', async () => (await mollieClient(ctx, method)).paymentRefunds.get(refundId, { paymentId: attempt.external_id! }))).status)
   return { state: refundStateOf(attempt.provider, status), status }
 }
 
@@ -149,8 +149,8 @@ async function started(ctx: AppContext, order: TicketOrderRow, method: PaymentMe
 
 export const startStripe = (ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow) =>
   started(ctx, order, method, async (a) => {
-    const pi = await callProvider(ctx, 'stripe.create', () =>
-      stripeClient(ctx, method).paymentIntents.create(
+    const pi = await callProvider(ctx, 'stripe.create', async () =>
+      (await stripeClient(ctx, method)).paymentIntents.create(
         { amount: order.gross_price, currency: isoCurrency(order.currency).toLowerCase(), description: `Bestellung ${order.number}`, metadata: { orderRef: order.public_id, orderNumber: order.number }, automatic_payment_methods: { enabled: true } },
         { idempotencyKey: a.idempotency_key },
       ),
@@ -160,8 +160,8 @@ export const startStripe = (ctx: AppContext, order: TicketOrderRow, method: Paym
 
 export const startMollie = (ctx: AppContext, order: TicketOrderRow, method: PaymentMethodRow) =>
   started(ctx, order, method, async (a) => {
-    const p = await callProvider(ctx, 'mollie.create', () =>
-      mollieClient(ctx, method).payments.create({
+    const p = await callProvider(ctx, 'mollie.create', async () =>
+      (await mollieClient(ctx, method)).payments.create({
         amount: { currency: isoCurrency(order.currency), value: decimal(order.gross_price) },
         description: `Bestellung ${order.number}`,
         redirectUrl: `${payUrl(ctx, order)}#mollie`,

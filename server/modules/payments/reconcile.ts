@@ -33,7 +33,7 @@ export async function reconcileAttempt(ctx: AppContext, attemptId: number): Prom
   if (remote.status === 'open' && old) {
     if (a.provider === 'STRIPE') {
       try {
-        await stripeClient(ctx, method).paymentIntents.cancel(a.external_id)
+        await (await stripeClient(ctx, method)).paymentIntents.cancel(a.external_id)
       } catch {
         // succeeded meanwhile, or Stripe is down: look again next time
         await again()

@@ -5,20 +5,21 @@
 // Bun); a bad signature is refused (400) and logged. Every event is stored once per provider and
 // external id, so a second delivery changes nothing. A provider that cannot be reached for the
 // re-fetch answers 503: the provider delivers again later.
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import type { AppContext } from '../../context'
 import { isUniqueViolation } from '../../db/database'
 import { isoNow } from '../../db/types'
 import { AppError } from '../../shared/errors'
 import { applyRemote, attemptByExternal } from './attempts'
-import { fromDecimal, isoCurrency, mollieClient, payPalClient, payPalWebhookId, stripeClient, stripeWebhookSecret } from './clients'
+import { fromDecimal, isoCurrency, mollieClient, payPalClient, payPalWebhookId, stripeClient, stripeSdk, stripeWebhookSecret } from './clients'
 import type { PaymentMethodRow } from '../ticketing/ticketing.table'
 import type { PaymentAttemptRow } from './payments.table'
 import { callProvider, fetchRemote, refundStateOf } from './providers'
 import { recordRefund } from './refunds'
 import { checkPendingRefunds, settleRefund } from './refund-outcomes'
 
-const verifier = new Stripe('sk_unused', {})
+// the SDK's signature check needs an instance, not a key: made on the first webhook (SDK loaded lazily)
+let verifier: Stripe | null = null
 
 /**
  * Seen before at this payment method's endpoint. Per method, not per provider: an event id ignored at
@@ -43,6 +44,7 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
   let event: Stripe.Event
   try {
     if (!method || !secret || !signature) throw new Error('no signing secret or signature')
+    verifier ??= new (await stripeSdk())('sk_unused', {})
     event = await verifier.webhooks.constructEventAsync(body, signature, secret)
   } catch (e) {
     ctx.log.warn('stripe webhook refused: bad signature', { methodId, error: e instanceof Error ? e.message : String(e) })
@@ -72,7 +74,7 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
  * exceed the payment, or in another currency, is refused and logged.
  */
 async function stripeRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method: PaymentMethodRow): Promise<string> {
-  const list = await callProvider(ctx, 'stripe.refunds', () => stripeClient(ctx, method).refunds.list({ payment_intent: attempt.external_id!, limit: 100 }))
+  const list = await callProvider(ctx, 'stripe.refunds', async () => (await stripeClient(ctx, method)).refunds.list({ payment_intent: attempt.external_id!, limit: 100 }))
   let outcome = 'REFUND_KNOWN'
   // read once: recording a refund changes neither the attempt's status, currency nor amount; what
   // it adds (one refund row) is kept below in `known` and `sum`, as a fresh read would show it
@@ -141,7 +143,7 @@ async function mollieRefunds(ctx: AppContext, attempt: PaymentAttemptRow, method
   const recorded = await ctx.db.selectFrom('payment_refund').select(['id', 'provider_refund_id', 'amount', 'status']).where('attempt_id', '=', attempt.id).execute()
   // a payment not paid (open, failed, expired) has no refunds: Mollie is not asked
   if (current.status !== 'PAID' && !recorded.length) return 'REFUND_KNOWN'
-  const list = [...(await callProvider(ctx, 'mollie.refunds', () => mollieClient(ctx, method).paymentRefunds.page({ paymentId: attempt.external_id!, limit: 250 })))]
+  const list = [...(await callProvider(ctx, 'mollie.refunds', async () => (await mollieClient(ctx, method)).paymentRefunds.page({ paymentId: attempt.external_id!, limit: 250 })))]
   for (const own of recorded.filter((x) => x.status !== 'FAILED')) {
     const listed = list.find((x) => x.id === own.provider_refund_id)
     if (!listed) continue

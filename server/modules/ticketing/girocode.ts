@@ -1,6 +1,5 @@
 // EPC GiroCode (EPC069-12, "SEPA credit transfer QR"): the 12-line text banking apps read, drawn
 // with qrcode at error correction M as the standard asks. Only for euro amounts.
-import QRCode from 'qrcode'
 
 export interface GiroCodeData {
   bic: string | null
@@ -32,6 +31,7 @@ export function giroCodeText(d: GiroCodeData): string {
 }
 
 /** The GiroCode as a PNG data URL (the `qrCode` of paymentPay and the mail's image). */
-export function giroCodePng(d: GiroCodeData): Promise<string> {
-  return QRCode.toDataURL(giroCodeText(d), { errorCorrectionLevel: 'M', margin: 4, scale: 6 })
+export async function giroCodePng(d: GiroCodeData): Promise<string> {
+  // qrcode is loaded on first use (issue 25)
+  return (await import('qrcode')).default.toDataURL(giroCodeText(d), { errorCorrectionLevel: 'M', margin: 4, scale: 6 })
 }

@@ -12,9 +12,7 @@ import { t } from '../../../i18n/catalogue'
 import { formatDateTime } from '../../../i18n/format'
 import { ticketPdfOfVisitor } from '../../documents/service'
 import type { InvoiceRow } from '../../invoices/invoices.table'
-import { renderInvoicePdf } from '../../invoices/pdf'
 import { currentInvoiceOf, snapshotOf } from '../../invoices/service'
-import { renderFacturX, renderXml } from '../../invoices/xml'
 import type { MailAttachment } from '../../mail/mail.table'
 import { mailGreeting } from '../../mail/greeting'
 import { enqueueMail, enqueueTemplateMail } from '../../mail/outbox'
@@ -26,6 +24,14 @@ import { formatPrice } from '../money'
 import { currencyPrefixOf, sellerSettings } from '../seller-settings'
 import type { PaymentMethodRow, TicketOrderRow } from '../ticketing.table'
 import { orderSeatLabels } from './seats'
+
+// loaded on first use (issue 25): pdf-lib, fontkit and the e-invoice library are not evaluated at start
+import type * as InvoicePdf from '../../invoices/pdf'
+const renderInvoicePdf: typeof InvoicePdf.renderInvoicePdf = async (...a) => (await import('../../invoices/pdf')).renderInvoicePdf(...(a as Parameters<typeof InvoicePdf.renderInvoicePdf>))
+// the e-invoice library, likewise on first use
+import type * as InvoiceXml from '../../invoices/xml'
+const renderFacturX: typeof InvoiceXml.renderFacturX = async (...a) => (await import('../../invoices/xml')).renderFacturX(...(a as Parameters<typeof InvoiceXml.renderFacturX>))
+const renderXml: typeof InvoiceXml.renderXml = async (...a) => (await import('../../invoices/xml')).renderXml(...(a as Parameters<typeof InvoiceXml.renderXml>))
 
 export type OrderMailKind = 'received' | 'approved' | 'paid' | 'canceled' | 'expired' | 'refunded' | 'corrected'
 
