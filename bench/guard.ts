@@ -8,15 +8,17 @@
 //                                         it after the bun suite, which has the query counts already)
 //   options: --rounds N --seconds S --connections C --build (build the binary first; --short always
 //            builds unless EINLASS_BINARY is set) --update (write this run's ratios to bench/guard.json:
-//            only on purpose, and say why in the commit)
+//            only on purpose, and say why in the commit) --strict (fail also on an overloaded machine)
 //
 // The binary runs on a fresh SQLite data dir (bench/organiser-lib.ts startBinary, test license key).
 // Paths: public registration without form fields, a ticket order (one category, INVOICE), a self
 // check-in (one person per registration token). Load from wrk (bench/wrk.ts, Lua scripts under
 // bench/lua/ make every request unique). Each round measures the baseline, then each path, one after
 // another, so a neighbour's burst hits a round, not one side of every ratio; the guard compares the
-// path's best round with the baseline's best round (the quietest moment each side met). Every run's figures go to
-// bench/.results/guard-<time>.json; docs/benchmarks.md "Performance guard" keeps the history.
+// path's best round with the baseline's best round (the quietest moment each side met). A failure on
+// a machine overloaded in every round (load average above 6 per core) is reported as inconclusive and
+// does not fail (--strict: it does). Every run's figures go to bench/.results/guard-<time>.json;
+// docs/benchmarks.md "Performance guard and query counts per hot request" keeps the history.
 import { Database } from 'bun:sqlite'
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -52,6 +54,8 @@ interface Recorded {
 }
 /** the throughput ratio is judged only when the machine had this share of its CPU idle (see below) */
 const QUIET_IDLE = 0.1
+/** runnable tasks per core (1-minute load average) above which a failing run is inconclusive (--strict: failed) */
+const OVERLOAD = 6
 
 /** the machine's CPU time so far, in ticks: idle (with iowait) and total (/proc/stat) */
 function machineCpu() {
@@ -239,7 +243,17 @@ try {
     console.log(`bench/guard.json updated: ${JSON.stringify(next.ratios)}`)
   }
   failed = PATHS.some((p) => !result[p].pass)
-  if (failed)
+  // the quietest round's 1-minute load average per core: above OVERLOAD no ratio says anything about
+  // the code (at load 20-26 on two cores einlass needed 3-4 times its usual CPU per request while the
+  // baseline needed 1.5 times; docs/benchmarks.md), so a failure then is reported as inconclusive
+  const quietest = Math.min(...rounds.map((r) => Number(r.load.split(' ')[0]))) / navigator.hardwareConcurrency
+  if (failed && quietest > OVERLOAD && !flag('strict')) {
+    failed = false
+    console.error(
+      `\nperformance guard INCONCLUSIVE: below the records, but the machine was overloaded in every round (load ${(quietest * navigator.hardwareConcurrency).toFixed(1)} on ${navigator.hardwareConcurrency} cores at the quietest; ` +
+        `judged up to ${OVERLOAD} per core). Not counted as a failure; run \`npm run bench:guard\` again on a quieter machine (--strict fails here too).`,
+    )
+  } else if (failed)
     console.error(
       `\nperformance guard FAILED: a ratio to the raw baseline dropped more than ${ALLOWED_DROP * 100} % below bench/guard.json. ` +
         'Find what made the path slower (bench/profile-summary.ts, the query counts); change the record only on purpose (--update) and say why.',
