@@ -98,16 +98,18 @@ export async function attachExternal(ctx: AppContext, attempt: PaymentAttemptRow
   return row
 }
 
-async function methodOf(db: Db, attempt: PaymentAttemptRow) {
+async function methodOf(db: Db, attempt: PaymentAttemptRow, known?: PaymentMethodRow) {
   if (attempt.payment_method_id == null) return null
+  if (known && known.id === attempt.payment_method_id) return known
   return (await db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()) ?? null
 }
 
 /**
  * Applies the provider's (re-fetched) state of an attempt. `source` says who asked: the guest's
- * return ('return'), a webhook, or the background task.
+ * return ('return'), a webhook, or the background task. `method`: the payment method's row when the
+ * caller has read it already (used only when it is the attempt's own).
  */
-export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, remote: RemoteState, source: 'return' | 'webhook' | 'task' | 'capture'): Promise<Outcome> {
+export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, remote: RemoteState, source: 'return' | 'webhook' | 'task' | 'capture', method?: PaymentMethodRow): Promise<Outcome> {
   const order0 = await orderByIdQuery.first(ctx.db, { id: attempt0.order_id })
   if (!order0) throw new Error(`payment attempt ${attempt0.id}: order ${attempt0.order_id} not found`)
   if (remote.orderRef !== order0.public_id || remote.amount !== attempt0.amount || remote.currency !== attempt0.currency || attempt0.amount !== order0.gross_price) {
@@ -145,7 +147,7 @@ export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, 
         if (!paid) throw new AppError(409, 'ORDER_STEP_CHANGED')
         await addHistory(trx, order.id, at, late ? 'LATE_PAYMENT' : 'PAID_ONLINE', null, { provider: attempt0.provider, externalId: attempt0.external_id, amount: remote.amount, source })
         await onOrderSettled(ctx, trx, paid)
-        await enqueueOrderMail(ctx, trx, paid, 'paid', await methodOf(trx, attempt0))
+        await enqueueOrderMail(ctx, trx, paid, 'paid', await methodOf(trx, attempt0, method))
         return late ? 'LATE_REHELD' : 'PAID'
       })
       if (outcome) {

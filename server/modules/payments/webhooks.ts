@@ -69,7 +69,7 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
     await store(ctx, { provider: 'STRIPE', payment_method_id: methodId, external_id: event.id, kind: event.type, attempt_id: null, outcome: 'IGNORED' })
     return { received: true }
   }
-  let outcome: string = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook')
+  let outcome: string = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook', method!)
   if (aboutRefund && outcome !== 'MISMATCH') outcome = await stripeRefunds(ctx, attempt, method!)
   await store(ctx, { provider: 'STRIPE', payment_method_id: methodId, external_id: event.id, kind: event.type, attempt_id: attempt.id, outcome })
   return { received: true, outcome }
@@ -127,7 +127,7 @@ export async function mollieWebhook(ctx: AppContext, body: string) {
   // Mollie's webhook has no id of its own: the payment and the state it reports make the event
   const key = `${id}:${remote.status}`
   const duplicate = await seen(ctx, 'MOLLIE', method.id, key)
-  let outcome: string = duplicate ? 'ALREADY' : await applyRemote(ctx, attempt, remote, 'webhook')
+  let outcome: string = duplicate ? 'ALREADY' : await applyRemote(ctx, attempt, remote, 'webhook', method)
   // Mollie calls the payment's webhook after its refunds change too (the payment's state may be the
   // same): its refunds are read from Mollie every time
   if (outcome !== 'MISMATCH') {
@@ -245,7 +245,7 @@ export async function payPalWebhook(ctx: AppContext, methodId: number, body: str
     }
     remote = await fetchRemote(ctx, attempt, method)
   }
-  let outcome: string = await applyRemote(ctx, attempt, remote, 'webhook')
+  let outcome: string = await applyRemote(ctx, attempt, remote, 'webhook', method!)
   if (refund && outcome !== 'MISMATCH') {
     const current = (await ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', attempt.id).executeTakeFirstOrThrow())
     if (current.status !== 'PAID' || isoCurrency(current.currency) !== refund.currency || refund.amount <= 0 || refund.amount > current.amount) {
