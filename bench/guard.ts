@@ -8,15 +8,17 @@
 //                                         it after the bun suite, which has the query counts already)
 //   options: --rounds N --seconds S --connections C --build (build the binary first; --short always
 //            builds unless EINLASS_BINARY is set) --update (write this run's ratios to bench/guard.json:
-//            only on purpose, and say why in the commit)
+//            only on purpose, and say why in the commit) --strict (fail also on an overloaded machine)
 //
 // The binary runs on a fresh SQLite data dir (bench/organiser-lib.ts startBinary, test license key).
 // Paths: public registration without form fields, a ticket order (one category, INVOICE), a self
 // check-in (one person per registration token). Load from wrk (bench/wrk.ts, Lua scripts under
 // bench/lua/ make every request unique). Each round measures the baseline, then each path, one after
 // another, so a neighbour's burst hits a round, not one side of every ratio; the guard compares the
-// path's best round with the baseline's best round (the quietest moment each side met). Every run's figures go to
-// bench/.results/guard-<time>.json; docs/benchmarks.md "Performance guard" keeps the history.
+// path's best round with the baseline's best round (the quietest moment each side met). A failure on
+// a machine overloaded in every round (load average above 4 per core) is reported as inconclusive and
+// does not fail (--strict: it does). Every run's figures go to bench/.results/guard-<time>.json;
+// docs/benchmarks.md "Performance guard and query counts per hot request" keeps the history.
 import { Database } from 'bun:sqlite'
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -24,6 +26,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { BUN, ROOT, cpuSeconds, resultsDir, start, stop } from './lib'
 import { BINARY, type Running, createEventVia, freePort, seedGuests, startBinary } from './organiser-lib'
+import { ALLOWED_DROP, type Measured, OVERLOAD, PATHS, type PathName, type Recorded, type Round, judgeRounds, verdictOf } from './guard-judge'
 import { type WrkResult, fmt, runWrk } from './wrk'
 
 const argv = process.argv.slice(2)
@@ -36,22 +39,8 @@ const SHORT = flag('short')
 const ROUNDS = num('rounds', 3)
 const SECONDS = Math.max(1, Math.round(num('seconds', SHORT ? 2 : 5)))
 const CONNECTIONS = num('connections', 64)
-/** a ratio may drop this much below its record before the guard fails */
-export const ALLOWED_DROP = 0.25
 const GUARD_FILE = resolve(import.meta.dir, 'guard.json')
-type PathName = 'registration' | 'order' | 'checkin'
-const PATHS: PathName[] = ['registration', 'order', 'checkin']
 
-interface Ratios {
-  throughput: number
-  cpu: number
-}
-interface Recorded {
-  note: string
-  ratios: Record<PathName, Ratios>
-}
-/** the throughput ratio is judged only when the machine had this share of its CPU idle (see below) */
-const QUIET_IDLE = 0.1
 
 /** the machine's CPU time so far, in ticks: idle (with iowait) and total (/proc/stat) */
 function machineCpu() {
@@ -140,15 +129,6 @@ try {
     },
   }
   const pidOf = (name: string) => (name === 'baseline' ? baseline.pid! : server.proc.pid!)
-  interface Measured {
-    rate: number
-    cpuMs: number
-    ok: number
-    other: number
-    p99: number
-    /** share of the machine's CPU time left idle during the run (/proc/stat) */
-    idle: number
-  }
   const measure = async (name: keyof typeof runs, tag: string): Promise<Measured> => {
     const cpu0 = cpuSeconds(pidOf(name))
     const stat0 = machineCpu()
@@ -163,7 +143,7 @@ try {
   // warm-up: JIT, page cache, the caches of the hot paths
   for (const name of ['baseline', ...PATHS] as const) await runs[name](`warm`, 1)
 
-  const rounds: Array<Record<'baseline' | PathName, Measured> & { load: string }> = []
+  const rounds: Round[] = []
   const oneRound = async () => {
     const round = rounds.length
     // enough guests for a fast check-in run, seeded before anything of the round is measured
@@ -179,37 +159,7 @@ try {
     )
   }
 
-  // Two ratios per path, each compared with its record:
-  // - throughput: the path's best round against the baseline's best round (the quietest moment each
-  //   side met; a round's own ratio is inflated when only the baseline met a neighbour's burst).
-  //   Judged only when the machine had CPU to spare while the path ran (its best round left at least
-  //   QUIET_IDLE of the machine idle): on a saturated machine the baseline, which needs ~0.07 ms of
-  //   CPU per request, loses far less to the neighbours than einlass, and the ratio fell to a third
-  //   within minutes with the code unchanged (docs/benchmarks.md).
-  // - CPU: the baseline's server CPU per request against einlass' (/proc, best round): what each
-  //   could do with a core of its own; it moves little with the neighbours' load, so it is judged
-  //   in every run.
-  const judge = () => {
-  const result = {} as Record<PathName, { throughput: number; median: number; ratios: number[]; cpu: number; idle: number; judged: boolean; recorded: Ratios; pass: boolean; why: string[] }>
-  for (const p of PATHS) {
-    const ratios = rounds.map((r) => r[p].rate / r.baseline.rate)
-    const sorted = [...ratios].sort((a, b) => a - b)
-    const bestRound = rounds.reduce((a, b) => (b[p].rate > a[p].rate ? b : a))
-    const throughput = bestRound[p].rate / Math.max(...rounds.map((r) => r.baseline.rate))
-    const median = sorted[Math.floor(sorted.length / 2)]
-    const cpu = Math.max(...rounds.map((r) => r.baseline.cpuMs / r[p].cpuMs))
-    const idle = bestRound[p].idle
-    const judged = idle >= QUIET_IDLE
-    const rec = recorded.ratios[p]
-    const why: string[] = []
-    if (cpu < rec.cpu * (1 - ALLOWED_DROP)) why.push(`CPU ratio ${cpu.toFixed(3)} < ${(rec.cpu * (1 - ALLOWED_DROP)).toFixed(3)}`)
-    if (judged && throughput < rec.throughput * (1 - ALLOWED_DROP)) why.push(`throughput ratio ${throughput.toFixed(3)} < ${(rec.throughput * (1 - ALLOWED_DROP)).toFixed(3)}`)
-    // answers other than 2xx mean the run measured errors, not the path: a failure as well
-    if (!rounds.every((r) => r[p].ok > 0 && r[p].other <= r[p].ok * 0.001)) why.push(`answers other than 2xx: ${rounds.map((r) => r[p].other).join(', ')}`)
-    result[p] = { throughput, median, ratios, cpu, idle, judged, recorded: rec, pass: why.length === 0, why }
-  }
-  return result
-  }
+  const judge = () => judgeRounds(rounds, recorded)
 
   for (let i = 0; i < ROUNDS; i++) await oneRound()
   let result = judge()
@@ -238,8 +188,17 @@ try {
     writeFileSync(GUARD_FILE, `${JSON.stringify(next, null, 2)}\n`)
     console.log(`bench/guard.json updated: ${JSON.stringify(next.ratios)}`)
   }
-  failed = PATHS.some((p) => !result[p].pass)
-  if (failed)
+  // a failure while the machine was overloaded in every round is inconclusive (guard-judge.ts): at load
+  // 20-26 on two cores einlass needed 3-4 times its usual CPU per request, the baseline 1.5 times
+  const verdict = verdictOf(result, rounds, navigator.hardwareConcurrency, flag('strict'))
+  failed = verdict === 'FAIL'
+  const quietest = Math.min(...rounds.map((r) => Number(r.load.split(' ')[0]))) / navigator.hardwareConcurrency
+  if (verdict === 'INCONCLUSIVE') {
+    console.error(
+      `\nperformance guard INCONCLUSIVE: below the records, but the machine was overloaded in every round (load ${(quietest * navigator.hardwareConcurrency).toFixed(1)} on ${navigator.hardwareConcurrency} cores at the quietest; ` +
+        `judged up to ${OVERLOAD} per core). Not counted as a failure; run \`npm run bench:guard\` again on a quieter machine (--strict fails here too).`,
+    )
+  } else if (failed)
     console.error(
       `\nperformance guard FAILED: a ratio to the raw baseline dropped more than ${ALLOWED_DROP * 100} % below bench/guard.json. ` +
         'Find what made the path slower (bench/profile-summary.ts, the query counts); change the record only on purpose (--update) and say why.',

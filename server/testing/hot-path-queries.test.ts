@@ -22,7 +22,7 @@ const RECORDED: Record<Path, { sqlite: [number, number]; postgres: [number, numb
   deskCheckin: { sqlite: [9, 4], postgres: [9, 2] },
   selfCheckin: { sqlite: [7, 4], postgres: [7, 2] },
   chairHold: { sqlite: [9, 4], postgres: [9, 2] },
-  webhookPaid: { sqlite: [16, 4], postgres: [16, 2] },
+  webhookPaid: { sqlite: [15, 4], postgres: [15, 2] },
   webhookAlready: { sqlite: [5, 0], postgres: [5, 0] },
 }
 

@@ -5,6 +5,7 @@
 // its webhook, or two processes change things once.
 import type { AppContext } from '../../context'
 import { type Db, isUniqueViolation } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { isoNow } from '../../db/types'
 import { t } from '../../i18n/catalogue'
 import { AppError } from '../../shared/errors'
@@ -46,8 +47,11 @@ export type WholeRefund = (ctx: AppContext, attempt: PaymentAttemptRow, method: 
 let wholeRefund: WholeRefund | null = null
 export const setWholeRefund = (f: WholeRefund) => void (wholeRefund = f)
 
-export const attemptByExternal = (db: Db, provider: string, externalId: string) =>
-  db.selectFrom('payment_attempt').selectAll().where('provider', '=', provider).where('external_id', '=', externalId).executeTakeFirst()
+// read on every webhook and return from a provider: compiled once (db/prepared.ts)
+const attemptByExternalQuery = prepared((db, p: { provider: string; externalId: string }) => db.selectFrom('payment_attempt').selectAll().where('provider', '=', p.provider).where('external_id', '=', p.externalId))
+const orderByIdQuery = prepared((db, p: { id: number }) => db.selectFrom('ticket_order').selectAll().where('id', '=', p.id))
+
+export const attemptByExternal = (db: Db, provider: string, externalId: string) => attemptByExternalQuery.first(db, { provider, externalId })
 
 export const openAttemptOf = (db: Db, orderId: number) => db.selectFrom('payment_attempt').selectAll().where('order_id', '=', orderId).where('status', '=', 'OPEN').executeTakeFirst()
 
@@ -94,17 +98,20 @@ export async function attachExternal(ctx: AppContext, attempt: PaymentAttemptRow
   return row
 }
 
-async function methodOf(db: Db, attempt: PaymentAttemptRow) {
+async function methodOf(db: Db, attempt: PaymentAttemptRow, known?: PaymentMethodRow) {
   if (attempt.payment_method_id == null) return null
+  if (known && known.id === attempt.payment_method_id) return known
   return (await db.selectFrom('payment_method').selectAll().where('id', '=', attempt.payment_method_id).executeTakeFirst()) ?? null
 }
 
 /**
  * Applies the provider's (re-fetched) state of an attempt. `source` says who asked: the guest's
- * return ('return'), a webhook, or the background task.
+ * return ('return'), a webhook, or the background task. `method`: the payment method's row when the
+ * caller has read it already (used only when it is the attempt's own).
  */
-export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, remote: RemoteState, source: 'return' | 'webhook' | 'task' | 'capture'): Promise<Outcome> {
-  const order0 = await ctx.db.selectFrom('ticket_order').selectAll().where('id', '=', attempt0.order_id).executeTakeFirstOrThrow()
+export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, remote: RemoteState, source: 'return' | 'webhook' | 'task' | 'capture', method?: PaymentMethodRow): Promise<Outcome> {
+  const order0 = await orderByIdQuery.first(ctx.db, { id: attempt0.order_id })
+  if (!order0) throw new Error(`payment attempt ${attempt0.id}: order ${attempt0.order_id} not found`)
   if (remote.orderRef !== order0.public_id || remote.amount !== attempt0.amount || remote.currency !== attempt0.currency || attempt0.amount !== order0.gross_price) {
     ctx.log.warn('payment refused: provider state does not match the order', { attemptId: attempt0.id, provider: attempt0.provider, source, remoteAmount: remote.amount, remoteCurrency: remote.currency, amount: attempt0.amount, currency: attempt0.currency })
     return 'MISMATCH'
@@ -140,7 +147,7 @@ export async function applyRemote(ctx: AppContext, attempt0: PaymentAttemptRow, 
         if (!paid) throw new AppError(409, 'ORDER_STEP_CHANGED')
         await addHistory(trx, order.id, at, late ? 'LATE_PAYMENT' : 'PAID_ONLINE', null, { provider: attempt0.provider, externalId: attempt0.external_id, amount: remote.amount, source })
         await onOrderSettled(ctx, trx, paid)
-        await enqueueOrderMail(ctx, trx, paid, 'paid', await methodOf(trx, attempt0))
+        await enqueueOrderMail(ctx, trx, paid, 'paid', await methodOf(trx, attempt0, method))
         return late ? 'LATE_REHELD' : 'PAID'
       })
       if (outcome) {

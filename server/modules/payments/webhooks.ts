@@ -8,6 +8,7 @@
 import type Stripe from 'stripe'
 import type { AppContext } from '../../context'
 import { isUniqueViolation } from '../../db/database'
+import { prepared } from '../../db/prepared'
 import { isoNow } from '../../db/types'
 import { AppError } from '../../shared/errors'
 import { applyRemote, attemptByExternal } from './attempts'
@@ -27,19 +28,28 @@ let verifier: Stripe | null = null
  * applied where it belongs.
  */
 async function seen(ctx: AppContext, provider: string, methodId: number, externalId: string) {
-  return !!(await ctx.db.selectFrom('payment_event').select('id').where('provider', '=', provider).where('payment_method_id', '=', methodId).where('external_id', '=', externalId).executeTakeFirst())
+  return !!(await seenQuery.first(ctx.db, { provider, methodId, externalId }))
 }
+
+// every webhook runs these: compiled once (db/prepared.ts)
+const seenQuery = prepared((db, p: { provider: string; methodId: number; externalId: string }) =>
+  db.selectFrom('payment_event').select('id').where('provider', '=', p.provider).where('payment_method_id', '=', p.methodId).where('external_id', '=', p.externalId),
+)
+const storeQuery = prepared((db, p: { provider: string; methodId: number; externalId: string; kind: string; attemptId: number | null; outcome: string; at: string }) =>
+  db.insertInto('payment_event').values({ provider: p.provider, payment_method_id: p.methodId, external_id: p.externalId, kind: p.kind, attempt_id: p.attemptId, outcome: p.outcome, received_at: p.at }),
+)
+const stripeMethodQuery = prepared((db, p: { id: number }) => db.selectFrom('payment_method').selectAll().where('id', '=', p.id).where('method', '=', 'STRIPE'))
 
 async function store(ctx: AppContext, e: { provider: string; payment_method_id: number; external_id: string; kind: string; attempt_id: number | null; outcome: string }) {
   try {
-    await ctx.db.insertInto('payment_event').values({ ...e, received_at: isoNow(ctx.clock.now()) }).execute()
+    await storeQuery(ctx.db, { provider: e.provider, methodId: e.payment_method_id, externalId: e.external_id, kind: e.kind, attemptId: e.attempt_id, outcome: e.outcome, at: isoNow(ctx.clock.now()) })
   } catch (err) {
     if (!isUniqueViolation(err)) throw err
   }
 }
 
 export async function stripeWebhook(ctx: AppContext, methodId: number, body: string, signature: string | null) {
-  const method = await ctx.db.selectFrom('payment_method').selectAll().where('id', '=', methodId).where('method', '=', 'STRIPE').executeTakeFirst()
+  const method = await stripeMethodQuery.first(ctx.db, { id: methodId })
   const secret = method ? stripeWebhookSecret(ctx, method) : null
   let event: Stripe.Event
   try {
@@ -61,7 +71,7 @@ export async function stripeWebhook(ctx: AppContext, methodId: number, body: str
     await store(ctx, { provider: 'STRIPE', payment_method_id: methodId, external_id: event.id, kind: event.type, attempt_id: null, outcome: 'IGNORED' })
     return { received: true }
   }
-  let outcome: string = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook')
+  let outcome: string = await applyRemote(ctx, attempt, await fetchRemote(ctx, attempt, method!), 'webhook', method!)
   if (aboutRefund && outcome !== 'MISMATCH') outcome = await stripeRefunds(ctx, attempt, method!)
   await store(ctx, { provider: 'STRIPE', payment_method_id: methodId, external_id: event.id, kind: event.type, attempt_id: attempt.id, outcome })
   return { received: true, outcome }
@@ -119,7 +129,7 @@ export async function mollieWebhook(ctx: AppContext, body: string) {
   // Mollie's webhook has no id of its own: the payment and the state it reports make the event
   const key = `${id}:${remote.status}`
   const duplicate = await seen(ctx, 'MOLLIE', method.id, key)
-  let outcome: string = duplicate ? 'ALREADY' : await applyRemote(ctx, attempt, remote, 'webhook')
+  let outcome: string = duplicate ? 'ALREADY' : await applyRemote(ctx, attempt, remote, 'webhook', method)
   // Mollie calls the payment's webhook after its refunds change too (the payment's state may be the
   // same): its refunds are read from Mollie every time
   if (outcome !== 'MISMATCH') {
@@ -237,7 +247,7 @@ export async function payPalWebhook(ctx: AppContext, methodId: number, body: str
     }
     remote = await fetchRemote(ctx, attempt, method)
   }
-  let outcome: string = await applyRemote(ctx, attempt, remote, 'webhook')
+  let outcome: string = await applyRemote(ctx, attempt, remote, 'webhook', method!)
   if (refund && outcome !== 'MISMATCH') {
     const current = (await ctx.db.selectFrom('payment_attempt').selectAll().where('id', '=', attempt.id).executeTakeFirstOrThrow())
     if (current.status !== 'PAID' || isoCurrency(current.currency) !== refund.currency || refund.amount <= 0 || refund.amount > current.amount) {
