@@ -44,6 +44,17 @@ forEachDialect(
       expect((await admin.get(`/proxy/api/events/${e.id}/translations`)).body.translations).toEqual({})
     })
 
+    test('a copy takes the translations along; a renamed copy drops the translated name', async () => {
+      const admin = await h().admin()
+      const e = await createEvent(admin)
+      await admin.put(`/proxy/api/events/${e.id}/translations/fr`, { displayName: 'Fête', subTitle: 'Avec orchestre' })
+      const same = await admin.post(`/proxy/api/events/${e.id}/copy`, { displayName: 'Sommerfest' })
+      expect(same.status).toBe(201)
+      expect((await admin.get(`/proxy/api/events/${same.body.id}/translations`)).body.translations.fr).toMatchObject({ displayName: 'Fête', subTitle: 'Avec orchestre' })
+      const renamed = await admin.post(`/proxy/api/events/${e.id}/copy`, { displayName: 'Herbstfest' })
+      expect((await admin.get(`/proxy/api/events/${renamed.body.id}/translations`)).body.translations.fr).toMatchObject({ displayName: null, subTitle: 'Avec orchestre' })
+    })
+
     test("another agency's event: 404 for reading and writing its translations", async () => {
       const owner = await h().admin()
       const other = await h().admin()
