@@ -88,6 +88,12 @@ forEachDialect(
       const token = new URL(link(frMail, '/guest/dashboard?token=')).searchParams.get('token')!
       const dashFr = await h().request('GET', '/proxy/api/guest/events', { headers: { 'x-guest-token': token, 'x-language': 'fr' } })
       expect(dashFr.body.confirmedEvents[0].event).toMatchObject({ displayName: 'Fête d’été', description: '<p>Bienvenue</p>', address: { locationName: 'Halle 7' } })
+      // the calendar entry is written in the registration's language: the French name
+      const ics = dashFr.body.confirmedEvents[0].tokens.downloadLinkIcs as string
+      expect(ics).toBeTruthy()
+      const cal = await h().request('GET', ics.replace(/^https?:\/\/[^/]+/, ''))
+      expect(cal.status).toBe(200)
+      expect(cal.text).toContain('SUMMARY:Fête d’été')
       const dashDe = await h().request('GET', '/proxy/api/guest/events', { headers: { 'x-guest-token': token, 'x-language': 'de' } })
       expect(dashDe.body.confirmedEvents[0].event.displayName).toBe('Sommerfest')
     })
