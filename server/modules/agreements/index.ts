@@ -168,7 +168,7 @@ export function agreementRoutes(ctx: AppContext) {
       '/proxy/api/guest/events/visitors/:vid/agreements',
       async (c) => {
         const { v, event } = await ownVisitor(ctx, c, c.params.vid)
-        return signAgreements(ctx, event, v, c.body, 'GUEST', null)
+        return signAgreements(ctx, event, v, c.body, 'GUEST', null, requestLanguage(c.request, ctx.license.features))
       },
       { params: z.object({ vid: idParam() }), body: SignInput, detail: { tags: ['guest'], summary: 'The guest signs or declines agreements (CONFIRMED needs a drawn signature PNG)' } },
     )

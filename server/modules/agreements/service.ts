@@ -89,8 +89,9 @@ export async function searchAgreements(db: Db, agencyId: number, s: { eventId?: 
   return q.orderBy('validity', 'desc').orderBy('sort_order').orderBy('id').execute()
 }
 
-export async function signAgreements(ctx: AppContext, event: EventRow, visitor: EventVisitorRow, input: SignInput, origin: 'GUEST' | 'DESK' | 'SELF_CHECKIN', accountId: number | null) {
-  const available = new Map((await effectiveAgreements(ctx.db, event)).map((a) => [a.id, a]))
+export async function signAgreements(ctx: AppContext, event: EventRow, visitor: EventVisitorRow, input: SignInput, origin: 'GUEST' | 'DESK' | 'SELF_CHECKIN', accountId: number | null, language = 'de') {
+  // the record keeps each agreement as it was shown: in the page's language where the organiser translated it
+  const available = new Map((await localisedAgreements(ctx.db, await effectiveAgreements(ctx.db, event), language)).map((a) => [a.id, a]))
   const fields: Array<{ field: string; errorType: string }> = []
   input.agreements.forEach((d, i) => {
     const a = available.get(d.id)
@@ -103,7 +104,7 @@ export async function signAgreements(ctx: AppContext, event: EventRow, visitor: 
   const now = isoNow(ctx.clock.now())
   const decisions = input.agreements.map((d) => ({ agreement: available.get(d.id)!, status: d.status, signature: d.status === 'CONFIRMED' ? d.signature! : null }))
   await ctx.db.transaction().execute((trx) => recordDecisions(trx, { visitorId: visitor.id, eventId: event.id, decisions, origin, accountId, at: now }))
-  return agreementsOfVisitor(ctx, event, visitor.id)
+  return agreementsOfVisitor(ctx, event, visitor.id, language)
 }
 
 /** The event's agreements with this registration's decisions (the signature only as a flag). */

@@ -3,6 +3,8 @@ import { forEachDialect, uniqueEmail } from '../../testing/harness'
 import { linkIn as link } from '../../testing/smtp-sink'
 import { createEvent, licenseWith } from '../../testing/organiser'
 
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
+
 forEachDialect(
   "agreements: the organiser's translations of name and text (issue 24)",
   (h) => {
@@ -54,6 +56,12 @@ forEachDialect(
       expect(fr.body.find((a: any) => a.id === agreement.id)).toMatchObject({ displayName: 'Autorisation photo', description: '<p>Wir fotografieren.</p>' })
       const de = await h().request('GET', path, { headers: { 'x-guest-token': token, 'x-language': 'de' } })
       expect(de.body.find((a: any) => a.id === agreement.id).displayName).toBe('Fotoerlaubnis')
+
+      // signed on the French page: the record keeps the name as the guest read it
+      const signed = await h().request('POST', path, { headers: { 'x-guest-token': token, 'x-language': 'fr' }, body: { agreements: [{ id: agreement.id, status: 'CONFIRMED', signature: PNG }] } })
+      expect(signed.status).toBe(200)
+      const log = await h().request('GET', `${path}/log`, { headers: { 'x-guest-token': token, 'x-language': 'fr' } })
+      expect(JSON.stringify(log.body)).toContain('Autorisation photo')
     })
   },
   { license: licenseWith(['MULTI_LANGUAGE']) },

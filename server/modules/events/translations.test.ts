@@ -44,6 +44,17 @@ forEachDialect(
       expect((await admin.get(`/proxy/api/events/${e.id}/translations`)).body.translations).toEqual({})
     })
 
+    test('a copy takes the translations along; a renamed copy drops the translated name', async () => {
+      const admin = await h().admin()
+      const e = await createEvent(admin)
+      await admin.put(`/proxy/api/events/${e.id}/translations/fr`, { displayName: 'Fête', subTitle: 'Avec orchestre' })
+      const same = await admin.post(`/proxy/api/events/${e.id}/copy`, { displayName: 'Sommerfest' })
+      expect(same.status).toBe(201)
+      expect((await admin.get(`/proxy/api/events/${same.body.id}/translations`)).body.translations.fr).toMatchObject({ displayName: 'Fête', subTitle: 'Avec orchestre' })
+      const renamed = await admin.post(`/proxy/api/events/${e.id}/copy`, { displayName: 'Herbstfest' })
+      expect((await admin.get(`/proxy/api/events/${renamed.body.id}/translations`)).body.translations.fr).toMatchObject({ displayName: null, subTitle: 'Avec orchestre' })
+    })
+
     test("another agency's event: 404 for reading and writing its translations", async () => {
       const owner = await h().admin()
       const other = await h().admin()
@@ -77,6 +88,12 @@ forEachDialect(
       const token = new URL(link(frMail, '/guest/dashboard?token=')).searchParams.get('token')!
       const dashFr = await h().request('GET', '/proxy/api/guest/events', { headers: { 'x-guest-token': token, 'x-language': 'fr' } })
       expect(dashFr.body.confirmedEvents[0].event).toMatchObject({ displayName: 'Fête d’été', description: '<p>Bienvenue</p>', address: { locationName: 'Halle 7' } })
+      // the calendar entry is written in the registration's language: the French name
+      const ics = dashFr.body.confirmedEvents[0].tokens.downloadLinkIcs as string
+      expect(ics).toBeTruthy()
+      const cal = await h().request('GET', ics.replace(/^https?:\/\/[^/]+/, ''))
+      expect(cal.status).toBe(200)
+      expect(cal.text).toContain('SUMMARY:Fête d’été')
       const dashDe = await h().request('GET', '/proxy/api/guest/events', { headers: { 'x-guest-token': token, 'x-language': 'de' } })
       expect(dashDe.body.confirmedEvents[0].event.displayName).toBe('Sommerfest')
     })

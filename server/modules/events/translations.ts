@@ -10,6 +10,7 @@ import { fieldError } from '../../shared/errors'
 import { optionalText } from '../../shared/validation'
 import type { EventRow, EventTranslationRow } from './events.table'
 import { sanitizeRichText } from './rich-text'
+import { onEventCopied } from './hooks'
 
 /** The same limits as the German fields (model.ts EventInput). */
 export const EventTranslationInput = z.object({
@@ -92,3 +93,16 @@ export async function translationsOfEvents(db: Db, eventIds: number[], lang: str
 
 /** The event row with a translation row's non-empty texts in place of the German ones. */
 export const withTranslation = <E extends Pick<EventRow, (typeof TRANSLATED_EVENT_FIELDS)[number]>>(event: E, row: EventTranslationRow | undefined): E => overlay(event, row as Partial<E> | undefined, TRANSLATED_EVENT_FIELDS as readonly (keyof E)[])
+
+// A copy takes the translations along; a translated name only while the copy keeps the German name
+// (a renamed copy would otherwise show the old name in other languages).
+onEventCopied.push(async (_ctx, trx, from, to) => {
+  const rows = await trx.selectFrom('event_translation').selectAll().where('event_id', '=', from.id).execute()
+  if (!rows.length) return
+  const names = await trx.selectFrom('event').select(['id', 'display_name']).where('id', 'in', [from.id, to.id]).execute()
+  const renamed = names.find((n) => n.id === from.id)?.display_name !== names.find((n) => n.id === to.id)?.display_name
+  for (const { id: _id, event_id: _e, ...r } of rows) {
+    const row = { ...r, display_name: renamed ? null : r.display_name }
+    if (row.display_name || row.sub_title || row.description || row.location_name) await trx.insertInto('event_translation').values({ ...row, event_id: to.id }).execute()
+  }
+})

@@ -26,6 +26,7 @@ import { notifyNewRegistration } from '../notification-settings/service'
 import { notExpired } from '../assets/expiry'
 import { checkRegistrationAgreements, recordDecisions } from '../agreements/consent'
 import { effectiveAgreements } from '../agreements/repository'
+import { localisedAgreements } from '../agreements/translations'
 import { NO, fixSlotSelections, releaseFieldPlaces, releaseVisitorSlots } from '../reservations/service'
 import { fixChairHolds, releaseVisitorChairs } from '../seating/holds'
 import { fixOrderChairs, seatTickets, withSeatTickets } from '../seating/orders'
@@ -217,7 +218,8 @@ export async function register(ctx: AppContext, eventId: number, input: Registra
     throw new AppError(400, 'TOO_MANY_PERSONS', { params: { max: event.max_visitor_per_subscription } })
   }
   // Agreements are part of registering: every REQUIRED one confirmed with a signature (not in admin mode).
-  const agreementCheck = admin ? null : checkRegistrationAgreements(await effectiveAgreements(ctx.db, event), (input as RegistrationInput).agreements ?? [])
+  // the record keeps each agreement as the guest read it: in their language where the organiser translated it
+  const agreementCheck = admin ? null : checkRegistrationAgreements(await localisedAgreements(ctx.db, await effectiveAgreements(ctx.db, event), language), (input as RegistrationInput).agreements ?? [])
   if (agreementCheck?.problems.length) {
     const p = agreementCheck.problems
     throw new AppError(400, 'FIELD_ERROR', {

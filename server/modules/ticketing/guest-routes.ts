@@ -107,7 +107,7 @@ export function ticketOrderRoutes(ctx: AppContext) {
         detail: { tags, summary: 'The price of a ticket choice with a coupon (the public page shows it before registering)' },
       },
     )
-    .get(base, (c) => ticketInfo(ctx, c.params.id), { params, detail: { tags, summary: 'The ticket info of an order (pay page)' } })
+    .get(base, (c) => ticketInfo(ctx, c.params.id, requestLanguage(c.request, ctx.license.features)), { params, detail: { tags, summary: 'The ticket info of an order (pay page)' } })
     .get(`${base}/orderState`, (c) => orderState(ctx, c.params.id), { params, detail: { tags, summary: 'Step and status (polled every 5000 ms while processing)' } })
     .get(`${base}/reset`, (c) => resetOrder(ctx, c.params.id), { params, detail: { tags, summary: 'Continue after a cancelled, expired or failed payment: tickets taken again, first step' } })
     .post(`${base}/proceed/reset`, (c) => proceedBack(ctx, c.params.id, c.body.step), { params, body: BackStep, detail: { tags, summary: 'Back to an earlier user step (back rules of §4)' } })

@@ -3,6 +3,7 @@
 // conditional update on (id, step, status OPEN), so a stale tab, a double click or a replay
 // changes nothing and answers 409 ORDER_STEP_CHANGED with the current step. Each call is one
 // transaction: nothing is half-written.
+import { localisedEvent } from '../../events/translations'
 import type { AppContext } from '../../../context'
 import type { Db } from '../../../db/database'
 import { bool, fromJson, isoNow, toJson } from '../../../db/types'
@@ -114,9 +115,10 @@ async function userAccountOf(db: Db, order: TicketOrderRow) {
 
 /** The Ticket info's fields (§3): the appearance of each escort field of the event's form. */
 /** GET /api/guest/ticketOrder/{id}: the Ticket info of §3. */
-export async function ticketInfo(ctx: AppContext, publicId: string) {
+export async function ticketInfo(ctx: AppContext, publicId: string, language = 'de') {
   const order = await orderByPublicId(ctx.db, publicId)
-  const event = await ctx.db.selectFrom('event').selectAll().where('id', '=', order.event_id).executeTakeFirstOrThrow()
+  // the event's name in the page's language where the organiser translated it
+  const event = await localisedEvent(ctx.db, await ctx.db.selectFrom('event').selectAll().where('id', '=', order.event_id).executeTakeFirstOrThrow(), language)
   const methods = await eventPaymentMethods(ctx.db, event)
   const state = await stepState(ctx.db, order, ctx.clock.now(), methods)
   const seller = await sellerSettings(ctx.db, order.agency_id)
