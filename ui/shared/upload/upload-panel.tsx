@@ -72,8 +72,8 @@ export function UploadPanel({ label, uploadType, crypted = true, multiple = true
       {shown.length > 0 && (
         <ul class="upload-queue" aria-label={t('upload.title')}>
           {shown.map((e) => (
-            <li key={e.id} class={`upload-entry upload-${e.status}`} data-status={e.status}>
-              <span class="upload-name">{e.file.name}</span>
+            <li key={e.id} class={`upload-entry upload-entry-${e.status}`} data-status={e.status}>
+              <span class="upload-entry-name">{e.file.name}</span>
               <progress max={100} value={e.progress} aria-label={e.file.name} />
               <span class="upload-result" role={e.status === 'error' ? 'alert' : undefined}>
                 {e.status === 'waiting' && t('upload.waiting')}

@@ -34,13 +34,13 @@ export function EntryGrid({ page, actions, onPage, onPerPage }: { page: EntryPag
                 </small>
               )}
               {!e.valid && <Badge tone="warn">{t('media.notValid')}</Badge>}
-              <div class="button-row">{actions(e)}</div>
+              <div class="media-entry-actions">{actions(e)}</div>
             </li>
           ))}
         </ul>
       )}
       <div class="media-paging">
-        <label class="inline-select">
+        <label class="media-page-size">
           <span>{t('media.perPage')}</span>
           <select value={String(page.perPage)} onChange={(ev) => onPerPage(Number((ev.target as HTMLSelectElement).value))}>
             {PAGE_SIZES.map((n) => (
