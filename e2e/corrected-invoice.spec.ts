@@ -3,11 +3,7 @@
 // credit note and the new invoice, and the buyer's mail (SMTP sink) carries the credit note and the
 // new invoice with the new address (PDF and XRechnung).
 import { expect, setupAdmin, shot, startServer, test } from './fixtures'
-
-const SELLER = {
-  name: 'Agentur Sonnenschein GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '04109', city: 'Leipzig', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-',
-  contactName: 'Ada Admin', phone: '+49 341 123456', email: 'kasse@agentur.example', useInvoiceXML: true,
-}
+import { SELLER } from './shop-helpers'
 
 test('the organiser changes the invoice address on the order page: credit note and new invoice, listed and mailed', async ({ page }) => {
   test.setTimeout(120_000)

@@ -5,34 +5,25 @@
 // (rendered with pdftoppm, its QR decoded with zbarimg) and the desk's camera, a fake video device
 // made from that rendered image.
 import { type Browser, type BrowserContext, type Page, test as base } from '@playwright/test'
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { linkIn, type ReceivedMail } from '../server/testing/smtp-sink'
 import { launchWithCamera, writeCameraFile, y4m } from './fake-camera'
 import { expect, type Server, SHOTS, setupAdmin, shot, startServer, watchCsp } from './fixtures'
+import { type Fakes, startPaymentFakes } from './shop-helpers'
 
 export { expect, shot }
 export const PHONE = { locale: 'de-DE', timezoneId: 'Europe/Berlin', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, acceptDownloads: true }
 
 export type Method = 'TRANSFER' | 'INVOICE' | 'LOCATION' | 'COUPON' | 'STRIPE' | 'PAYPAL' | 'MOLLIE'
-type Fakes = { stripe: string; mollie: string; paypal: string; control: string }
-
-/** The provider fakes (server/testing/fakes) in a Bun process of their own, as e2e/payments.spec.ts runs them. */
-async function startFakes(): Promise<{ urls: Fakes; stop(): void }> {
-  const bun = existsSync('node_modules/.bin/bun') ? 'node_modules/.bin/bun' : 'bun'
-  const proc = spawn(bun, ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
-  return { urls: JSON.parse(line), stop: () => proc.kill() }
-}
 
 /** One server per test (fresh database) that talks to the provider fakes; the fakes live per worker. */
 export const test = base.extend<{ server: Server }, { fakes: Fakes }>({
   fakes: [
     async ({}, use) => {
-      const f = await startFakes()
+      const f = await startPaymentFakes()
       await use(f.urls)
       f.stop()
     },

@@ -2,23 +2,14 @@
 // message naming the provider, a payment method is edited, the Tickets tab warns when an event sells
 // tickets without a payment method, and "Als bezahlt markieren" asks for amount and day and can be
 // undone the same day (a counter-entry in the history).
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { createInterface } from 'node:readline'
 import { expect, setupAdmin, shot, startServer, test } from './fixtures'
-
-async function startFakes() {
-  const bun = existsSync('node_modules/.bin/bun') ? 'node_modules/.bin/bun' : 'bun'
-  const proc = spawn(bun, ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
-  return { urls: JSON.parse(line) as { stripe: string; mollie: string; paypal: string; control: string }, stop: () => proc.kill() }
-}
+import { startPaymentFakes } from './shop-helpers'
 
 const TRANSFER = { method: 'TRANSFER', accountHolder: 'Kulturverein Leipzig e.V.', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank: 'Commerzbank', transferReferencePrefix: 'JAZZ-' }
 
 test('provider keys checked, a payment method edited, the no-method warning, mark paid with amount and day, undone the same day', async ({ page }) => {
   test.setTimeout(120_000)
-  const fakes = await startFakes()
+  const fakes = await startPaymentFakes()
   const server = await startServer({ EINLASS_STRIPE_API_URL: fakes.urls.stripe, EINLASS_MOLLIE_API_URL: `${fakes.urls.mollie}/v2/`, EINLASS_PAYPAL_SANDBOX_API_URL: fakes.urls.paypal })
   try {
     await setupAdmin(page, server)

@@ -3,28 +3,16 @@
 // sees lines, payment and invoice, refunds one of the three tickets through Stripe, and the guest
 // receives the credit note (PDF and XRechnung, read back from the SMTP sink). The same page opens
 // from the search by invoice number and by e-mail, and from the guest detail.
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { expect, setupAdmin, shot, startServer, test } from './fixtures'
-
-async function startFakes(): Promise<{ urls: { stripe: string; control: string }; stop(): void }> {
-  const bun = existsSync('node_modules/.bin/bun') ? 'node_modules/.bin/bun' : 'bun'
-  const proc = spawn(bun, ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
-  return { urls: JSON.parse(line), stop: () => proc.kill() }
-}
-
-const SELLER = {
-  name: 'Agentur Sonnenschein GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '04109', city: 'Leipzig', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-',
-  contactName: 'Ada Admin', phone: '+49 341 123456', email: 'kasse@agentur.example', useInvoiceXML: true,
-}
+import { SELLER, startPaymentFakes } from './shop-helpers'
 
 test('an organiser opens an order from the list, refunds one of three tickets through Stripe; the guest receives the credit note; search by invoice number and e-mail; from the guest detail', async ({ page, browser }) => {
   test.setTimeout(180_000)
-  const fakes = await startFakes()
+  const fakes = await startPaymentFakes()
   const server = await startServer({ EINLASS_STRIPE_API_URL: fakes.urls.stripe, EINLASS_STRIPE_JS_URL: `${fakes.urls.control}/stripe.js` })
   try {
     await setupAdmin(page, server)

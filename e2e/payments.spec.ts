@@ -2,22 +2,11 @@
 // their own (server/testing/fakes/serve.ts) with stand-ins of Stripe.js and the PayPal JS SDK:
 // pay by card, a declined card with its German message, PayPal approve, Mollie checkout with the
 // wait step and the redirect back, and a refund the guest sees; a Mollie refund that fails later.
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { createInterface } from 'node:readline'
 import { type Browser, type Page } from '@playwright/test'
 import { expect, setupAdmin, shot, startServer, test } from './fixtures'
+import { startPaymentFakes } from './shop-helpers'
 
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
-type Fakes = { stripe: string; mollie: string; paypal: string; control: string }
-
-async function startFakes(): Promise<{ urls: Fakes; stop(): void }> {
-  // Bun from the PATH, else the project's own (node_modules/.bin/bun)
-  const bun = existsSync('node_modules/.bin/bun') ? 'node_modules/.bin/bun' : 'bun'
-  const proc = spawn(bun, ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
-  return { urls: JSON.parse(line), stop: () => proc.kill() }
-}
 
 async function onlineEvent(page: Page, url: string, method: Record<string, unknown>) {
   const req = page.request
@@ -54,7 +43,7 @@ async function phone(browser: Browser) {
 
 test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a refund seen by the guest', async ({ page, browser }) => {
   test.setTimeout(120_000)
-  const fakes = await startFakes()
+  const fakes = await startPaymentFakes()
   const server = await startServer({
     EINLASS_STRIPE_API_URL: fakes.urls.stripe,
     EINLASS_STRIPE_JS_URL: `${fakes.urls.control}/stripe.js`,
@@ -199,7 +188,7 @@ test('card by Stripe, a declined card, PayPal and Mollie with the wait step; a r
 
 test('a Mollie refund that fails later: the organiser is mailed, sees what is owed on the order and refunds it again', async ({ page }) => {
   test.setTimeout(120_000)
-  const fakes = await startFakes()
+  const fakes = await startPaymentFakes()
   const server = await startServer({ EINLASS_MOLLIE_API_URL: `${fakes.urls.mollie}/v2/` })
   try {
     await setupAdmin(page, server)

@@ -1,24 +1,15 @@
 // Changing the payment method of an unpaid order (issue 21, docs/ticketing.md "Changing the payment
 // method"), on a phone against the local Stripe fake (server/testing/fakes/serve.ts): the guest
 // orders by transfer, sees the bank details, changes to Stripe on the pay page, pays by card: PAID.
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { createInterface } from 'node:readline'
 import { linkIn } from '../server/testing/smtp-sink'
 import { expect, setupAdmin, shot, startServer, test } from './fixtures'
+import { startPaymentFakes } from './shop-helpers'
 
 const PHONE = { locale: 'de-DE', viewport: { width: 390, height: 844 } }
 
-async function startFakes(): Promise<{ urls: { stripe: string; control: string }; stop(): void }> {
-  const bun = existsSync('node_modules/.bin/bun') ? 'node_modules/.bin/bun' : 'bun'
-  const proc = spawn(bun, ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
-  return { urls: JSON.parse(line), stop: () => proc.kill() }
-}
-
 test('transfer ordered, changed to Stripe on the pay page, paid by card', async ({ page, browser }) => {
   test.setTimeout(120_000)
-  const fakes = await startFakes()
+  const fakes = await startPaymentFakes()
   const server = await startServer({ EINLASS_STRIPE_API_URL: fakes.urls.stripe, EINLASS_STRIPE_JS_URL: `${fakes.urls.control}/stripe.js` })
   try {
     await setupAdmin(page, server)

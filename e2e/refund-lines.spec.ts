@@ -3,26 +3,12 @@
 // opens the order, sees when and which terms were accepted, refunds one ticket — Emil's — through
 // Stripe; the line shows it refunded, Emil leaves the persons, a credit note for exactly that ticket
 // is listed and mailed to the guest with its XRechnung.
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { createInterface } from 'node:readline'
 import { expect, setupAdmin, shot, startServer, test } from './fixtures'
-
-async function startFakes(): Promise<{ urls: { stripe: string; control: string }; stop(): void }> {
-  const bun = existsSync('node_modules/.bin/bun') ? 'node_modules/.bin/bun' : 'bun'
-  const proc = spawn(bun, ['server/testing/fakes/serve.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve) => createInterface({ input: proc.stdout! }).once('line', resolve))
-  return { urls: JSON.parse(line), stop: () => proc.kill() }
-}
-
-const SELLER = {
-  name: 'Agentur Sonnenschein GmbH', street: 'Hauptstraße', streetNumber: '1', postCode: '04109', city: 'Leipzig', vatId: 'DE123456789', invoiceNumberPrefix: 'RE-',
-  contactName: 'Ada Admin', phone: '+49 341 123456', email: 'kasse@agentur.example', useInvoiceXML: true,
-}
+import { SELLER, startPaymentFakes } from './shop-helpers'
 
 test('an organiser refunds one of three tickets through Stripe on the order page; the terms accepted are shown; the guest receives the credit note for that ticket', async ({ page, browser }) => {
   test.setTimeout(180_000)
-  const fakes = await startFakes()
+  const fakes = await startPaymentFakes()
   const server = await startServer({ EINLASS_STRIPE_API_URL: fakes.urls.stripe, EINLASS_STRIPE_JS_URL: `${fakes.urls.control}/stripe.js` })
   try {
     await setupAdmin(page, server)
