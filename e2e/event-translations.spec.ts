@@ -54,6 +54,10 @@ test.describe('event translations with MULTI_LANGUAGE', () => {
     await g.getByLabel('Sprache / Language').selectOption('fr')
     await expect(g.getByRole('heading', { name: 'Fête d’été 2027' })).toBeVisible()
     await expect(g.getByText('Nous faisons la fête dans le jardin.')).toBeVisible()
+    // the header's date as French writes it (28/12/2026), not the German 28.12.2026
+    const day = (lang: string) => new Intl.DateTimeFormat(lang, { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(start)
+    await expect(g.locator('.event-meta')).toContainText(day('fr'))
+    await expect(g.locator('.event-meta')).not.toContainText(day('de-DE'))
     await expect(g.getByText('Wir feiern im Garten.')).toHaveCount(0)
     // not translated: the German location name stays
     await expect(g.getByText(/Halle 7/).first()).toBeVisible()

@@ -63,6 +63,30 @@ forEachDialect(
       const log = await h().request('GET', `${path}/log`, { headers: { 'x-guest-token': token, 'x-language': 'fr' } })
       expect(JSON.stringify(log.body)).toContain('Autorisation photo')
     })
+
+    test("the self check-in shows and records the agreements in the registration's language", async () => {
+      const { admin, agreement } = await setup()
+      const e = await createEvent(admin, { allowSelfCheckin: true })
+      void agreement
+      const r = await h().request('POST', `/proxy/api/public/events/${e.id}/registrations`, { body: { salutation: 'Frau', firstName: 'Agnès', lastName: 'Gast', email: uniqueEmail('agnes'), language: 'fr', agreements: [] } })
+      expect(r.status).toBe(201)
+      // a required agreement the organiser adds after the registration: asked at the self check-in
+      const a = await admin.post('/proxy/api/agreements', { displayName: 'Hausordnung', description: '<p>Bitte leise.</p>', validity: 'EVENT', eventId: e.id, appearance: 'REQUIRED' })
+      expect(a.status).toBe(201)
+      expect((await admin.put(`/proxy/api/agreements/${a.body.id}/translations/fr`, { displayName: 'Règlement intérieur', description: '<p>Silence, s’il vous plaît.</p>' })).status).toBe(200)
+      const id = r.body.id ?? r.body.visitorId
+      const row = await h().ctx.db.selectFrom('event_visitor').select(['event_token', 'language']).where('id', '=', id).executeTakeFirstOrThrow()
+      expect(row.language).toBe('fr')
+      const prep = await h().request('POST', '/proxy/api/guest/prepareCheckin', { body: { token: row.event_token } })
+      expect(prep.status).toBe(200)
+      expect(prep.body.agreements.find((x: any) => x.id === a.body.id)).toMatchObject({ displayName: 'Règlement intérieur', description: '<p>Silence, s’il vous plaît.</p>' })
+      expect(prep.body.missingAgreements).toEqual([{ id: a.body.id, displayName: 'Règlement intérieur' }])
+      const io = await h().request('POST', '/proxy/api/guest/checkInOut', { body: { origin: 'selfcheckin', token: row.event_token, checkinGuests: [0], agreements: [{ id: a.body.id, status: 'CONFIRMED', signature: PNG }] } })
+      expect(io.status).toBe(200)
+      // the record keeps the text as the guest read it
+      const text = await h().ctx.db.selectFrom('agreement_signature').selectAll().where('agreement_id', '=', a.body.id).execute()
+      expect(JSON.stringify(text)).toContain('Règlement intérieur')
+    })
   },
   { license: licenseWith(['MULTI_LANGUAGE']) },
 )

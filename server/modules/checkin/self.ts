@@ -70,7 +70,8 @@ async function selfCheckinView(ctx: AppContext, visitorId: number, event: EventR
   const ticketBlocked = ticketBlock(orderStateOf(v), event.invoice_tickets)
   const [escortRows, agreements, extra] = await Promise.all([
     after ? Promise.resolve([]) : escortsOf(ctx.db, v),
-    (await hasAgreements(ctx.db, event)) ? agreementsOfVisitor(ctx, event, v.id) : Promise.resolve([]),
+    // in the registration's language, as the guest's mails and dashboard (agreements/translations.ts)
+    (await hasAgreements(ctx.db, event)) ? agreementsOfVisitor(ctx, event, v.id, v.language) : Promise.resolve([]),
     selfCheckinTokenParts.length ? Promise.all(selfCheckinTokenParts.map((p) => p(ctx, v, event))) : Promise.resolve([]),
   ])
   const escorts = after
@@ -121,7 +122,7 @@ export async function selfCheckInOut(ctx: AppContext, input: CheckInOutInput) {
     const at = event.checkin_open_date!
     throw new AppError(409, 'CHECKIN_NOT_OPEN', { params: { date: formatDate(at, event.timezone), time: formatTime(at, event.timezone) }, extra: { checkinOpenDate: at } })
   }
-  if (input.agreements.length) await signAgreements(ctx, event, v, { agreements: input.agreements }, 'SELF_CHECKIN', null)
+  if (input.agreements.length) await signAgreements(ctx, event, v, { agreements: input.agreements }, 'SELF_CHECKIN', null, v.language)
   const result = (await performCheckin(ctx, event, null, { visitorId: v.id, checkinGuests: input.checkinGuests, checkoutGuests: input.checkoutGuests, nonce: input.nonce, note: null, ignoreMissingAgreements: false }, 'SELF', v)) as {
     status?: string
     persons?: Person[]

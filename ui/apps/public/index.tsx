@@ -7,7 +7,8 @@ import type { ComponentType } from 'preact'
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks'
 import { useRoute } from 'wouter'
 import type { FieldDef, VisitorData } from '../../../server/modules/forms/definitions'
-import { formatDate, formatTime } from '../../../server/i18n/format'
+import { formatTime } from '../../../server/i18n/format'
+import { formatDateIn } from '../../../server/i18n/locale-format'
 import { ApiError, answerOf, errorText, get, post, session } from '../../api/client'
 import { FieldErrorDialog } from '../../components/field-error-dialog'
 import { FormEngine, type ServerFieldError } from '../../components/form-engine'
@@ -510,7 +511,7 @@ function EventPage({ id, frame }: { id: number; frame: boolean }) {
           {event.subTitle && <p class="lead">{event.subTitle}</p>}
           <p class="event-meta">
             <span>
-              {formatDate(event.startDate, event.timezone)}, {formatTime(event.startDate, event.timezone)} – {formatTime(event.endDate, event.timezone)}
+              {formatDateIn(currentLanguage(), event.startDate, event.timezone)}, {formatTime(event.startDate, event.timezone)} – {formatTime(event.endDate, event.timezone)}
             </span>
             {place && <span>{place}</span>}
           </p>
