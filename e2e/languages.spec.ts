@@ -87,6 +87,8 @@ test.describe('languages with MULTI_LANGUAGE', () => {
     for (const want of ['BILLET', 'Sommerfest 2027', 'Élodie Martin', 'Veuillez présenter ce code à l’entrée.']) expect(text).toContain(want)
     // the date as French writes it (28/12/2026), not the German 28.12.2026
     expect(text).toMatch(/\b\d\d\/\d\d\/\d{4}\b/)
+    // French typography: a space before the colon
+    expect(text).toMatch(/Code du billet\s:\s/)
     expect(spawnSync('pdftoppm', ['-png', '-r', '90', '-singlefile', file, join(SHOTS, 'languages-07-ticket-pdf-fr')]).status).toBe(0)
     await guest.close()
 

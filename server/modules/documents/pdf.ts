@@ -175,7 +175,8 @@ export async function renderTicketPdf(data: DocData): Promise<Uint8Array> {
   let page = kit.doc.addPage(A4)
   let y = header(kit, page, data, t('documents.ticket.title'))
   y = facts(kit, page, data, y)
-  if (data.ticketCode) y = text(page, `${t('documents.ticketCode')}: ${data.ticketCode}`, MARGIN, y, kit.regular, 11, { color: MUTED }) - 6
+  // French sets a (no-break) space before the colon
+  if (data.ticketCode) y = text(page, `${t('documents.ticketCode')}${data.language === 'fr' ? '\u00a0' : ''}: ${data.ticketCode}`, MARGIN, y, kit.regular, 11, { color: MUTED }) - 6
   y = text(page, t('documents.qrHint'), MARGIN, y, kit.regular, 11, { color: MUTED }) - 10
   const QR = 150
   // a seat takes one more line under the name
