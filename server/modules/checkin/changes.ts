@@ -32,3 +32,19 @@ export async function changedSince(db: Db, eventId: number, cursor: number): Pro
   const rows = await q.execute()
   return { visitorIds: rows.map((r) => r.visitor_id), cursor: next }
 }
+
+/** How long after an event's end its change feed and its desks' sync items are kept (docs/checkin-offline.md "Retention"). */
+export const FEED_KEEP_DAYS = 14
+
+/**
+ * Deletes the change feed and the sync items of events that ended more than FEED_KEEP_DAYS ago: no
+ * desk syncs an event that long after it (a desk that does downloads afresh). Conflicts stay: they are
+ * the organiser's record. Safe to run twice and in several processes (plain conditional deletes).
+ */
+export async function sweepOfflineFeed(db: Db, now: Date): Promise<{ changes: number; items: number }> {
+  const cutoff = new Date(now.getTime() - FEED_KEEP_DAYS * 86400_000).toISOString()
+  const ended = db.selectFrom('event').select('id').where('end_date', '<', cutoff)
+  const changes = await db.deleteFrom('checkin_change').where('event_id', 'in', ended).executeTakeFirst()
+  const items = await db.deleteFrom('checkin_sync_item').where('event_id', 'in', ended).executeTakeFirst()
+  return { changes: Number(changes.numDeletedRows ?? 0), items: Number(items.numDeletedRows ?? 0) }
+}

@@ -4,6 +4,7 @@
 import { expect, test } from 'bun:test'
 import { type Agent, TEST_PASSWORD, forEachDialect } from '../../testing/harness'
 import { addGuest, createEvent, licenseWith } from '../../testing/organiser'
+import { FEED_KEEP_DAYS, sweepOfflineFeed } from './changes'
 import { generationOf, ticketKeyOfEvent } from './signed-code'
 
 forEachDialect('offline desk', (h) => {
@@ -198,5 +199,26 @@ forEachDialect('offline desk', (h) => {
     expect(await counts(e.id)).toMatchObject({ checkedIn: 1 })
     const c = await admin.get(`/proxy/api/events/${e.id}/checkin/conflicts`)
     expect(c.body.items[0]).toMatchObject({ listId: l.body.id, listName: 'Workshop' })
+  })
+
+  test('retention: the feed and sync items of an event ended two weeks ago go, a running event keeps its own', async () => {
+    const old = await setup()
+    const now = await setup()
+    for (const x of [old, now]) expect((await syncOf(x.e.id, { deskId: x.deskA, cursor: '0', items: [{ key: key(), visitorId: x.g.id, person: 0, action: 'IN', at: ago(60) }] })).status).toBe(200)
+    const count = async (table: 'checkin_change' | 'checkin_sync_item', eventId: number) => Number((await h().ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('event_id', '=', eventId).executeTakeFirstOrThrow()).n)
+    for (const x of [old, now]) {
+      expect(await count('checkin_change', x.e.id)).toBeGreaterThan(0)
+      expect(await count('checkin_sync_item', x.e.id)).toBe(1)
+    }
+    const ended = new Date(Date.now() - (FEED_KEEP_DAYS + 1) * 86400_000)
+    await h().ctx.db.updateTable('event').set({ start_date: new Date(ended.getTime() - 3600_000).toISOString(), end_date: ended.toISOString() }).where('id', '=', old.e.id).execute()
+    const first = await sweepOfflineFeed(h().ctx.db, new Date())
+    expect(first.items).toBeGreaterThanOrEqual(1)
+    expect([await count('checkin_change', old.e.id), await count('checkin_sync_item', old.e.id)]).toEqual([0, 0])
+    expect(await count('checkin_change', now.e.id)).toBeGreaterThan(0)
+    expect(await count('checkin_sync_item', now.e.id)).toBe(1)
+    // twice is harmless; the check-in itself and the counts stay
+    expect(await sweepOfflineFeed(h().ctx.db, new Date())).toEqual({ changes: 0, items: 0 })
+    expect(await counts(old.e.id)).toMatchObject({ checkedIn: 1 })
   })
 }, { license: licenseWith([], { events: -1 }) })

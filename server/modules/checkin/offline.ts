@@ -10,12 +10,19 @@ import { isoNow } from '../../db/types'
 import { notAuthenticated, notFound } from '../../shared/errors'
 import type { EventRow } from '../events/events.table'
 import type { AccountActor } from '../identity/auth'
-import { currentCursor } from './changes'
+import { registerPeriodicJob } from '../tasks/runner'
+import { currentCursor, FEED_KEEP_DAYS, sweepOfflineFeed } from './changes'
 import { listCategoryIds } from './list-checkin'
 import { listsOf } from './lists'
 import type { CheckinDeskRow } from './offline.table'
 import { deskAgreements, recordsOf } from './offline-state'
 import { ticketKeyOfEvent } from './signed-code'
+
+// the feed of ended events goes (changes.ts sweepOfflineFeed); every process's runner, safe to repeat
+registerPeriodicJob('offline-feed-retention', 6 * 3600_000, async (ctx) => {
+  const n = await sweepOfflineFeed(ctx.db, ctx.clock.now())
+  if (n.changes || n.items) ctx.log.info('offline desk feed of ended events deleted', { ...n, keepDays: FEED_KEEP_DAYS })
+})
 
 export const PAGE = 2000
 
