@@ -106,6 +106,13 @@ forEachDialect(
       expect(await soldOf(h(), categories[1]!.id)).toBe(1)
       expect((await visitor()).visitor_count).toBe(2)
       expect(await placesTaken()).toBe(taken - 1)
+      // the revenue counts the ticket no more: Sitz 1 × 40 €, Steh 1 × 15 €
+      const rev = (await admin.get(`/proxy/api/events/${event.id}/orders/revenue`)).body
+      expect(rev.items.map((i: any) => [i.displayName, i.tickets, i.gross, i.paid]).sort()).toEqual([
+        ['Sitz', 1, 4000, 4000],
+        ['Steh', 1, 1500, 1500],
+      ])
+      expect([rev.total, rev.paid]).toEqual([5500, 5500])
       // the credit note names exactly that line, as the invoice did
       const xml = await admin.request('GET', r.body.invoices[1].xmlUrl)
       expect(xml.status).toBe(200)

@@ -346,7 +346,14 @@ export async function revenueByCategory(ctx: AppContext, event: EventRow) {
   const rows = await ctx.db
     .selectFrom('ticket_order_line as l')
     .innerJoin('ticket_order as o', 'o.id', 'l.order_id')
-    .select((eb) => ['l.category_id', 'l.display_name', 'o.status', eb.fn.sum<number>('l.amount').as('tickets'), eb.fn.sum<number>('l.gross_price').as('gross')])
+    // tickets refunded per line (line-refund.ts) are neither sold nor revenue: the line's gross by the share still held
+    .select((eb) => [
+      'l.category_id',
+      'l.display_name',
+      'o.status',
+      eb.fn.sum<number>(sql<number>`l.amount - l.refunded_quantity`).as('tickets'),
+      eb.fn.sum<number>(sql<number>`case when l.refunded_quantity = 0 or l.amount = 0 then l.gross_price else l.gross_price * (l.amount - l.refunded_quantity) / l.amount end`).as('gross'),
+    ])
     .where('o.event_id', '=', event.id)
     .where('o.status', 'in', ['OPEN', 'CONFIRMED', 'PAID'])
     .groupBy(['l.category_id', 'l.display_name', 'o.status'])
