@@ -5,7 +5,8 @@
 // chairs back and takes them again on reset.
 import { expect, test } from 'bun:test'
 import { type Agent, forEachDialect, uniqueEmail } from '../../testing/harness'
-import { buyer, paidEvent } from '../ticketing/testing'
+import { orderRow } from '../payments/testing'
+import { buyer, paidEvent, pay } from '../ticketing/testing'
 
 forEachDialect('a paid event where the seat decides the price', (h) => {
   let n = 0
@@ -215,5 +216,35 @@ forEachDialect('a paid event where the seat decides the price', (h) => {
     expect(refused.body).toMatchObject({ errorType: 'APPROVAL_SEAT_NOT_AVAILABLE', errorMessage: 'Ein Platz, den der Gast gewählt hat, ist inzwischen vergeben: Die Anmeldung kann nicht bestätigt werden.' })
     expect((await h().ctx.db.selectFrom('event_visitor').select(['status', 'seats_held']).where('id', '=', w2.body.visitorId).executeTakeFirstOrThrow())).toEqual({ status: 'WAITING_LIST', seats_held: 0 })
     expect(await sold(parkett.id)).toBe(1)
+  })
+  test('a refund per line gives its chairs back: one Parkett chair and one place of the Loge free again, the rest stay the order\'s', async () => {
+    const { admin, event, parkett, loge, chair, areaId } = await setup()
+    const me = visit()
+    const tokens = [await reserve(event.id, chair('A 1').id, me), await reserve(event.id, chair('A 2').id, me), await reserve(event.id, chair('Loge 1').id, me, 2)]
+    const escortPersons = ['Eva', 'Emil', 'Ella'].map((firstName) => ({ firstName, lastName: 'Escort' }))
+    const r = await register(event.id, { ...buyer([], { escortPersons }), identification: me, chairReservations: tokens })
+    expect(r.status).toBe(201)
+    expect((await pay(h(), r.body.ticketOrderId, 'TRANSFER')).step).toBe(100)
+    const row = await orderRow(h(), r.body.ticketOrderId)
+    const url = `/proxy/api/events/${event.id}/orders/${row.id}`
+    expect((await admin.post(`${url}/markPaid`, { amount: row.gross_price, paidAt: '2026-11-24T10:00:00Z' })).body.status).toBe('PAID')
+    const lines = (await admin.get(url)).body.lines as Array<{ id: number; displayName: string }>
+    const line = (name: string) => lines.find((l) => l.displayName === name)!.id
+    // two of the three escorts leave with the two tickets
+    const ids = (await h().ctx.db.selectFrom('escort_person').select('id').where('visitor_id', '=', row.visitor_id!).orderBy('number').execute()).map((e) => e.id)
+    const back = await admin.post(`${url}/refundLines`, { lines: [{ lineId: line('Parkett'), quantity: 1 }, { lineId: line('Loge'), quantity: 1 }], escortIds: ids.slice(1) })
+    expect(back.status).toBe(200)
+    expect([await sold(parkett.id), await sold(loge.id)]).toEqual([1, 1])
+    // exactly one of the two Parkett chairs is free again, the Loge has one place more
+    expect((await free(event.id, areaId, 'A 1')) + (await free(event.id, areaId, 'A 2'))).toBe(1)
+    expect(await free(event.id, areaId, 'Loge 1')).toBe(3)
+    const kept = await h().ctx.db.selectFrom('ticket_order_chair').select(['label', 'amount']).where('order_id', '=', row.id).orderBy('label').execute()
+    expect(kept.map((k) => k.amount).reduce((a, b) => a + b, 0)).toBe(2)
+    expect(kept.find((k) => k.label === 'Loge 1')?.amount).toBe(1)
+    // another guest takes the freed Parkett chair
+    const freed = (await free(event.id, areaId, 'A 1')) === 1 ? 'A 1' : 'A 2'
+    const other = visit()
+    const t2 = await reserve(event.id, chair(freed).id, other)
+    expect((await register(event.id, { ...buyer([]), identification: other, chairReservations: [t2] })).status).toBe(201)
   })
 })
