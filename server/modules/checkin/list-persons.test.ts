@@ -5,7 +5,9 @@
 import { expect, test } from 'bun:test'
 import { isoNow } from '../../db/types'
 import { type Agent, forEachDialect } from '../../testing/harness'
+import { licenseWith } from '../../testing/organiser'
 import { buy, buyer, paidEvent, pay } from '../ticketing/testing'
+import { pdfText } from '../documents/test-helpers'
 import { ensureTicketCode } from './ticket'
 
 forEachDialect('check-in lists per person', (h, dialect) => {
@@ -32,6 +34,17 @@ forEachDialect('check-in lists per person', (h, dialect) => {
   }
   const checkin = (eventId: number, body: Record<string, unknown>) => admin.post(`/proxy/api/events/${eventId}/checkin`, body)
   const counts = async (eventId: number, listId: number) => (await admin.get(`/proxy/api/events/${eventId}/checkin/counts?listId=${listId}`)).body
+
+  test("the ticket PDF names each person's own category under their code (a mixed order)", async () => {
+    const { visitorId } = await setup()
+    await ensureTicketCode(h().ctx.db, visitorId)
+    const v = await h().ctx.db.selectFrom('event_visitor').select(['download_token']).where('id', '=', visitorId).executeTakeFirstOrThrow()
+    const pdf = await h().app.handle(new Request(`http://localhost/proxy/api/download/${v.download_token}`))
+    expect(pdf.status).toBe(200)
+    const text = (await pdfText(new Uint8Array(await pdf.arrayBuffer()))).replace(/\s+/g, ' ')
+    expect(text).toContain('Gast · Normal')
+    expect(text).toContain('Begleitperson 1 · VIP')
+  })
 
   test("a mixed order: each person only on the list of their own ticket's category", async () => {
     const { event, vipList, normalList, door, visitorId } = await setup()
@@ -149,4 +162,4 @@ forEachDialect('check-in lists per person', (h, dialect) => {
       expect(r.body.errorType).toBe('CHECKIN_LIST_IN_USE')
       expect((await admin.get(base)).body.items.some((l: { id: number }) => l.id === list.id)).toBe(true)
     })
-})
+}, { license: licenseWith([], { events: -1 }) })

@@ -20,6 +20,8 @@ export interface DocPerson {
   qr: string
   /** the person's place on the seating plan: area, then row and seat (["Großer Saal", "Reihe A · Platz 12"]), if any */
   seat?: string[] | null
+  /** the person's own ticket category when the order has several (a check-in list admits by it) */
+  category?: string | null
 }
 
 export interface DocData {
@@ -192,7 +194,7 @@ export async function renderTicketPdf(data: DocData): Promise<Uint8Array> {
     const p = data.persons[i]
     const x = MARGIN + col * (QR + 22)
     drawQr(page, p.qr, x, y, QR)
-    const below = text(page, personLabel(t, p), x, y - QR - 2, kit.regular, 9, { color: MUTED, width: QR })
+    const below = text(page, p.category ? `${personLabel(t, p)} · ${p.category}` : personLabel(t, p), x, y - QR - 2, kit.regular, 9, { color: MUTED, width: QR })
     const under = text(page, p.name, x, below, kit.bold, 11, { width: QR })
     if (p.seat) text(page, p.seat, x, under, kit.regular, 9, { width: QR })
   }
@@ -209,7 +211,7 @@ export async function renderEntryTicketPdf(data: DocData): Promise<Uint8Array> {
     y = facts(kit, page, data, y)
     const QR = 240
     drawQr(page, p.qr, (page.getWidth() - QR) / 2, y, QR)
-    y = text(page, personLabel(t, p), MARGIN, y - QR - 6, kit.regular, 11, { color: MUTED, center: true })
+    y = text(page, p.category ? `${personLabel(t, p)} · ${p.category}` : personLabel(t, p), MARGIN, y - QR - 6, kit.regular, 11, { color: MUTED, center: true })
     y = text(page, p.name, MARGIN, y, kit.bold, 18, { center: true })
     if (p.seat) y = text(page, p.seat.join(' · '), MARGIN, y, kit.bold, 14, { center: true })
     text(page, t('documents.entryHint'), MARGIN, y - 8, kit.regular, 11, { color: MUTED, center: true })

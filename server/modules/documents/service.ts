@@ -7,6 +7,7 @@ import { formatDateIn, personNameIn } from '../../i18n/locale-format'
 import { t as translate } from '../../i18n/catalogue'
 import { AppError, notFound } from '../../shared/errors'
 import { findAsset, variantBytes } from '../assets/service'
+import { ticketsByPosition } from '../checkin/list-checkin'
 import { signTicketCode } from '../checkin/signed-code'
 import { ensureTicketCode, formatTicketCode } from '../checkin/ticket'
 import { BLOCK_ERROR, type TicketBlock, ticketBlock } from '../checkin/ticket-validity'
@@ -198,13 +199,26 @@ export function seatText(language: string, p: { area: string; label: string }): 
 async function persons(ctx: AppContext, r: Resolved) {
   const code = await ensureTicketCode(ctx.db, r.v.id)
   const sign = (person: number) => signTicketCode(ctx.secrets.signingKey, { eventId: r.event.id, visitorId: r.v.id, person, ticketCode: code })
-  const [escorts, places] = await Promise.all([r.v.visitor_count > 1 ? escortsOf(ctx, r.v) : Promise.resolve([]), placesOfVisitor(ctx.db, r.v.id)])
+  const [escorts, places, tickets] = await Promise.all([r.v.visitor_count > 1 ? escortsOf(ctx, r.v) : Promise.resolve([]), placesOfVisitor(ctx.db, r.v.id), ticketsOfVisitor(ctx, r.v)])
   // the seating plan's places in seat order, one per person (main guest first)
   const seat = (i: number) => (places[i] ? seatText(r.v.language, places[i]) : null)
+  // an order of several ticket categories names each person's own (the one a check-in list admits by)
+  const mixed = new Set(tickets.map((x) => x.categoryId)).size > 1
+  const category = (i: number) => (mixed ? (tickets[i]?.name ?? null) : null)
   return {
     code,
-    list: [{ person: 0, name: personName(r.v, r.v.language), qr: sign(0), seat: seat(0) }, ...escorts.map((e, i) => ({ person: e.number, name: personName(e, r.v.language) || translate(r.v.language, 'documents.escort', { n: e.number }), qr: sign(e.number), seat: seat(i + 1) }))],
+    list: [
+      { person: 0, name: personName(r.v, r.v.language), qr: sign(0), seat: seat(0), category: category(0) },
+      ...escorts.map((e, i) => ({ person: e.number, name: personName(e, r.v.language) || translate(r.v.language, 'documents.escort', { n: e.number }), qr: sign(e.number), seat: seat(i + 1), category: category(i + 1) })),
+    ],
   }
+}
+
+/** The tickets of the registration's latest order by person position (checkin/list-checkin.ts ticketsByPosition). */
+async function ticketsOfVisitor(ctx: AppContext, v: EventVisitorRow) {
+  if (v.visitor_count < 2) return []
+  const o = await ctx.db.selectFrom('ticket_order').select('id').where('visitor_id', '=', v.id).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  return o ? ticketsByPosition(ctx.db, o.id) : []
 }
 
 // Rendered PDFs by everything that goes into them (the key is a hash of the builder's input, so a
